@@ -1,0 +1,39 @@
+# Two commands for a newcomer: `make demo` and `make test`. Both create .venv if
+# it is missing and install the project into it. torch is pinned and installed
+# first so that pip takes the local CPU build and never the multi-GB CUDA one.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+TORCH := torch==2.13.0
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+
+.PHONY: demo test bench lint clean
+
+$(BIN)/python:
+	$(PYTHON) -c 'import sys; sys.exit("jurycal needs Python >= 3.11, found " + sys.version) if sys.version_info < (3, 11) else None'
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: $(BIN)/python pyproject.toml
+	$(PIP) $(TORCH)
+	$(PIP) -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed
+	$(PIP) -e '.[test]'
+	touch $@
+
+demo: $(VENV)/.installed
+	$(BIN)/jurycal demo
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check regression ensemble repair jurycal tests benchmarks
+	$(BIN)/mypy
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

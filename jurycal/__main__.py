@@ -1,0 +1,3 @@
+from jurycal.cli import main
+
+raise SystemExit(main())

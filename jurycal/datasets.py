@@ -1,0 +1,134 @@
+"""The bundled example data, loaded as pandas tables.
+
+Everything here ships inside the package (``jurycal/data/``; provenance in
+``jurycal/data/README.md``), so nothing reads outside the installed package.
+
+Two sources:
+
+* ``agreeableness``: the released numbers of *Beyond Consensus: Mitigating the
+  Agreeableness Bias in LLM Judge Evaluations* (ai-cet/llm-judge-calibration,
+  MIT licence, commit 1891c43): 14 generators x 14 validators.
+* ``arena``: LMArena battles judged by gpt-4o-mini and gpt-5.2 beside the human
+  vote (yiqunchen/debias-llm-as-a-judge, MIT licence, commit 4b4879a).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pandas as pd
+
+__all__ = [
+    "REPAIR_LEVELS",
+    "VOTE_REPAIR_LEVELS",
+    "load_agreeableness_judgments",
+    "load_arena",
+    "load_confusion",
+    "load_item_votes",
+    "load_models",
+    "load_paper_ensemble_errors",
+    "load_paper_regression_errors",
+    "load_validator_rates",
+]
+
+#: The paper's four data versions, from outputs as produced to all repairs applied.
+REPAIR_LEVELS = ("none", "feedback", "feedback+lines", "feedback+lines+labels")
+#: The levels for which item-level votes were released.
+VOTE_REPAIR_LEVELS = REPAIR_LEVELS[1:]
+
+_ITEM_VOTE_META = ("repair_level", "generator", "task", "item", "line_number", "feedback", "human")
+
+
+def _read(name: str, **kwargs: object) -> pd.DataFrame:
+    with resources.as_file(resources.files("jurycal") / "data" / name) as path:
+        return pd.read_csv(path, **kwargs)  # type: ignore[call-overload, no-any-return]
+
+
+def _check_level(repair_level: str, allowed: tuple[str, ...]) -> None:
+    if repair_level not in allowed:
+        raise ValueError(f"repair_level ({repair_level!r}) not recognized; must be one of {allowed}.")
+
+
+def load_models() -> pd.DataFrame:
+    """The 14 models: ``model``, ``annotated`` (has human labels), ``human_precision`` (paper Table 1)."""
+    return _read("agreeableness/models.csv")
+
+
+def load_validator_rates(repair_level: str = "none") -> pd.DataFrame:
+    """The paper's matrix P: generators (rows) x validators (columns) of the fraction labelled valid.
+
+    Examples
+    --------
+    >>> rates = load_validator_rates("none")
+    >>> rates.shape
+    (14, 14)
+    """
+    _check_level(repair_level, REPAIR_LEVELS)
+    long = _read("agreeableness/validator_rates.csv")
+    long = long[long["repair_level"] == repair_level]
+    order = load_models()["model"].tolist()
+    wide = long.pivot(index="generator", columns="validator", values="p_valid")
+    return wide.reindex(index=order, columns=order).rename_axis(index="generator", columns="validator")
+
+
+def load_confusion(repair_level: str = "none") -> pd.DataFrame:
+    """Per annotated generator and validator: ``tp, fn, fp, tn`` against human labels (valid = positive)."""
+    _check_level(repair_level, REPAIR_LEVELS)
+    table = _read("agreeableness/confusion.csv")
+    table = table[table["repair_level"] == repair_level].drop(columns="repair_level")
+    return table.reset_index(drop=True)
+
+
+def load_item_votes(repair_level: str = "feedback+lines+labels") -> pd.DataFrame:
+    """The 5,972 item-level votes of the 6 annotated generators at one repaired level (wide: one column per validator)."""
+    _check_level(repair_level, VOTE_REPAIR_LEVELS)
+    table = _read("agreeableness/item_votes.csv.gz", dtype={"line_number": str})
+    table = table[table["repair_level"] == repair_level].drop(columns="repair_level")
+    return table.reset_index(drop=True)
+
+
+def load_agreeableness_judgments(
+    repair_level: str = "feedback+lines+labels",
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The item-level votes in jurycal's data model (DESIGN.md).
+
+    Returns
+    -------
+    judgments : DataFrame
+        Long, one row per vote: ``generator, item, validator, label`` (1 / 0 / ``pd.NA``).
+    human_labels : DataFrame
+        ``generator, item, human`` (1 / 0).
+
+    Examples
+    --------
+    >>> judgments, human = load_agreeableness_judgments()
+    >>> len(judgments) == 14 * len(human)
+    True
+    """
+    wide = load_item_votes(repair_level)
+    validators = [c for c in wide.columns if c not in _ITEM_VOTE_META]
+    judgments = wide.melt(
+        id_vars=["generator", "item"], value_vars=validators, var_name="validator", value_name="label"
+    )
+    judgments["label"] = judgments["label"].astype("Int8")
+    human = wide[["generator", "item", "human"]].copy()
+    human["human"] = human["human"].astype("int8")
+    return judgments, human
+
+
+def load_paper_regression_errors() -> pd.DataFrame:
+    """The paper's leave-s-out regression errors: ``repair_level, calibration_size, calibration_generators, max_abs_error``.
+
+    ``calibration_generators`` is a ``;``-separated list (empty for s = 0).
+    """
+    return _read("agreeableness/paper_regression_errors.csv", keep_default_na=False, na_values=[])
+
+
+def load_paper_ensemble_errors() -> pd.DataFrame:
+    """The paper's ensemble results on the item votes: ``repair_level, rule, threshold, max_abs_error, mean_abs_error, tpr, tnr``."""
+    return _read("agreeableness/paper_ensemble_errors.csv")
+
+
+def load_arena() -> pd.DataFrame:
+    """1,754 LMArena judgments: ``id, model_a, model_b, human_winner, judge, judge_pick`` (2 picks empty)."""
+    return _read("arena/judge_results.csv")

@@ -1,0 +1,115 @@
+"""Confidence-interval plumbing shared by every estimator.
+
+One convention for one-sided intervals (STYLE.md point 5), scipy's:
+``alternative='two-sided'`` gives ``(low, high)`` at level ``1 - alpha``;
+``'less'`` gives ``(lower_limit, high)`` (an upper confidence bound);
+``'greater'`` gives ``(low, upper_limit)`` (a lower confidence bound).
+Bounds for proportions are clipped to [0, 1].
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy import stats
+
+from regression._validation import check_alpha, check_alternative, check_counts
+
+__all__ = [
+    "ConfidenceInterval",
+    "normal_bounds",
+    "normal_quantile",
+    "wald_interval",
+    "wilson_interval",
+]
+
+
+class ConfidenceInterval(NamedTuple):
+    """A ``(low, high)`` pair; entries are floats or arrays that broadcast together."""
+
+    low: np.ndarray | float
+    high: np.ndarray | float
+
+
+def normal_quantile(alpha: float, alternative: str = "two-sided") -> float:
+    """The standard-normal critical value: z_{1-alpha/2} two-sided, z_{1-alpha} one-sided."""
+    alpha = check_alpha(alpha)
+    check_alternative(alternative)
+    tail = alpha / 2 if alternative == "two-sided" else alpha
+    return float(stats.norm.isf(tail))
+
+
+def normal_bounds(
+    estimate: np.ndarray | float,
+    se: np.ndarray | float,
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    *,
+    limits: tuple[float, float] = (0.0, 1.0),
+) -> ConfidenceInterval:
+    """``estimate -/+ z * se`` with the open side(s) set to ``limits`` and both ends clipped to them."""
+    z = normal_quantile(alpha, alternative)
+    est, se_arr = np.asarray(estimate, dtype=float), np.asarray(se, dtype=float)
+    lo, hi = limits
+    low = np.clip(est - z * se_arr, lo, hi) if alternative != "less" else np.full_like(est, lo)
+    high = np.clip(est + z * se_arr, lo, hi) if alternative != "greater" else np.full_like(est, hi)
+    return ConfidenceInterval(low, high)
+
+
+def wald_interval(
+    k: np.ndarray | int, n: np.ndarray | int, alpha: float = 0.05, alternative: str = "two-sided"
+) -> ConfidenceInterval:
+    """Wald interval for a binomial proportion ``k / n``, clipped to [0, 1]. Broadcasts.
+
+    Examples
+    --------
+    >>> low, high = wald_interval(50, 100)
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.402, 0.598)
+    """
+    k_arr, n_arr = _check_binomial(k, n)
+    p = k_arr / n_arr
+    return normal_bounds(p, np.sqrt(p * (1 - p) / n_arr), alpha, alternative)
+
+
+def wilson_interval(
+    k: np.ndarray | int, n: np.ndarray | int, alpha: float = 0.05, alternative: str = "two-sided"
+) -> ConfidenceInterval:
+    """Wilson score interval for a binomial proportion ``k / n``. Broadcasts.
+
+    Notes
+    -----
+    Wilson (1927); unlike Wald it stays inside [0, 1] and keeps near-nominal
+    coverage for p near 0 or 1. One-sided bounds use z_{1-alpha}.
+
+    Examples
+    --------
+    >>> low, high = wilson_interval(0, 10)
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.0, 0.2775)
+    """
+    k_arr, n_arr = _check_binomial(k, n)
+    z = normal_quantile(alpha, alternative)
+    p = k_arr / n_arr
+    denom = 1 + z**2 / n_arr
+    center = (p + z**2 / (2 * n_arr)) / denom
+    half = z * np.sqrt(p * (1 - p) / n_arr + z**2 / (4 * n_arr**2)) / denom
+    # k = 0 and k = n give exact 0 and 1 limits; pin them against rounding.
+    low = np.where(k_arr == 0, 0.0, np.clip(center - half, 0.0, 1.0))
+    high = np.where(k_arr == n_arr, 1.0, np.clip(center + half, 0.0, 1.0))
+    if alternative == "less":
+        low = np.zeros_like(p)
+    if alternative == "greater":
+        high = np.ones_like(p)
+    return ConfidenceInterval(low, high)
+
+
+def _check_binomial(k: np.ndarray | int, n: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+    k_arr = check_counts("k", k).astype(float)
+    n_arr = check_counts("n", n).astype(float)
+    if np.any(n_arr <= 0):
+        raise ValueError(f"n must be positive; got {n_arr[n_arr <= 0].ravel()[0].item()!r}.")
+    if np.any(k_arr > n_arr):
+        raise ValueError(f"k ({k!r}) must not be greater than n ({n!r}).")
+    return np.broadcast_arrays(k_arr, n_arr)  # type: ignore[return-value]
