@@ -15,6 +15,7 @@ Two sources:
 from __future__ import annotations
 
 from importlib import resources
+from typing import Any
 
 import pandas as pd
 
@@ -39,9 +40,9 @@ VOTE_REPAIR_LEVELS = REPAIR_LEVELS[1:]
 _ITEM_VOTE_META = ("repair_level", "generator", "task", "item", "line_number", "feedback", "human")
 
 
-def _read(name: str, **kwargs: object) -> pd.DataFrame:
+def _read(name: str, **kwargs: Any) -> pd.DataFrame:
     with resources.as_file(resources.files("jurycal") / "data" / name) as path:
-        return pd.read_csv(path, **kwargs)  # type: ignore[call-overload, no-any-return]
+        return pd.read_csv(path, **kwargs)
 
 
 def _check_level(repair_level: str, allowed: tuple[str, ...]) -> None:
