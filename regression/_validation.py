@@ -89,42 +89,66 @@ def coerce_binary(name: str, values: Any, *, allow_missing: bool = False) -> np.
     ``"valid"`` / ``"invalid"`` / ``"true"`` / ``"false"`` / ``"1"`` / ``"0"``
     (case and surrounding white space ignored). ``None``, NaN and ``pd.NA`` are
     missing: returned as NaN when ``allow_missing`` is true, else an error.
+    Numeric and boolean input is checked in one vectorised pass; other input is
+    decoded once per distinct value, so millions of labels cost milliseconds.
 
     Raises
     ------
     ValueError
-        Naming the first entry that is not a binary label.
+        Naming the first entry that is not a binary label, and its position.
     """
     if isinstance(values, pd.DataFrame):
         raise ValueError(f"{name} must be one-dimensional labels, not a DataFrame.")
-    series = pd.Series(np.asarray(values, dtype=object).ravel(), dtype=object)
-    shape = np.shape(np.asarray(values, dtype=object))
-    out = np.empty(len(series), dtype=float)
-    missing = series.isna().to_numpy()
-    for i, v in enumerate(series.to_numpy()):
-        if missing[i]:
-            out[i] = np.nan
-        elif isinstance(v, (bool, np.bool_)):
-            out[i] = float(v)
-        elif isinstance(v, str):
-            key = v.strip().lower()
-            if key not in _VALID_STRINGS:
-                raise ValueError(
-                    f"{name} must be 0/1, bool or 'valid'/'invalid'; got {v!r} at position {i}."
-                )
-            out[i] = _VALID_STRINGS[key]
-        elif isinstance(v, (int, float, np.integer, np.floating)) and v in (0, 1):
-            out[i] = float(v)
+    if isinstance(values, (pd.Series, pd.Index)):
+        shape: tuple[int, ...] = (len(values),)
+        if pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype):
+            out = values.to_numpy(dtype=float, na_value=np.nan)
         else:
-            raise ValueError(
-                f"{name} must be 0/1, bool or 'valid'/'invalid'; got {v!r} at position {i}."
-            )
+            out = _decode_objects(name, values.to_numpy(dtype=object))
+        flat_input: Any = values
+    else:
+        # A list is read as objects: np.asarray would turn [True, "valid"] into strings.
+        arr = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
+        shape = arr.shape
+        flat_input = arr.ravel()
+        numeric = arr.dtype.kind in "biuf"
+        out = flat_input.astype(float) if numeric else _decode_objects(name, flat_input)
+    missing = np.isnan(out)
+    bad = ~missing & (out != 0.0) & (out != 1.0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        value = flat_input.iloc[i] if isinstance(flat_input, pd.Series) else flat_input[i]
+        raise _not_binary(name, value, i)
     if missing.any() and not allow_missing:
         raise ValueError(
             f"{name} has {int(missing.sum())} missing label(s) (first at position "
             f"{int(np.flatnonzero(missing)[0])}); drop or fill them first."
         )
     return out.reshape(shape)
+
+
+def _not_binary(name: str, value: Any, position: int) -> ValueError:
+    shown = value.item() if isinstance(value, np.generic) else value
+    return ValueError(
+        f"{name} must be 0/1, bool or 'valid'/'invalid'; got {shown!r} at position {position}."
+    )
+
+
+def _decode_objects(name: str, flat: np.ndarray) -> np.ndarray:
+    """Decode an object array of labels, once per distinct value."""
+    codes, uniques = pd.factorize(flat, use_na_sentinel=True)
+    table = np.empty(len(uniques) + 1, dtype=float)
+    table[-1] = np.nan  # code -1: missing
+    for j, v in enumerate(uniques):
+        if isinstance(v, (bool, np.bool_)):
+            table[j] = float(v)
+        elif isinstance(v, str) and v.strip().lower() in _VALID_STRINGS:
+            table[j] = _VALID_STRINGS[v.strip().lower()]
+        elif isinstance(v, (int, float, np.integer, np.floating)) and v in (0, 1):
+            table[j] = float(v)
+        else:
+            raise _not_binary(name, v, int(np.flatnonzero(codes == j)[0]))
+    return table[codes]
 
 
 def require_columns(frame: pd.DataFrame, columns: Iterable[str], name: str) -> None:

@@ -87,3 +87,20 @@ def test_binomial_bad_input():
         wilson_interval(11, 10)
     with pytest.raises(ValueError, match="n must be positive; got 0"):
         wald_interval(0, 0)
+
+
+def test_coerce_binary_fast_paths_keep_shape_and_name_offender():
+    np.testing.assert_array_equal(coerce_binary("y", np.array([[1, 0], [0, 1]])), [[1, 0], [0, 1]])
+    series = pd.Series([1, pd.NA, 0], dtype="Int8", index=[10, 11, 12])
+    out = coerce_binary("label", series, allow_missing=True)
+    assert out[0] == 1 and np.isnan(out[1]) and out[2] == 0
+    with pytest.raises(ValueError, match=r"got 3 at position 2"):
+        coerce_binary("label", pd.Series([1, 0, 3], dtype="Int8"))
+    with pytest.raises(ValueError, match=r"got 0.5 at position 1"):
+        coerce_binary("label", np.array([1.0, 0.5]))
+
+
+@given(st.lists(st.sampled_from([0, 1, True, False, "valid", "Invalid", None]), max_size=30))
+def test_coerce_binary_object_input_matches_elementwise(labels):
+    expected = [np.nan if v is None else float(v in (1, True, "valid")) for v in labels]
+    np.testing.assert_array_equal(coerce_binary("y", labels, allow_missing=True), expected)
