@@ -35,7 +35,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -161,14 +161,6 @@ def tally_votes(votes: Any) -> VoteTally:
     return _tally(values)
 
 
-@overload
-def vote(
-    votes: pd.DataFrame, rule: str, threshold: int | None = None, missing: str | None = None
-) -> pd.Series: ...
-@overload
-def vote(
-    votes: np.ndarray | list[Any], rule: str, threshold: int | None = None, missing: str | None = None
-) -> np.ndarray: ...
 def vote(
     votes: Any, rule: str, threshold: int | None = None, missing: str | None = None
 ) -> np.ndarray | pd.Series:
