@@ -128,9 +128,11 @@ def default_threshold(rule: str, n_validators: int) -> int:
     if v < 1:
         raise ValueError(f"n_validators ({n_validators!r}) must be at least 1.")
     two_thirds = -(-2 * v // 3)
-    return {"majority": v // 2 + 1, "supermajority": two_thirds, "minority_veto": v - two_thirds + 1}[
-        rule
-    ]
+    return {
+        "majority": v // 2 + 1,
+        "supermajority": two_thirds,
+        "minority_veto": v - two_thirds + 1,
+    }[rule]
 
 
 def tally_votes(votes: Any) -> VoteTally:
@@ -282,7 +284,8 @@ def vote_matrix(judgments: pd.DataFrame) -> pd.DataFrame:
             raise ValueError(f"judgments has a missing {column} at row {row!r}.")
     labels = _labels_column(judgments["label"])
     pairs = pd.MultiIndex.from_arrays(
-        [judgments["generator"].to_numpy(), judgments["item"].to_numpy()], names=["generator", "item"]
+        [judgments["generator"].to_numpy(), judgments["item"].to_numpy()],
+        names=["generator", "item"],
     )
     item_codes, items = pd.factorize(pairs)
     validator_codes, validators = pd.factorize(judgments["validator"])
