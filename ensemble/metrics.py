@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ensemble.voting import _plain
 from regression._validation import coerce_binary, require_columns
 from regression.intervals import ConfidenceInterval, wilson_interval
 
@@ -371,13 +372,15 @@ def _human_by_index(index: pd.MultiIndex, human: pd.DataFrame) -> np.ndarray:
     )
     if human_keys.has_duplicates:
         first = human_keys[human_keys.duplicated()][0]
-        raise ValueError(f"human labels repeat item {first!r} (generator, item).")
+        raise ValueError(
+            f"human labels repeat item {tuple(_plain(v) for v in first)!r} (generator, item)."
+        )
     position = keys.get_indexer(human_keys)
     if (position < 0).any():
         absent = human_keys[position < 0]
         raise ValueError(
             f"human labels for {len(absent)} item(s) that have no votes; first: "
-            f"generator {absent[0][0]!r}, item {absent[0][1]!r}."
+            f"generator {_plain(absent[0][0])!r}, item {_plain(absent[0][1])!r}."
         )
     truth = np.full(len(index), np.nan)
     truth[position] = truth_values

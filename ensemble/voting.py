@@ -297,7 +297,8 @@ def vote_matrix(judgments: pd.DataFrame) -> pd.DataFrame:
         row = judgments.iloc[first]
         raise ValueError(
             f"judgments has {int((counts > 1).sum())} duplicated vote(s); first: generator "
-            f"{row['generator']!r}, item {row['item']!r}, validator {row['validator']!r}."
+            f"{_plain(row['generator'])!r}, item {_plain(row['item'])!r}, validator "
+            f"{_plain(row['validator'])!r}."
         )
     matrix = np.full(len(items) * n_validators, np.nan)
     matrix[flat] = labels
@@ -362,6 +363,11 @@ def _check_threshold(threshold: Any, rule: str, n_validators: int) -> int:
             f"threshold ({threshold!r}) must lie in 1..{n_validators} (the number of validators)."
         )
     return k
+
+
+def _plain(value: Any) -> Any:
+    """A numpy scalar as the Python value, so that messages read ``7``, not ``np.int64(7)``."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _labels_column(label: pd.Series) -> np.ndarray:
