@@ -32,7 +32,6 @@ from ensemble.voting import (
     _check_missing,
     _check_rule,
     _labels_from_tally,
-    _tally,
 )
 from regression._validation import check_probability
 
@@ -268,7 +267,7 @@ def pick_threshold(
 
 
 def _calibration(votes: Any, human: Any, precision: pd.Series | None) -> _Calibration:
-    values, index = _as_vote_array(votes)
+    _, index, tally = _as_vote_array(votes)
     if not isinstance(index, pd.MultiIndex) or "generator" not in (index.names or []):
         raise ValueError(
             "votes must say which generator each item belongs to: pass the judgments table or "
@@ -306,7 +305,6 @@ def _calibration(votes: Any, human: Any, precision: pd.Series | None) -> _Calibr
     if len(generators) != len(set(generators)):
         raise ValueError(f"the calibration precision repeats a generator: {generators}.")
     true_values = check_probability("precision", true_precision.to_numpy(dtype=float))
-    tally = _tally(values)
     position = {g: i for i, g in enumerate(generators)}
     codes = np.array([position.get(g, -1) for g in item_generators], dtype=np.int64)
     cast = np.bincount(

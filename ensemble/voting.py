@@ -159,8 +159,7 @@ def tally_votes(votes: Any) -> VoteTally:
     >>> t.n_valid.tolist(), t.n_invalid.tolist(), t.n_no_vote
     ([1, 0], [1, 0], 1)
     """
-    values, _ = _as_vote_array(votes)
-    return _tally(values)
+    return _as_vote_array(votes)[2]
 
 
 def vote(
@@ -213,21 +212,31 @@ def vote(
 
     Examples
     --------
-    Three validators; the second item has one missing vote, the third none cast.
+    Three validators; the second item has one missing vote, the third two.
 
-    >>> v = np.array([[1, 1, 0], [1, np.nan, 0], [np.nan, np.nan, np.nan]])
+    >>> v = np.array([[1, 1, 0], [1, np.nan, 0], [np.nan, np.nan, 0]])
     >>> vote(v, "majority")  # 2 of 3 valid votes needed; missing is not valid
     array([1., 0., 0.])
-    >>> vote(v, "minority_veto", threshold=1)  # one invalid vote vetoes
-    array([0., 0., 1.])
-    >>> vote(v, "majority", missing="ignore")  # 2/3 of the votes cast
-    array([ 1.,  0., nan])
+    >>> vote(v, "minority_veto", threshold=2)  # 2 invalid votes veto; missing is not invalid
+    array([1., 1., 1.])
+    >>> vote(v, "minority_veto", threshold=2, missing="ignore")  # 2/3 of the votes cast
+    array([1., 1., 0.])
+
+    An item with no vote cast is reported, and under ``missing="ignore"`` left unlabelled:
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     labels = vote([[1, 1, 0], [np.nan] * 3], "majority", missing="ignore")
+    >>> labels
+    array([ 1., nan])
+    >>> print(caught[0].message)
+    1 of 2 item(s) had no vote cast by any of the 3 validators; labelled NaN (rule='majority', missing='ignore').
     """
     _check_rule(rule)
     _check_missing(missing)
-    values, index = _as_vote_array(votes)
+    values, index, tally = _as_vote_array(votes)
     k = _check_threshold(threshold, rule, values.shape[1])
-    tally = _tally(values)
     labels = _labels_from_tally(tally, rule, k, missing)
     if tally.n_no_vote:
         got = "NaN" if missing == "ignore" else ("valid" if rule == "minority_veto" else "invalid")
@@ -385,8 +394,8 @@ def _labels_column(label: pd.Series) -> np.ndarray:
     return values
 
 
-def _as_vote_array(votes: Any) -> tuple[np.ndarray, pd.Index | None]:
-    """Votes as a float (items x validators) array plus the index to return, checked."""
+def _as_vote_array(votes: Any) -> tuple[np.ndarray, pd.Index | None, VoteTally]:
+    """Votes as a float (items x validators) array, the index to return and the tally; checked."""
     index: pd.Index | None = None
     if isinstance(votes, pd.DataFrame):
         if set(JUDGMENT_COLUMNS) <= set(votes.columns):
@@ -415,14 +424,15 @@ def _as_vote_array(votes: Any) -> tuple[np.ndarray, pd.Index | None]:
         raise ValueError(
             f"votes is empty (shape {values.shape}); expected at least one item and one validator."
         )
-    bad = ~(np.isnan(values) | (values == 0.0) | (values == 1.0))
-    if bad.any():
+    tally = _tally(values)
+    if (tally.n_valid + tally.n_invalid + tally.n_missing != values.shape[1]).any():
+        bad = ~(np.isnan(values) | (values == 0.0) | (values == 1.0))
         item, validator = np.argwhere(bad)[0]
         raise ValueError(
             f"votes must be 1 (valid), 0 (invalid) or NaN (missing); got "
             f"{values[item, validator].item()!r} at item {int(item)}, validator {int(validator)}."
         )
-    return values, index
+    return values, index, tally
 
 
 def _first_non_numeric(values: np.ndarray) -> np.ndarray:
@@ -443,15 +453,24 @@ def _first_non_numeric(values: np.ndarray) -> np.ndarray:
 
 
 def _tally(values: np.ndarray) -> VoteTally:
-    n_valid = np.count_nonzero(values == 1.0, axis=1)
-    n_invalid = np.count_nonzero(values == 0.0, axis=1)
-    n_validators = values.shape[1]
+    """Per-item counts; ``n_missing`` counts NaN only, so with bad entries the three fall short of V."""
+    n_valid = _row_counts(values == 1.0)
+    n_invalid = _row_counts(values == 0.0)
+    n_missing = _row_counts(np.isnan(values))
     return VoteTally(
-        n_valid=n_valid.astype(np.int64),
-        n_invalid=n_invalid.astype(np.int64),
-        n_missing=(n_validators - n_valid - n_invalid).astype(np.int64),
-        n_validators=int(n_validators),
+        n_valid=n_valid, n_invalid=n_invalid, n_missing=n_missing, n_validators=int(values.shape[1])
     )
+
+
+def _row_counts(mask: np.ndarray) -> np.ndarray:
+    """True entries per row, as int64. A uint8 product is exact below 256 columns and ~2x faster
+    than ``count_nonzero(axis=1)`` on a tall, narrow matrix."""
+    n_columns = mask.shape[1]
+    if n_columns < 256:
+        counts = mask.view(np.uint8) @ np.ones(n_columns, dtype=np.uint8)
+    else:
+        counts = mask.sum(axis=1)
+    return np.asarray(counts, dtype=np.int64)
 
 
 def _labels_from_tally(tally: VoteTally, rule: str, k: int, missing: str | None) -> np.ndarray:
