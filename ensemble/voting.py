@@ -292,15 +292,22 @@ def vote_matrix(judgments: pd.DataFrame) -> pd.DataFrame:
             row = judgments.index[int(np.flatnonzero(absent)[0])]
             raise ValueError(f"judgments has a missing {column} at row {row!r}.")
     labels = _labels_column(judgments["label"])
-    pairs = pd.MultiIndex.from_arrays(
-        [judgments["generator"].to_numpy(), judgments["item"].to_numpy()],
+    # (generator, item) pairs in order of first appearance, factorised as integers
+    # (factorising the tuples themselves is ~10x slower on a million rows).
+    generator_codes, generators = pd.factorize(judgments["generator"])
+    item_codes_raw, item_values = pd.factorize(judgments["item"])
+    n_item_values = max(len(item_values), 1)
+    pair_key = generator_codes.astype(np.int64) * n_item_values + item_codes_raw
+    item_codes, pair_keys = pd.factorize(pair_key)
+    index = pd.MultiIndex(
+        levels=[generators, item_values],
+        codes=[pair_keys // n_item_values, pair_keys % n_item_values],
         names=["generator", "item"],
     )
-    item_codes, items = pd.factorize(pairs)
     validator_codes, validators = pd.factorize(judgments["validator"])
     n_validators = len(validators)
     flat = item_codes.astype(np.int64) * n_validators + validator_codes
-    counts = np.bincount(flat, minlength=len(items) * n_validators)
+    counts = np.bincount(flat, minlength=len(index) * n_validators)
     if counts.max() > 1:
         first = int(np.flatnonzero(counts[flat] > 1)[0])
         row = judgments.iloc[first]
@@ -309,11 +316,11 @@ def vote_matrix(judgments: pd.DataFrame) -> pd.DataFrame:
             f"{_plain(row['generator'])!r}, item {_plain(row['item'])!r}, validator "
             f"{_plain(row['validator'])!r}."
         )
-    matrix = np.full(len(items) * n_validators, np.nan)
+    matrix = np.full(len(index) * n_validators, np.nan)
     matrix[flat] = labels
     return pd.DataFrame(
-        matrix.reshape(len(items), n_validators),
-        index=pd.MultiIndex.from_tuples(list(items), names=["generator", "item"]),
+        matrix.reshape(len(index), n_validators),
+        index=index,
         columns=pd.Index(validators, name="validator"),
     )
 
