@@ -63,6 +63,10 @@ class Proportion:
 
         ``alternative='less'`` gives an upper bound, ``'greater'`` a lower one.
         """
+        if not 0.0 < confidence_level < 1.0:
+            raise ValueError(
+                f"confidence_level ({confidence_level!r}) must lie strictly between 0 and 1."
+            )
         k, n = np.broadcast_arrays(np.asarray(self.k), np.asarray(self.n))
         low, high = np.full(k.shape, np.nan), np.full(k.shape, np.nan)
         has = n > 0
@@ -297,13 +301,13 @@ def _check_labels(labels: Any) -> np.ndarray:
         raise ValueError(
             "labels must be one label per item (a Series or 1-D array), not a DataFrame."
         )
-    if isinstance(labels, pd.Series):
-        values = labels.to_numpy(dtype=float, na_value=np.nan)
-    else:
-        try:
+    try:
+        if isinstance(labels, pd.Series):
+            values = labels.to_numpy(dtype=float, na_value=np.nan)
+        else:
             values = np.asarray(labels, dtype=float)
-        except (TypeError, ValueError):
-            values = coerce_binary("labels", labels, allow_missing=True)
+    except (TypeError, ValueError):
+        values = coerce_binary("labels", np.asarray(labels, dtype=object), allow_missing=True)
     if values.ndim != 1:
         raise ValueError(f"labels must be 1-D, one per item; got shape {values.shape}.")
     if values.size == 0:

@@ -179,3 +179,16 @@ def test_empty_and_misshapen_labels():
         ValueError, match=r"generator must give one name per item \(2\); got shape \(3,\)"
     ):
         ensemble_precision([1, 0], generator=["a", "b", "c"])
+
+
+def test_string_labels_and_bad_confidence_level():
+    with pytest.raises(
+        ValueError,
+        match=r"labels must be 0/1, bool or 'valid'/'invalid'; got 'maybe' at position 1",
+    ):
+        ensemble_precision(pd.Series([1, "maybe"]))
+    p = ensemble_precision([1, 0, 1])
+    with pytest.raises(
+        ValueError, match=r"confidence_level \(95\) must lie strictly between 0 and 1"
+    ):
+        p.confidence_interval(95)
