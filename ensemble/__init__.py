@@ -1,3 +1,53 @@
-"""Combining many judges' votes: majority, supermajority and minority veto (agreeableness paper, section 4)."""
+"""Combining many judges' votes: majority, supermajority and minority veto (agreeableness paper, section 4).
 
-__all__: list[str] = []
+``vote`` labels items by a rule over the validators' votes; ``ensemble_precision``
+and ``ensemble_rates`` say what the labels give (precision per generator, TPR /
+TNR / PPV / NPV against humans, Wilson intervals); ``sweep_thresholds`` and
+``pick_threshold`` choose a rule's threshold on calibration generators
+(leave-one-generator-out); ``simulate_votes`` draws data with correlated
+validators and missing votes. Figures live in ``ensemble.plots``.
+"""
+
+from ensemble.metrics import (
+    EnsemblePrecision,
+    EnsembleRates,
+    Proportion,
+    ensemble_precision,
+    ensemble_rates,
+)
+from ensemble.simulate import SimulatedVotes, simulate_votes
+from ensemble.threshold import METRICS, ThresholdChoice, pick_threshold, sweep_thresholds
+from ensemble.voting import (
+    MISSING_POLICIES,
+    RULES,
+    NoVoteWarning,
+    VoteTally,
+    default_threshold,
+    tally_votes,
+    vote,
+    vote_matrices,
+    vote_matrix,
+)
+
+__all__ = [
+    "METRICS",
+    "MISSING_POLICIES",
+    "RULES",
+    "EnsemblePrecision",
+    "EnsembleRates",
+    "NoVoteWarning",
+    "Proportion",
+    "SimulatedVotes",
+    "ThresholdChoice",
+    "VoteTally",
+    "default_threshold",
+    "ensemble_precision",
+    "ensemble_rates",
+    "pick_threshold",
+    "simulate_votes",
+    "sweep_thresholds",
+    "tally_votes",
+    "vote",
+    "vote_matrices",
+    "vote_matrix",
+]

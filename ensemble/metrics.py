@@ -1,0 +1,400 @@
+"""What an ensemble's labels say: precision per generator, and TPR / TNR / PPV / NPV against humans.
+
+Agreeableness paper (``002``), section 4: a generator's precision is the
+fraction of its feedback items labelled valid, and the ensemble is judged by
+the absolute error of that fraction against the human precision, and by its
+TPR and TNR against the human item labels (valid = positive).
+
+Every figure here is a proportion ``k / n`` of item counts, reported with a
+Wilson score interval (:func:`regression.intervals.wilson_interval`). The
+interval covers the binomial sampling of items only: how far the fraction
+labelled valid could move on another draw of items from the same generator,
+with the same validators. It does not cover the ensemble's bias (an agreeable
+ensemble labels invalid items valid; Fig. 5 measures that bias against human
+labels); use ``regression`` for a bias-corrected precision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ensemble.voting import _plain
+from regression._validation import coerce_binary, require_columns
+from regression.intervals import ConfidenceInterval, wilson_interval
+
+__all__ = [
+    "EnsemblePrecision",
+    "EnsembleRates",
+    "Proportion",
+    "ensemble_precision",
+    "ensemble_rates",
+]
+
+
+@dataclass(frozen=True)
+class Proportion:
+    """A proportion ``k / n`` of item counts, with its Wilson interval. Arrays broadcast.
+
+    Attributes
+    ----------
+    k, n : ndarray of int64
+        Successes and trials; ``n == 0`` gives a NaN estimate and interval.
+    """
+
+    k: np.ndarray
+    n: np.ndarray
+
+    @property
+    def estimate(self) -> np.ndarray:
+        """``k / n`` (NaN where ``n == 0``)."""
+        k, n = np.broadcast_arrays(np.asarray(self.k, float), np.asarray(self.n, float))
+        out = np.full(k.shape, np.nan)
+        np.divide(k, n, out=out, where=n > 0)
+        return out
+
+    def confidence_interval(
+        self, confidence_level: float = 0.95, alternative: str = "two-sided"
+    ) -> ConfidenceInterval:
+        """Wilson score interval at ``confidence_level`` (NaN where ``n == 0``).
+
+        ``alternative='less'`` gives an upper bound, ``'greater'`` a lower one.
+        """
+        if not 0.0 < confidence_level < 1.0:
+            raise ValueError(
+                f"confidence_level ({confidence_level!r}) must lie strictly between 0 and 1."
+            )
+        k, n = np.broadcast_arrays(np.asarray(self.k), np.asarray(self.n))
+        low, high = np.full(k.shape, np.nan), np.full(k.shape, np.nan)
+        has = n > 0
+        if has.any():
+            interval = wilson_interval(k[has], n[has], 1.0 - confidence_level, alternative)
+            low[has], high[has] = interval.low, interval.high
+        return ConfidenceInterval(low, high)
+
+
+@dataclass(frozen=True)
+class EnsemblePrecision:
+    """Per-generator ensemble precision: the fraction of labelled items labelled valid.
+
+    Attributes
+    ----------
+    generators : tuple
+        Generator names, in order of first appearance.
+    n_valid, n_labelled : ndarray of int64
+        Items labelled valid, and items with a label (1 or 0).
+    n_unlabelled : ndarray of int64
+        Items whose label is missing (no vote cast, under ``missing="ignore"``);
+        they are left out of the fraction and counted here.
+    """
+
+    generators: tuple[Any, ...]
+    n_valid: np.ndarray
+    n_labelled: np.ndarray
+    n_unlabelled: np.ndarray
+
+    @property
+    def estimate(self) -> np.ndarray:
+        """``n_valid / n_labelled`` per generator."""
+        return Proportion(self.n_valid, self.n_labelled).estimate
+
+    def confidence_interval(
+        self, confidence_level: float = 0.95, alternative: str = "two-sided"
+    ) -> ConfidenceInterval:
+        """Wilson interval per generator; covers item sampling, not the ensemble's bias."""
+        return Proportion(self.n_valid, self.n_labelled).confidence_interval(
+            confidence_level, alternative
+        )
+
+    def to_frame(self, confidence_level: float = 0.95) -> pd.DataFrame:
+        """One row per generator: ``precision, low, high, n_valid, n_labelled, n_unlabelled``."""
+        low, high = self.confidence_interval(confidence_level)
+        return pd.DataFrame(
+            {
+                "precision": self.estimate,
+                "low": low,
+                "high": high,
+                "n_valid": self.n_valid,
+                "n_labelled": self.n_labelled,
+                "n_unlabelled": self.n_unlabelled,
+            },
+            index=pd.Index(list(self.generators), name="generator"),
+        )
+
+
+@dataclass(frozen=True)
+class EnsembleRates:
+    """The ensemble's confusion counts against human labels (valid = positive).
+
+    Attributes
+    ----------
+    tp, fn, fp, tn : int
+        Human valid & ensemble valid, human valid & ensemble invalid, human
+        invalid & ensemble valid, human invalid & ensemble invalid.
+    n_without_human : int
+        Ensemble-labelled items with no human label (left out).
+    n_unlabelled : int
+        Human-labelled items the ensemble left unlabelled (NaN; left out).
+    """
+
+    tp: int
+    fn: int
+    fp: int
+    tn: int
+    n_without_human: int
+    n_unlabelled: int
+
+    @property
+    def tpr(self) -> Proportion:
+        """Sensitivity, v+ in the paper: ``tp / (tp + fn)``."""
+        return Proportion(np.asarray(self.tp), np.asarray(self.tp + self.fn))
+
+    @property
+    def tnr(self) -> Proportion:
+        """Specificity, v- in the paper: ``tn / (tn + fp)``."""
+        return Proportion(np.asarray(self.tn), np.asarray(self.tn + self.fp))
+
+    @property
+    def ppv(self) -> Proportion:
+        """Positive predictive value: ``tp / (tp + fp)``."""
+        return Proportion(np.asarray(self.tp), np.asarray(self.tp + self.fp))
+
+    @property
+    def npv(self) -> Proportion:
+        """Negative predictive value: ``tn / (tn + fn)``."""
+        return Proportion(np.asarray(self.tn), np.asarray(self.tn + self.fn))
+
+    @property
+    def balanced_accuracy(self) -> float:
+        """``(TPR + TNR) / 2`` (NaN when a class is absent)."""
+        return float((self.tpr.estimate + self.tnr.estimate) / 2)
+
+    def to_frame(self, confidence_level: float = 0.95) -> pd.DataFrame:
+        """Rows ``tpr, tnr, ppv, npv``; columns ``estimate, low, high, k, n`` (Wilson intervals)."""
+        rows = {}
+        for name in ("tpr", "tnr", "ppv", "npv"):
+            p: Proportion = getattr(self, name)
+            low, high = p.confidence_interval(confidence_level)
+            rows[name] = {
+                "estimate": float(p.estimate),
+                "low": float(low),
+                "high": float(high),
+                "k": int(p.k),
+                "n": int(p.n),
+            }
+        return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def ensemble_precision(labels: Any, generator: Any = None) -> EnsemblePrecision:
+    """Per-generator precision of ensemble labels (fraction labelled valid), with counts.
+
+    Parameters
+    ----------
+    labels : Series or array-like
+        1.0 / 0.0 / NaN per item, as :func:`ensemble.vote` returns them. A
+        Series indexed by (generator, item) (``vote`` on the judgments table)
+        is grouped by its ``generator`` level.
+    generator : array-like, optional
+        The generator of each item, when ``labels`` does not carry it. Without
+        either, all items form one group named ``"all"``.
+
+    Returns
+    -------
+    EnsemblePrecision
+        ``.estimate``, ``.confidence_interval()`` (Wilson), ``.to_frame()``.
+
+    Raises
+    ------
+    ValueError
+        For a label other than 0, 1 or missing, no labels, or a ``generator``
+        of another length.
+
+    Notes
+    -----
+    Agreeableness paper, section 4: the precision of generator i is the
+    fraction of its items the ensemble labels valid. The interval covers item
+    sampling only (module docstring).
+
+    Examples
+    --------
+    >>> p = ensemble_precision([1, 1, 0, 1, np.nan], generator=["a", "a", "a", "b", "b"])
+    >>> p.estimate.round(4).tolist(), p.n_unlabelled.tolist()
+    ([0.6667, 1.0], [0, 1])
+    >>> low, high = p.confidence_interval()
+    >>> [round(float(x), 4) for x in (low[0], high[0])]
+    [0.2077, 0.9385]
+    """
+    values = _check_labels(labels)
+    codes, names = _generator_codes(labels, generator, len(values))
+    n_groups = len(names)
+    has = ~np.isnan(values)
+    n_labelled = np.bincount(codes[has], minlength=n_groups)
+    n_valid = np.bincount(codes[has], weights=values[has], minlength=n_groups)
+    n_unlabelled = np.bincount(codes[~has], minlength=n_groups)
+    return EnsemblePrecision(
+        generators=tuple(names),
+        n_valid=n_valid.astype(np.int64),
+        n_labelled=n_labelled.astype(np.int64),
+        n_unlabelled=n_unlabelled.astype(np.int64),
+    )
+
+
+def ensemble_rates(labels: Any, human: Any) -> EnsembleRates:
+    """The ensemble's TPR / TNR / PPV / NPV against human labels, where they exist.
+
+    Parameters
+    ----------
+    labels : Series or array-like
+        1.0 / 0.0 / NaN per item (:func:`ensemble.vote`).
+    human : DataFrame or array-like
+        The human labels table (``generator, item, human``; ``labels`` must then
+        be indexed by (generator, item)), or labels aligned with ``labels``
+        (1 / 0, NaN where there is none).
+
+    Returns
+    -------
+    EnsembleRates
+        ``.tpr``, ``.tnr``, ``.ppv``, ``.npv`` (each a :class:`Proportion` with a
+        Wilson interval), ``.balanced_accuracy``, ``.to_frame()``.
+
+    Raises
+    ------
+    ValueError
+        For labels other than 0, 1 or missing; human labels naming a generator
+        the votes lack, or items that have no votes; a length mismatch.
+
+    Notes
+    -----
+    Agreeableness paper, section 4 (the ensemble's TPR 95.5 % and TNR 31.6 %
+    for minority veto, n = 4). Items without a human label, and items the
+    ensemble left unlabelled, are left out and counted.
+
+    Examples
+    --------
+    >>> r = ensemble_rates([1, 1, 1, 0, 1, 0], [1, 1, 0, 0, 1, np.nan])
+    >>> float(r.tpr.estimate), float(r.tnr.estimate), r.n_without_human
+    (1.0, 0.5, 1)
+    """
+    values = _check_labels(labels)
+    truth = _align_human(labels, human, len(values))
+    has_label, has_human = ~np.isnan(values), ~np.isnan(truth)
+    both = has_label & has_human
+    tp, fn, fp, tn = _confusion(values[both], truth[both], np.zeros(int(both.sum()), np.int64), 1)
+    return EnsembleRates(
+        tp=int(tp[0]),
+        fn=int(fn[0]),
+        fp=int(fp[0]),
+        tn=int(tn[0]),
+        n_without_human=int(np.count_nonzero(has_label & ~has_human)),
+        n_unlabelled=int(np.count_nonzero(~has_label & has_human)),
+    )
+
+
+# -- internals shared with ensemble.threshold ---------------------------------------------
+
+
+def _check_labels(labels: Any) -> np.ndarray:
+    if isinstance(labels, pd.DataFrame):
+        raise ValueError(
+            "labels must be one label per item (a Series or 1-D array), not a DataFrame."
+        )
+    try:
+        if isinstance(labels, pd.Series):
+            values = labels.to_numpy(dtype=float, na_value=np.nan)
+        else:
+            values = np.asarray(labels, dtype=float)
+    except (TypeError, ValueError):
+        values = coerce_binary("labels", np.asarray(labels, dtype=object), allow_missing=True)
+    if values.ndim != 1:
+        raise ValueError(f"labels must be 1-D, one per item; got shape {values.shape}.")
+    if values.size == 0:
+        raise ValueError("labels is empty; expected at least one item.")
+    bad = ~(np.isnan(values) | (values == 0.0) | (values == 1.0))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"labels must be 1, 0 or NaN; got {values[i].item()!r} at position {i}.")
+    return values
+
+
+def _generator_codes(labels: Any, generator: Any, n: int) -> tuple[np.ndarray, list[Any]]:
+    if (
+        generator is None
+        and isinstance(labels, pd.Series)
+        and "generator" in (labels.index.names or [])
+    ):
+        generator = labels.index.get_level_values("generator")
+    if generator is None:
+        return np.zeros(n, np.int64), ["all"]
+    groups = np.asarray(generator, dtype=object)
+    if groups.shape != (n,):
+        raise ValueError(f"generator must give one name per item ({n}); got shape {groups.shape}.")
+    codes, names = pd.factorize(groups)
+    if (codes < 0).any():
+        raise ValueError(f"generator is missing at position {int(np.flatnonzero(codes < 0)[0])}.")
+    return codes.astype(np.int64), list(names)
+
+
+def _align_human(labels: Any, human: Any, n: int) -> np.ndarray:
+    """Human labels (1.0 / 0.0 / NaN) aligned with the items of ``labels``."""
+    if not isinstance(human, pd.DataFrame):
+        truth = coerce_binary("human", human, allow_missing=True)
+        if truth.shape != (n,):
+            raise ValueError(f"human must give one label per item ({n}); got shape {truth.shape}.")
+        return truth
+    index = labels.index if isinstance(labels, (pd.Series, pd.DataFrame)) else None
+    if index is None or not {"generator", "item"} <= set(index.names or []):
+        raise ValueError(
+            "a human labels table needs labels indexed by (generator, item), as vote() returns "
+            "them for the judgments table."
+        )
+    return _human_by_index(index, human)
+
+
+def _human_by_index(index: pd.MultiIndex, human: pd.DataFrame) -> np.ndarray:
+    """The human table's labels placed on the (generator, item) rows of ``index``; checked."""
+    require_columns(human, ["generator", "item", "human"], "human")
+    truth_values = coerce_binary("human", human["human"].to_numpy(dtype=object), allow_missing=True)
+    vote_generators = pd.unique(np.asarray(index.get_level_values("generator"), dtype=object))
+    unknown = [
+        g
+        for g in pd.unique(human["generator"].to_numpy(dtype=object))
+        if g not in set(vote_generators)
+    ]
+    if unknown:
+        raise ValueError(
+            f"human labels name generator(s) {unknown} that the votes do not have; "
+            f"the votes have {list(vote_generators)}."
+        )
+    keys = pd.MultiIndex.from_arrays(
+        [index.get_level_values("generator"), index.get_level_values("item")]
+    )
+    human_keys = pd.MultiIndex.from_arrays(
+        [human["generator"].to_numpy(dtype=object), human["item"].to_numpy()]
+    )
+    if human_keys.has_duplicates:
+        first = human_keys[human_keys.duplicated()][0]
+        raise ValueError(
+            f"human labels repeat item {tuple(_plain(v) for v in first)!r} (generator, item)."
+        )
+    position = keys.get_indexer(human_keys)
+    if (position < 0).any():
+        absent = human_keys[position < 0]
+        raise ValueError(
+            f"human labels for {len(absent)} item(s) that have no votes; first: "
+            f"generator {_plain(absent[0][0])!r}, item {_plain(absent[0][1])!r}."
+        )
+    truth = np.full(len(index), np.nan)
+    truth[position] = truth_values
+    return truth
+
+
+def _confusion(
+    labels: np.ndarray, truth: np.ndarray, codes: np.ndarray, n_groups: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``tp, fn, fp, tn`` per group, for items that have both a label and a human label."""
+    cell = (2 * (1 - truth) + (1 - labels)).astype(np.int64)  # 0 tp, 1 fn, 2 fp, 3 tn
+    counts = np.bincount(codes * 4 + cell, minlength=4 * n_groups).reshape(n_groups, 4)
+    return counts[:, 0], counts[:, 1], counts[:, 2], counts[:, 3]

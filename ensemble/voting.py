@@ -1,0 +1,494 @@
+"""Ensemble voting over many validators: majority, supermajority and minority veto.
+
+Agreeableness paper (``002``), section 4 and Fig. 5. Each validator casts a
+vote per item: 1 (valid), 0 (invalid) or missing (NaN: the validator's output
+could not be parsed or aligned, App. B.2). The rules:
+
+* ``"majority"`` -- valid iff the number of valid votes is at least the
+  threshold k (default ``V // 2 + 1`` of all ``V`` validators; the paper's
+  *Simple Majority* is k = 8 of 14). This is the paper's *valid voting*
+  family: ``paper_ensemble_errors.csv``'s ``valid_voting`` at k is
+  ``vote(votes, "majority", threshold=k)``.
+* ``"supermajority"`` -- the same rule with a higher default threshold,
+  ``ceil(2 V / 3)`` (the paper's *Super Majority*, 10 of 14).
+* ``"minority_veto"`` -- invalid iff the number of invalid votes is at least
+  the threshold n (the paper's *Minority Veto*; it picked n = 4 of 14 on its
+  calibration data). ``paper_ensemble_errors.csv``'s ``minority_veto`` at k is
+  ``vote(votes, "minority_veto", threshold=k)``.
+
+Missing votes, ``missing=None`` (the paper's behaviour): a missing vote is
+neither a valid nor an invalid vote, so it counts against "valid" under the
+valid-voting rules and against "invalid" under the veto. ``missing="ignore"``
+applies the rule to the votes that were cast, as a fraction: valid iff
+``n_valid / n_cast >= k / V`` (veto: invalid iff ``n_invalid / n_cast >= k / V``),
+and an item with no vote cast is returned as missing (NaN), never silently
+valid or invalid. Under either policy, items with no vote cast are counted and
+reported (a :class:`NoVoteWarning`; :func:`tally_votes` gives the counts).
+
+Without missing votes the two families mirror each other: valid voting at k
+labels every item exactly as the minority veto at ``V - k + 1`` (the caption
+of Fig. 5).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from regression._validation import require_columns
+
+__all__ = [
+    "JUDGMENT_COLUMNS",
+    "MISSING_POLICIES",
+    "RULES",
+    "NoVoteWarning",
+    "VoteTally",
+    "default_threshold",
+    "tally_votes",
+    "vote",
+    "vote_matrices",
+    "vote_matrix",
+]
+
+#: The voting rules :func:`vote` knows.
+RULES = ("majority", "supermajority", "minority_veto")
+#: The missing-vote policies: ``None`` (the paper's) and ``"ignore"``.
+MISSING_POLICIES = (None, "ignore")
+#: The columns of the judgments table (DESIGN.md, the data model).
+JUDGMENT_COLUMNS = ("generator", "item", "validator", "label")
+
+
+class NoVoteWarning(UserWarning):
+    """Some items had no vote cast by any validator; the message says how many and what they got."""
+
+
+@dataclass(frozen=True)
+class VoteTally:
+    """Per-item vote counts: the sufficient statistic of every rule.
+
+    Attributes
+    ----------
+    n_valid, n_invalid, n_missing : ndarray of int64, shape (n_items,)
+        Valid, invalid and missing votes per item; they sum to ``n_validators``.
+    n_validators : int
+        V, the number of validators (columns of the vote matrix).
+    """
+
+    n_valid: np.ndarray
+    n_invalid: np.ndarray
+    n_missing: np.ndarray
+    n_validators: int
+
+    @property
+    def n_items(self) -> int:
+        """The number of items."""
+        return int(self.n_valid.shape[0])
+
+    @property
+    def n_cast(self) -> np.ndarray:
+        """Votes cast (valid + invalid) per item."""
+        return self.n_valid + self.n_invalid
+
+    @property
+    def no_vote(self) -> np.ndarray:
+        """Boolean mask of the items that no validator labelled."""
+        return self.n_cast == 0
+
+    @property
+    def n_no_vote(self) -> int:
+        """How many items no validator labelled."""
+        return int(np.count_nonzero(self.no_vote))
+
+    @property
+    def missing_fraction(self) -> float:
+        """The fraction of all votes that are missing."""
+        return float(self.n_missing.sum() / (self.n_items * self.n_validators))
+
+
+def default_threshold(rule: str, n_validators: int) -> int:
+    """The threshold a rule uses when none is given.
+
+    ``"majority"``: ``V // 2 + 1``; ``"supermajority"``: ``ceil(2 V / 3)``;
+    ``"minority_veto"``: ``V - ceil(2 V / 3) + 1``, the veto that mirrors
+    supermajority when no vote is missing (4 of 12, 5 of 14). The paper's n = 4
+    of 14 was picked on calibration data; do the same with ``pick_threshold``.
+
+    Examples
+    --------
+    >>> [default_threshold(r, 14) for r in ("majority", "supermajority", "minority_veto")]
+    [8, 10, 5]
+    """
+    _check_rule(rule)
+    v = int(n_validators)
+    if v < 1:
+        raise ValueError(f"n_validators ({n_validators!r}) must be at least 1.")
+    two_thirds = -(-2 * v // 3)
+    return {
+        "majority": v // 2 + 1,
+        "supermajority": two_thirds,
+        "minority_veto": v - two_thirds + 1,
+    }[rule]
+
+
+def tally_votes(votes: Any) -> VoteTally:
+    """Count valid, invalid and missing votes per item.
+
+    Parameters
+    ----------
+    votes : array-like or DataFrame
+        Items x validators with 1 (valid), 0 (invalid), NaN (missing), or the
+        long judgments table (``generator, item, validator, label``).
+
+    Returns
+    -------
+    VoteTally
+
+    Raises
+    ------
+    ValueError
+        For an empty matrix or a vote other than 0, 1 or missing (naming it).
+
+    Examples
+    --------
+    >>> t = tally_votes([[1, 0, np.nan], [np.nan, np.nan, np.nan]])
+    >>> t.n_valid.tolist(), t.n_invalid.tolist(), t.n_no_vote
+    ([1, 0], [1, 0], 1)
+    """
+    return _as_vote_array(votes)[2]
+
+
+def vote(
+    votes: Any, rule: str, threshold: int | None = None, missing: str | None = None
+) -> np.ndarray | pd.Series:
+    """Label each item valid (1.0) or invalid (0.0) by a voting rule over its validators.
+
+    Parameters
+    ----------
+    votes : array-like, DataFrame
+        Items x validators: 1 valid, 0 invalid, NaN / ``pd.NA`` missing. Or the
+        long judgments table (``generator, item, validator, label``), which is
+        pivoted by :func:`vote_matrix` first (a (generator, item) pair that a
+        validator did not label is a missing vote).
+    rule : {"majority", "supermajority", "minority_veto"}
+        See the module docstring.
+    threshold : int, optional
+        k, in ``1..V`` (V = number of validators): the number of valid votes
+        needed for "valid" (majority, supermajority) or of invalid votes needed
+        for a veto (minority_veto). Default :func:`default_threshold`.
+    missing : {None, "ignore"}
+        ``None`` (the paper's behaviour): a missing vote is neither valid nor
+        invalid. ``"ignore"``: the rule applies to the votes cast, as the
+        fraction ``k / V`` of them; items with no vote are returned as NaN.
+
+    Returns
+    -------
+    labels : ndarray or Series of float
+        1.0 valid, 0.0 invalid, NaN (only with ``missing="ignore"``) for items
+        with no vote. A wide DataFrame gives a Series with its index kept; the
+        judgments table gives a Series indexed by (generator, item).
+
+    Raises
+    ------
+    ValueError
+        For an unknown rule or policy, a threshold outside ``1..V``, an empty
+        matrix, or a vote other than 0, 1 or missing.
+
+    Warns
+    -----
+    NoVoteWarning
+        When some items had no vote cast, with their count and how they were
+        labelled (invalid under majority, valid under the veto, NaN under
+        ``missing="ignore"``).
+
+    Notes
+    -----
+    Agreeableness paper, section 4 and Fig. 5. Vectorised over items: the
+    labels come from the per-item counts of :func:`tally_votes`.
+
+    Examples
+    --------
+    Three validators; the second item has one missing vote, the third two.
+
+    >>> v = np.array([[1, 1, 0], [1, np.nan, 0], [np.nan, np.nan, 0]])
+    >>> vote(v, "majority")  # 2 of 3 valid votes needed; missing is not valid
+    array([1., 0., 0.])
+    >>> vote(v, "minority_veto", threshold=2)  # 2 invalid votes veto; missing is not invalid
+    array([1., 1., 1.])
+    >>> vote(v, "minority_veto", threshold=2, missing="ignore")  # 2/3 of the votes cast
+    array([1., 1., 0.])
+
+    An item with no vote cast is reported, and under ``missing="ignore"`` left unlabelled:
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     labels = vote([[1, 1, 0], [np.nan] * 3], "majority", missing="ignore")
+    >>> labels
+    array([ 1., nan])
+    >>> print(caught[0].message)
+    1 of 2 item(s) had no vote cast by any of the 3 validators; labelled NaN (rule='majority', missing='ignore').
+    """
+    _check_rule(rule)
+    _check_missing(missing)
+    values, index, tally = _as_vote_array(votes)
+    k = _check_threshold(threshold, rule, values.shape[1])
+    labels = _labels_from_tally(tally, rule, k, missing)
+    if tally.n_no_vote:
+        got = "NaN" if missing == "ignore" else ("valid" if rule == "minority_veto" else "invalid")
+        warnings.warn(
+            f"{tally.n_no_vote} of {tally.n_items} item(s) had no vote cast by any of the "
+            f"{tally.n_validators} validators; labelled {got} (rule={rule!r}, missing={missing!r}).",
+            NoVoteWarning,
+            stacklevel=2,
+        )
+    if index is None:
+        return labels
+    return pd.Series(labels, index=index, name="label")
+
+
+def vote_matrix(judgments: pd.DataFrame) -> pd.DataFrame:
+    """Pivot the long judgments table into one items x validators vote matrix.
+
+    Parameters
+    ----------
+    judgments : DataFrame
+        Columns ``generator, item, validator, label`` (1 / 0 / missing), one row per vote.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by (``generator``, ``item``) in order of first appearance, one
+        float column per validator (1.0, 0.0, NaN). A pair a validator did not
+        label is NaN, a missing vote.
+
+    Raises
+    ------
+    ValueError
+        For missing columns, an empty table, a missing generator / item /
+        validator, a label other than 0, 1 or missing, or a duplicated
+        (generator, item, validator) vote (each names the value).
+
+    Examples
+    --------
+    >>> j = pd.DataFrame({"generator": ["g", "g", "g"], "item": [0, 0, 1],
+    ...                   "validator": ["a", "b", "a"], "label": [1, 0, 1]})
+    >>> vote_matrix(j)
+    validator         a    b
+    generator item
+    g         0     1.0  0.0
+              1     1.0  NaN
+    """
+    require_columns(judgments, JUDGMENT_COLUMNS, "judgments")
+    if len(judgments) == 0:
+        raise ValueError("judgments is empty; expected at least one vote.")
+    for column in ("generator", "item", "validator"):
+        absent = judgments[column].isna().to_numpy()
+        if absent.any():
+            row = judgments.index[int(np.flatnonzero(absent)[0])]
+            raise ValueError(f"judgments has a missing {column} at row {row!r}.")
+    labels = _labels_column(judgments["label"])
+    # (generator, item) pairs in order of first appearance, factorised as integers
+    # (factorising the tuples themselves is ~10x slower on a million rows).
+    generator_codes, generators = pd.factorize(judgments["generator"])
+    item_codes_raw, item_values = pd.factorize(judgments["item"])
+    n_item_values = max(len(item_values), 1)
+    pair_key = generator_codes.astype(np.int64) * n_item_values + item_codes_raw
+    item_codes, pair_keys = pd.factorize(pair_key)
+    index = pd.MultiIndex(
+        levels=[generators, item_values],
+        codes=[pair_keys // n_item_values, pair_keys % n_item_values],
+        names=["generator", "item"],
+    )
+    validator_codes, validators = pd.factorize(judgments["validator"])
+    n_validators = len(validators)
+    flat = item_codes.astype(np.int64) * n_validators + validator_codes
+    counts = np.bincount(flat, minlength=len(index) * n_validators)
+    if counts.max() > 1:
+        first = int(np.flatnonzero(counts[flat] > 1)[0])
+        row = judgments.iloc[first]
+        raise ValueError(
+            f"judgments has {int((counts > 1).sum())} duplicated vote(s); first: generator "
+            f"{_plain(row['generator'])!r}, item {_plain(row['item'])!r}, validator "
+            f"{_plain(row['validator'])!r}."
+        )
+    matrix = np.full(len(index) * n_validators, np.nan)
+    matrix[flat] = labels
+    return pd.DataFrame(
+        matrix.reshape(len(index), n_validators),
+        index=index,
+        columns=pd.Index(validators, name="validator"),
+    )
+
+
+def vote_matrices(judgments: pd.DataFrame) -> dict[Any, pd.DataFrame]:
+    """One items x validators vote matrix per generator (index ``item``), from the judgments table.
+
+    All matrices share the same validator columns (those of the whole table).
+
+    Examples
+    --------
+    >>> j = pd.DataFrame({"generator": ["g", "h"], "item": [0, 0],
+    ...                   "validator": ["a", "a"], "label": [1, 0]})
+    >>> {g: m["a"].tolist() for g, m in vote_matrices(j).items()}
+    {'g': [1.0], 'h': [0.0]}
+    """
+    wide = vote_matrix(judgments)
+    generators = wide.index.get_level_values("generator")
+    return {
+        g: wide[generators == g].droplevel("generator") for g in pd.unique(np.asarray(generators))
+    }
+
+
+# -- internals shared with ensemble.threshold ---------------------------------------------
+
+
+def _check_rule(rule: str) -> str:
+    if not isinstance(rule, str) or rule not in RULES:
+        raise ValueError(
+            f"rule ({rule!r}) not recognized; must be 'majority', 'supermajority' or 'minority_veto'."
+        )
+    return rule
+
+
+def _check_missing(missing: str | None) -> str | None:
+    if not (missing is None or (isinstance(missing, str) and missing == "ignore")):
+        raise ValueError(
+            f"missing ({missing!r}) not recognized; must be None (the paper's behaviour) or 'ignore'."
+        )
+    return missing
+
+
+def _check_threshold(threshold: Any, rule: str, n_validators: int) -> int:
+    if threshold is None:
+        return default_threshold(rule, n_validators)
+    whole = isinstance(threshold, (int, np.integer)) and not isinstance(threshold, (bool, np.bool_))
+    if not whole and isinstance(threshold, (float, np.floating)) and float(threshold).is_integer():
+        whole = True
+    if not whole:
+        raise ValueError(
+            f"threshold ({threshold!r}) must be a whole number of votes in 1..{n_validators}."
+        )
+    k = int(threshold)
+    if not 1 <= k <= n_validators:
+        raise ValueError(
+            f"threshold ({threshold!r}) must lie in 1..{n_validators} (the number of validators)."
+        )
+    return k
+
+
+def _plain(value: Any) -> Any:
+    """A numpy scalar as the Python value, so that messages read ``7``, not ``np.int64(7)``."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _labels_column(label: pd.Series) -> np.ndarray:
+    """The judgments' ``label`` column as floats 1.0 / 0.0 / NaN; anything else is an error."""
+    absent = label.isna().to_numpy()
+    numeric = pd.to_numeric(label.where(~label.isna()), errors="coerce")
+    values = numeric.to_numpy(dtype=float, na_value=np.nan)
+    bad = ~absent & ~((values == 0.0) | (values == 1.0))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"judgments label must be 1 (valid), 0 (invalid) or missing; got "
+            f"{label.iloc[i]!r} at row {label.index[i]!r}."
+        )
+    return values
+
+
+def _as_vote_array(votes: Any) -> tuple[np.ndarray, pd.Index | None, VoteTally]:
+    """Votes as a float (items x validators) array, the index to return and the tally; checked."""
+    index: pd.Index | None = None
+    if isinstance(votes, pd.DataFrame):
+        if set(JUDGMENT_COLUMNS) <= set(votes.columns):
+            votes = vote_matrix(votes)
+        index = votes.index
+        try:
+            values = votes.to_numpy(dtype=float, na_value=np.nan)
+        except (TypeError, ValueError):
+            values = _first_non_numeric(votes.to_numpy(dtype=object))
+    elif isinstance(votes, Mapping):
+        raise ValueError(
+            "votes must be an items x validators matrix or the judgments table, not a mapping; "
+            "vote on each generator's matrix separately."
+        )
+    else:
+        try:
+            values = np.asarray(votes, dtype=float)
+        except (TypeError, ValueError):
+            values = _first_non_numeric(np.asarray(votes, dtype=object))
+    if values.ndim != 2:
+        raise ValueError(
+            f"votes must be a 2-D items x validators matrix; got {values.ndim} dimension(s) "
+            f"with shape {values.shape}."
+        )
+    if values.size == 0:
+        raise ValueError(
+            f"votes is empty (shape {values.shape}); expected at least one item and one validator."
+        )
+    tally = _tally(values)
+    if (tally.n_valid + tally.n_invalid + tally.n_missing != values.shape[1]).any():
+        bad = ~(np.isnan(values) | (values == 0.0) | (values == 1.0))
+        item, validator = np.argwhere(bad)[0]
+        raise ValueError(
+            f"votes must be 1 (valid), 0 (invalid) or NaN (missing); got "
+            f"{values[item, validator].item()!r} at item {int(item)}, validator {int(validator)}."
+        )
+    return values, index, tally
+
+
+def _first_non_numeric(values: np.ndarray) -> np.ndarray:
+    """Raise naming the first entry that is neither a number nor missing."""
+    for position, v in np.ndenumerate(values):
+        if v is None or v is pd.NA:
+            continue
+        try:
+            float(v)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"votes must be 1 (valid), 0 (invalid) or NaN (missing); got {v!r} at "
+                f"position {tuple(int(p) for p in position)}."
+            ) from None
+    return np.array(
+        [[np.nan if v is None or v is pd.NA else float(v) for v in row] for row in values]
+    )
+
+
+def _tally(values: np.ndarray) -> VoteTally:
+    """Per-item counts; ``n_missing`` counts NaN only, so with bad entries the three fall short of V."""
+    n_valid = _row_counts(values == 1.0)
+    n_invalid = _row_counts(values == 0.0)
+    n_missing = _row_counts(np.isnan(values))
+    return VoteTally(
+        n_valid=n_valid, n_invalid=n_invalid, n_missing=n_missing, n_validators=int(values.shape[1])
+    )
+
+
+def _row_counts(mask: np.ndarray) -> np.ndarray:
+    """True entries per row, as int64. A uint8 product is exact below 256 columns and ~2x faster
+    than ``count_nonzero(axis=1)`` on a tall, narrow matrix."""
+    n_columns = mask.shape[1]
+    if n_columns < 256:
+        counts = mask.view(np.uint8) @ np.ones(n_columns, dtype=np.uint8)
+    else:
+        counts = mask.sum(axis=1)
+    return np.asarray(counts, dtype=np.int64)
+
+
+def _labels_from_tally(tally: VoteTally, rule: str, k: int, missing: str | None) -> np.ndarray:
+    """The rule applied to the counts; ``k`` already checked. Integer arithmetic, so exact."""
+    decisive = tally.n_invalid if rule == "minority_veto" else tally.n_valid
+    if missing is None:
+        reached = decisive >= k
+    else:
+        # decisive / n_cast >= k / V, cross-multiplied.
+        reached = decisive * tally.n_validators >= k * tally.n_cast
+    labels = (~reached if rule == "minority_veto" else reached).astype(float)
+    if missing == "ignore":
+        labels[tally.no_vote] = np.nan
+    return labels
