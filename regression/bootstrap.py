@@ -36,6 +36,7 @@ __all__ = [
     "percentile_interval",
     "resample_binomial",
     "resample_table",
+    "resample_tables",
 ]
 
 Seed = int | np.random.Generator | None
@@ -88,6 +89,23 @@ def resample_binomial(k: Any, n: Any, n_boot: int, rng: np.random.Generator) -> 
     p = np.divide(k_arr, n_arr, out=np.zeros(np.broadcast(k_arr, n_arr).shape), where=n_arr > 0)
     shape = (n_boot, *p.shape)
     return rng.binomial(np.broadcast_to(n_arr, p.shape), p, size=shape).astype(np.int64)
+
+
+def resample_tables(tables: Sequence[Any], n_boot: int, seed: Seed = None) -> list[np.ndarray]:
+    """Redraw several independent count tables at once: one :func:`resample_table` per table.
+
+    Use it when several statistics must share the same replicates (e.g. the
+    four comparison estimators of :func:`regression.comparison.compare_models`).
+
+    Examples
+    --------
+    >>> test, cal = resample_tables([[7, 3], [40, 10, 5, 45]], 3, seed=0)
+    >>> test.shape, cal.shape
+    ((3, 2), (3, 4))
+    """
+    rng = np.random.default_rng(seed)
+    arrays = [check_counts(f"tables[{i}]", t) for i, t in enumerate(tables)]
+    return [resample_table(a, n_boot, rng) for a in arrays]
 
 
 def percentile_interval(
@@ -220,11 +238,10 @@ def count_bootstrap(
     >>> round(res.estimate, 3), round(res.se, 3)
     (0.3, 0.015)
     """
-    rng = np.random.default_rng(seed)
     _check_n_boot(n_boot)
     arrays = [check_counts(f"tables[{i}]", t) for i, t in enumerate(tables)]
     estimate = float(np.asarray(statistic(*(a[np.newaxis] for a in arrays))).reshape(-1)[0])
-    draws = [resample_table(a, n_boot, rng) for a in arrays]
+    draws = resample_tables(arrays, n_boot, seed)
     reps = np.asarray(statistic(*draws), dtype=float).reshape(n_boot)
     return BootstrapResult(estimate, reps, check_alpha(alpha), check_alternative(alternative), limits)
 

@@ -84,9 +84,18 @@ def rg_estimate(p_hat: Any, tpr: Any, tnr: Any) -> Any:
     p = check_probability("p_hat", p_hat)
     q1 = check_probability("tpr", tpr)
     q0 = check_probability("tnr", tnr)
+    return _out(_rg_theta(p, q1, q0))
+
+
+def _rg_theta(
+    p: np.ndarray, q1: np.ndarray, q0: np.ndarray, *, clip: bool = True
+) -> np.ndarray:
+    """Eq. (7) without input checks, for bootstrap replicates: NaN in, NaN out; NaN where J <= 0."""
     j = q0 + q1 - 1
-    theta = _ratio(p + q0 - 1, j, j > 0)
-    return _out(np.clip(theta, 0.0, 1.0))
+    with np.errstate(invalid="ignore"):
+        ok = j > 0
+    theta = _ratio(p + q0 - 1, j, ok)
+    return np.clip(theta, 0.0, 1.0) if clip else theta
 
 
 def rg_standard_error(p_hat: Any, tpr: Any, tnr: Any, n: Any, n_pos: Any, n_neg: Any) -> Any:
