@@ -243,7 +243,9 @@ def count_bootstrap(
     estimate = float(np.asarray(statistic(*(a[np.newaxis] for a in arrays))).reshape(-1)[0])
     draws = resample_tables(arrays, n_boot, seed)
     reps = np.asarray(statistic(*draws), dtype=float).reshape(n_boot)
-    return BootstrapResult(estimate, reps, check_alpha(alpha), check_alternative(alternative), limits)
+    return BootstrapResult(
+        estimate, reps, check_alpha(alpha), check_alternative(alternative), limits
+    )
 
 
 def _check_n_boot(n_boot: int) -> None:

@@ -315,8 +315,12 @@ def _estimators(
     tpr_a, tnr_a, _, _ = _cells_rates(cal_a)
     tpr_b, tnr_b, _, _ = _cells_rates(cal_b)
     tpr_s, tnr_s, _, _ = _cells_rates(cal_s)
-    ppi_a = ppi_binary_from_counts(*(cal_a[..., i] for i in range(4)), k_a, n_a)[0]
-    ppi_b = ppi_binary_from_counts(*(cal_b[..., i] for i in range(4)), k_b, n_b)[0]
+    ppi_a = ppi_binary_from_counts(
+        cal_a[..., 0], cal_a[..., 1], cal_a[..., 2], cal_a[..., 3], k_a, n_a
+    )[0]
+    ppi_b = ppi_binary_from_counts(
+        cal_b[..., 0], cal_b[..., 1], cal_b[..., 2], cal_b[..., 3], k_b, n_b
+    )[0]
     return {
         "naive": p_a - p_b,
         "rg-shared": _rg_theta(p_a, tpr_s, tnr_s) - _rg_theta(p_b, tpr_s, tnr_s),
@@ -357,9 +361,14 @@ def _delta_method_ses(
     j_s = cal_s.youden_j
     if j_s > 0:  # Fiedler App. B
         test_term = (var_a / n_a + var_b / n_b - 2 * cov / n) / j_s**2
-        cal_term = (p_a - p_b) ** 2 * (
-            cal_s.tnr * (1 - cal_s.tnr) / cal_s.n_neg + cal_s.tpr * (1 - cal_s.tpr) / cal_s.n_pos
-        ) / j_s**4
+        cal_term = (
+            (p_a - p_b) ** 2
+            * (
+                cal_s.tnr * (1 - cal_s.tnr) / cal_s.n_neg
+                + cal_s.tpr * (1 - cal_s.tpr) / cal_s.n_pos
+            )
+            / j_s**4
+        )
         out["rg-shared"] = np.sqrt(test_term + cal_term)
     else:
         out["rg-shared"] = np.nan
@@ -375,8 +384,12 @@ def _delta_method_ses(
     else:
         out["rg-model-specific"] = np.nan
 
-    _, se_a, lam_a = ppi_binary_from_counts(*cal_a.cells, test_a.k, test_a.n)
-    _, se_b, lam_b = ppi_binary_from_counts(*cal_b.cells, test_b.k, test_b.n)
+    _, se_a, lam_a = ppi_binary_from_counts(
+        cal_a.tp, cal_a.fn, cal_a.fp, cal_a.tn, test_a.k, test_a.n
+    )
+    _, se_b, lam_b = ppi_binary_from_counts(
+        cal_b.tp, cal_b.fn, cal_b.fp, cal_b.tn, test_b.k, test_b.n
+    )
     out["ppi++-model-specific"] = np.sqrt(
         float(se_a) ** 2 + float(se_b) ** 2 - 2 * float(lam_a) * float(lam_b) * cov / n
     )
@@ -490,7 +503,9 @@ def compare_models(
     paired_table: PairedJudgeTable | None
     if paired:
         if isinstance(test_a, JudgeCounts) or isinstance(test_b, JudgeCounts):
-            raise ValueError("paired=True needs item-level labels for both models, not JudgeCounts.")
+            raise ValueError(
+                "paired=True needs item-level labels for both models, not JudgeCounts."
+            )
         paired_table = PairedJudgeTable.from_labels(test_a, test_b)
         counts_a, counts_b = paired_table.margins()
         test_tables = [paired_table.cells]
@@ -502,7 +517,9 @@ def compare_models(
             np.array([counts_b.k, counts_b.n - counts_b.k]),
         ]
 
-    def test_counts(draws: list[np.ndarray]) -> tuple[np.ndarray, ...]:
+    def test_counts(
+        draws: list[np.ndarray],
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         if paired:
             t = draws[0]
             n = t.sum(axis=-1).astype(float)
@@ -532,7 +549,9 @@ def compare_models(
         float(point["delta_j"][0]),
         youden_j(cal_a, alpha),
         youden_j(cal_b, alpha),
-        BootstrapResult(float(point["delta_j"][0]), reps["delta_j"], alpha, alternative, (-2.0, 2.0)),
+        BootstrapResult(
+            float(point["delta_j"][0]), reps["delta_j"], alpha, alternative, (-2.0, 2.0)
+        ),
     )
     j_shared = youden_j(cal_s, alpha)
     a, b = labels
@@ -540,9 +559,15 @@ def compare_models(
     notes += judge_warnings(delta_j.j_b, low_j=low_j, label=f"judge on {b}")
     notes += delta_j_warnings(delta_j, labels=labels)
     notes += near_tie_warnings(
-        {e.method: e.estimate for e in estimates}, near_tie=near_tie, reference="ppi++-model-specific"
+        {e.method: e.estimate for e in estimates},
+        near_tie=near_tie,
+        reference="ppi++-model-specific",
     )
-    dropped = paired_table.n_dropped if paired_table is not None else counts_a.n_dropped + counts_b.n_dropped
+    dropped = (
+        paired_table.n_dropped
+        if paired_table is not None
+        else counts_a.n_dropped + counts_b.n_dropped
+    )
     if dropped:
         notes.append(f"{dropped} test item(s) with a missing judge label were dropped.")
     for est in estimates:

@@ -30,7 +30,7 @@ import numpy as np
 from regression._validation import check_alpha, check_alternative
 from regression.bootstrap import BootstrapResult, Seed, count_bootstrap
 from regression.intervals import ConfidenceInterval, normal_bounds
-from regression.tables import CalibrationTable, as_calibration_table
+from regression.tables import as_calibration_table
 
 __all__ = [
     "LOW_J",
@@ -109,7 +109,9 @@ class YoudenJResult:
         return (tp + 1) / (self.n_pos + 2), (tn + 1) / (self.n_neg + 2)
 
 
-def youden_j(calibration: Any, alpha: float = 0.05, *, alternative: str = "two-sided") -> YoudenJResult:
+def youden_j(
+    calibration: Any, alpha: float = 0.05, *, alternative: str = "two-sided"
+) -> YoudenJResult:
     """Youden's J of a judge from its calibration data, with an Agresti-Caffo interval.
 
     Parameters

@@ -178,9 +178,7 @@ def ppi_mean(
         if not np.isfinite(lam_val):
             raise ValueError(f"lam must be a finite number or None; got {lam!r}.")
     estimate = float(np.mean(lam_val * yh_test) + np.mean(y - lam_val * yh))
-    se = float(
-        np.sqrt(np.std(lam_val * yh_test) ** 2 / big_n + np.std(y - lam_val * yh) ** 2 / n)
-    )
+    se = float(np.sqrt(np.std(lam_val * yh_test) ** 2 / big_n + np.std(y - lam_val * yh) ** 2 / n))
     return PPIMeanResult(estimate, se, lam_val, n, big_n, alpha, alternative)
 
 
@@ -219,7 +217,12 @@ def ppi_binary_from_counts(
     tp_a, fn_a, fp_a, tn_a, k, big_n = (
         check_counts(name, v).astype(float)
         for name, v in (
-            ("tp", tp), ("fn", fn), ("fp", fp), ("tn", tn), ("k_test", k_test), ("n_test", n_test)
+            ("tp", tp),
+            ("fn", fn),
+            ("fp", fp),
+            ("tn", tn),
+            ("k_test", k_test),
+            ("n_test", n_test),
         )
     )
     if np.any(k > big_n):

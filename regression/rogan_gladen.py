@@ -87,9 +87,7 @@ def rg_estimate(p_hat: Any, tpr: Any, tnr: Any) -> Any:
     return _out(_rg_theta(p, q1, q0))
 
 
-def _rg_theta(
-    p: np.ndarray, q1: np.ndarray, q0: np.ndarray, *, clip: bool = True
-) -> np.ndarray:
+def _rg_theta(p: np.ndarray, q1: np.ndarray, q0: np.ndarray, *, clip: bool = True) -> np.ndarray:
     """Eq. (7) without input checks, for bootstrap replicates: NaN in, NaN out; NaN where J <= 0."""
     j = q0 + q1 - 1
     with np.errstate(invalid="ignore"):

@@ -89,9 +89,9 @@ class SimulatedSingleJudge:
         return np.divide(self.tn, m0, out=np.full(m0.shape, np.nan), where=m0 > 0)
 
 
-def _judge_p(theta: np.ndarray, tpr: np.ndarray, tnr: np.ndarray) -> np.ndarray:
+def _judge_p(theta: Any, tpr: Any, tnr: Any) -> np.ndarray:
     """p = theta q1 + (1 - theta)(1 - q0), Lee et al. eq. (13)."""
-    return theta * tpr + (1 - theta) * (1 - tnr)
+    return np.asarray(theta, dtype=float) * tpr + (1 - theta) * (1 - tnr)
 
 
 def simulate_single_judge(
@@ -161,8 +161,12 @@ def simulate_single_judge(
     q0_c = q0 if tnr_cal is None else check_probability("tnr_cal", tnr_cal)
     fixed = m0 is not None or m1 is not None
     if fixed == (m is not None) or (fixed and (m0 is None or m1 is None)):
-        raise ValueError("give either both m0 and m1 (fixed class sizes) or m (random split), not both.")
-    shape = np.broadcast_shapes(th.shape, q1.shape, q0.shape, n_arr.shape, th_c.shape, q1_c.shape, q0_c.shape)
+        raise ValueError(
+            "give either both m0 and m1 (fixed class sizes) or m (random split), not both."
+        )
+    shape = np.broadcast_shapes(
+        th.shape, q1.shape, q0.shape, n_arr.shape, th_c.shape, q1_c.shape, q0_c.shape
+    )
     if fixed:
         m0_arr = check_counts("m0", m0)
         m1_arr = check_counts("m1", m1)
@@ -333,7 +337,9 @@ def coverage_study(
     {'theta': [0.3, 0.5], 'coverage': [0.958, 0.954]}
     """
     if allocation not in ("equal", "adaptive"):
-        raise ValueError(f"allocation ({allocation!r}) not recognized; must be 'equal' or 'adaptive'.")
+        raise ValueError(
+            f"allocation ({allocation!r}) not recognized; must be 'equal' or 'adaptive'."
+        )
     alpha = check_alpha(alpha)
     _check_n_boot(n_rep)
     th = check_probability("thetas", np.linspace(0, 1, 21) if thetas is None else thetas)
@@ -357,9 +363,9 @@ def coverage_study(
         tn = pilot_tn + rng.binomial(m0 - int(m_pilot), q0)
     tpr_hat, tnr_hat = tp / m1, tn / m0
     est = _rg_theta(p_hat, tpr_hat, tnr_hat)
-    low, high = rg_interval(p_hat, tpr_hat, tnr_hat, int(n), m1, m0, alpha)
+    low, high = (np.asarray(b) for b in rg_interval(p_hat, tpr_hat, tnr_hat, int(n), m1, m0, alpha))
     covered = (low <= th) & (th <= high)
-    n_low, n_high = wilson_interval(k, int(n), alpha)
+    n_low, n_high = (np.asarray(b) for b in wilson_interval(k, int(n), alpha))
     naive_cov = (n_low <= th) & (th <= n_high)
     coverage = covered.mean(axis=0)
     err = np.where(np.isnan(est), np.nan, est - th)
@@ -424,11 +430,11 @@ def distribution_shift_study(
     [-0.1, 0.0]
     """
     tq = np.atleast_1d(
-        check_probability("theta_cal", np.linspace(0.25, 0.75, 11) if theta_cal is None else theta_cal)
+        check_probability(
+            "theta_cal", np.linspace(0.25, 0.75, 11) if theta_cal is None else theta_cal
+        )
     ).astype(float)
-    sim = simulate_single_judge(
-        theta_test, tpr, tnr, n, m=m, theta_cal=tq, n_rep=n_rep, seed=seed
-    )
+    sim = simulate_single_judge(theta_test, tpr, tnr, n, m=m, theta_cal=tq, n_rep=n_rep, seed=seed)
     p = sim.p_hat
     m_tot = (sim.n_pos + sim.n_neg).astype(float)
     y_bar = sim.n_pos / m_tot

@@ -316,7 +316,9 @@ class SingleJudgeResult:
                 f"  {name:<14}{est.estimate:>9.3f}  [{low:.3f}, {high:.3f}]    {est.se:>7.3f}{extra}"
             )
         lines += ["", "  intervals cover:"]
-        lines += [f"    {est.method}: {est.covers}" for est in (self.naive, self.rogan_gladen, self.ppi)]
+        lines += [
+            f"    {est.method}: {est.covers}" for est in (self.naive, self.rogan_gladen, self.ppi)
+        ]
         lines.append(f"  (* = reported estimate: {self.method})")
         if self.warnings:
             lines += ["", "  warnings:"] + [f"    - {w}" for w in self.warnings]
@@ -405,9 +407,18 @@ def estimate_prevalence(
     )
     counts = naive.test
     rg_est = rg_estimate(counts.p_hat, table.tpr, table.tnr)
-    rg_se = rg_standard_error(counts.p_hat, table.tpr, table.tnr, counts.n, table.n_pos, table.n_neg)
+    rg_se = rg_standard_error(
+        counts.p_hat, table.tpr, table.tnr, counts.n, table.n_pos, table.n_neg
+    )
     rg = PrevalenceEstimate(
-        "rogan-gladen", rg_est, rg_se, counts, table, alpha, alternative, naive_interval=naive_interval
+        "rogan-gladen",
+        rg_est,
+        rg_se,
+        counts,
+        table,
+        alpha,
+        alternative,
+        naive_interval=naive_interval,
     )
     ppi_est, ppi_se, lam = ppi_binary_from_counts(
         table.tp, table.fn, table.fp, table.tn, counts.k, counts.n

@@ -127,7 +127,9 @@ class CalibrationTable:
     def from_labels(cls, human: Any, judge: Any) -> CalibrationTable:
         """Cross-tabulate paired human and judge labels; items with a missing judge label are dropped and counted."""
         h = coerce_binary("human", _column(human, "human", "calibration")).ravel()
-        j = coerce_binary("judge", _column(judge, "judge", "calibration"), allow_missing=True).ravel()
+        j = coerce_binary(
+            "judge", _column(judge, "judge", "calibration"), allow_missing=True
+        ).ravel()
         if h.shape != j.shape:
             raise ValueError(
                 f"human and judge labels must have the same length; got {h.size} and {j.size}."
@@ -238,8 +240,12 @@ class PairedJudgeTable:
     @classmethod
     def from_labels(cls, judge_a: Any, judge_b: Any) -> PairedJudgeTable:
         """Cross-tabulate the judge's labels for A and B item by item; pairs with a missing label are dropped and counted."""
-        a = coerce_binary("judge_a", _column(judge_a, "judge", "test_a"), allow_missing=True).ravel()
-        b = coerce_binary("judge_b", _column(judge_b, "judge", "test_b"), allow_missing=True).ravel()
+        a = coerce_binary(
+            "judge_a", _column(judge_a, "judge", "test_a"), allow_missing=True
+        ).ravel()
+        b = coerce_binary(
+            "judge_b", _column(judge_b, "judge", "test_b"), allow_missing=True
+        ).ravel()
         if a.shape != b.shape:
             raise ValueError(
                 f"paired test labels must have the same length; got {a.size} and {b.size}."
@@ -287,7 +293,9 @@ def _column(values: Any, column: str, name: str) -> Any:
     return values
 
 
-def as_calibration_table(calibration: Any, *, human: str = "human", judge: str = "judge") -> CalibrationTable:
+def as_calibration_table(
+    calibration: Any, *, human: str = "human", judge: str = "judge"
+) -> CalibrationTable:
     """Accept a :class:`CalibrationTable`, a DataFrame (``human``, ``judge`` columns) or a ``(human, judge)`` pair."""
     if isinstance(calibration, CalibrationTable):
         return calibration
