@@ -91,7 +91,7 @@ def _as_vector(name: str, values: Any) -> np.ndarray:
     bad = ~np.isfinite(arr)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"{name} must be finite; got {arr[i]!r} at position {i}.")
+        raise ValueError(f"{name} must be finite; got {arr[i].item()!r} at position {i}.")
     return arr
 
 
