@@ -115,30 +115,43 @@ def percentile_interval(
     *,
     limits: tuple[float, float] = (-np.inf, np.inf),
 ) -> ConfidenceInterval:
-    """Percentile interval of bootstrap replicates (NaN replicates ignored).
+    """Percentile interval of bootstrap replicates; undefined (NaN) replicates count against it.
 
     Two-sided: the alpha/2 and 1 - alpha/2 quantiles (Fiedler App. E.4).
     ``'less'``: ``(limits[0], q_{1-alpha})``; ``'greater'``: ``(q_alpha, limits[1])``.
+    A NaN replicate (the statistic undefined on that resample, e.g. a judge no
+    better than chance) is read as "could be anything": it is placed at
+    ``limits[0]`` for the lower quantile and at ``limits[1]`` for the upper one,
+    so once more than alpha/2 of the replicates are undefined the interval
+    reaches the limits instead of pretending to a precision the data lack.
 
     Examples
     --------
     >>> percentile_interval(np.arange(101) / 100, alpha=0.1)
     ConfidenceInterval(low=0.05, high=0.95)
+    >>> percentile_interval([0.1, 0.2, np.nan, np.nan], limits=(-1, 1))
+    ConfidenceInterval(low=-1.0, high=1.0)
     """
     alpha = check_alpha(alpha)
     check_alternative(alternative)
-    reps = np.asarray(replicates, dtype=float)
-    reps = reps[~np.isnan(reps)]
-    if reps.size == 0:
-        return ConfidenceInterval(float(limits[0]), float(limits[1]))
+    reps = np.asarray(replicates, dtype=float).ravel()
+    undefined = np.isnan(reps)
     lo_q, hi_q = {
         "two-sided": (alpha / 2, 1 - alpha / 2),
         "less": (None, 1 - alpha),
         "greater": (alpha, None),
     }[alternative]
-    low = float(limits[0]) if lo_q is None else float(np.quantile(reps, lo_q))
-    high = float(limits[1]) if hi_q is None else float(np.quantile(reps, hi_q))
-    return ConfidenceInterval(low, high)
+
+    def bound(q: float | None, fill: float) -> float:
+        if q is None or reps.size == 0:
+            return float(fill)
+        value = float(np.quantile(np.where(undefined, fill, reps), q))
+        return float(fill) if np.isnan(value) else value
+
+    return ConfidenceInterval(
+        bound(lo_q, limits[0]) if lo_q is not None else float(limits[0]),
+        bound(hi_q, limits[1]) if hi_q is not None else float(limits[1]),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -151,7 +164,8 @@ class BootstrapResult:
         The statistic on the observed tables.
     replicates : ndarray, shape (n_boot,)
         The statistic on each resampled set of tables; NaN where undefined
-        (e.g. a replicate in which the judge is no better than chance).
+        (e.g. a replicate in which the judge is no better than chance); such
+        replicates push the interval towards ``limits``.
     alpha, alternative : float, str
         Level and sidedness of :attr:`ci`.
     limits : (float, float)
@@ -170,7 +184,7 @@ class BootstrapResult:
 
     @property
     def n_invalid(self) -> int:
-        """Replicates where the statistic was undefined (NaN); they are left out of the interval."""
+        """Replicates where the statistic was undefined (NaN); they widen the interval (see :func:`percentile_interval`)."""
         return int(np.isnan(self.replicates).sum())
 
     @property

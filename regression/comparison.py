@@ -471,8 +471,8 @@ def compare_models(
     (or each test set) and each calibration table independently, by
     multinomial draws on the counts; all four estimators and Delta J are
     computed on the same replicates; replicates where an estimator is
-    undefined (J <= 0 or an empty class) are NaN and left out of its interval
-    (``bootstrap.n_invalid``). The plug-in estimate is reported; the bootstrap
+    undefined (J <= 0 or an empty class) are NaN and count against its interval
+    (``bootstrap.n_invalid``; see :func:`regression.bootstrap.percentile_interval`). The plug-in estimate is reported; the bootstrap
     median is in ``to_frame()``. Delta-method SEs: App. B (shared RG), Lee
     eq. (15) per model (model-specific RG), the PPI++ CLT variance; paired
     designs subtract the test covariance of the two judge labels.
@@ -574,7 +574,7 @@ def compare_models(
         if est.bootstrap.n_invalid:
             notes.append(
                 f"{est.method}: {est.bootstrap.n_invalid} of {n_boot} bootstrap replicates "
-                "undefined (J <= 0 or an empty class) and left out of its interval."
+                "undefined (J <= 0 or an empty class); they widen its interval."
             )
     return ModelComparison(
         estimates,

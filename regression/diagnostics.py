@@ -229,7 +229,7 @@ def delta_youden_j(
     App. C (Delta J drives the shared-calibration bias, see
     :func:`regression.comparison.shared_calibration_bias`). The two tables are
     resampled independently (independent calibration samples); replicates in
-    which a class comes out empty are NaN and left out (``bootstrap.n_invalid``).
+    which a class comes out empty are NaN and widen the interval (``bootstrap.n_invalid``).
     The interval covers calibration sampling only, which is the relevant
     uncertainty for the diagnostic question (Fiedler section 8).
 

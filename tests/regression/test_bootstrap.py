@@ -56,14 +56,27 @@ def test_resample_tables_is_reproducible():
         np.testing.assert_array_equal(x, y)
 
 
-def test_percentile_interval_sides_and_nans():
-    reps = np.r_[np.arange(101) / 100, [np.nan] * 5]
-    assert percentile_interval(reps, 0.1) == (0.05, 0.95)
-    assert percentile_interval(reps, 0.1, "less", limits=(0, 1)) == (0.0, 0.9)
-    assert percentile_interval(reps, 0.1, "greater", limits=(0, 1)) == (0.1, 1.0)
+def test_percentile_interval_sides():
+    reps = np.arange(101) / 100
+    assert percentile_interval(reps, 0.1) == pytest.approx((0.05, 0.95))
+    assert percentile_interval(reps, 0.1, "less", limits=(0, 1)) == pytest.approx((0.0, 0.9))
+    assert percentile_interval(reps, 0.1, "greater", limits=(0, 1)) == pytest.approx((0.1, 1.0))
+
+
+def test_undefined_replicates_count_against_the_interval():
+    # 101 defined replicates 0.00 ... 1.00 and 10 undefined ones, range (-1, 2): the undefined
+    # ones sit at -1 for the lower quantile and at 2 for the upper one
+    reps = np.r_[np.arange(101) / 100, [np.nan] * 10]
+    low, high = percentile_interval(reps, 0.1, limits=(-1, 2))
+    assert low == pytest.approx(np.quantile(np.r_[np.arange(101) / 100, [-1] * 10], 0.05))
+    assert high == pytest.approx(np.quantile(np.r_[np.arange(101) / 100, [2] * 10], 0.95))
+    assert low < 0.05 and high > 0.95
+    # more than alpha/2 undefined: the interval reaches the limits
+    assert percentile_interval(np.r_[0.5, 0.5, [np.nan] * 8], limits=(-1, 1)) == (-1.0, 1.0)
     assert percentile_interval([np.nan], limits=(-1, 1)) == (-1.0, 1.0)
-    res = BootstrapResult(0.5, reps)
-    assert res.n_invalid == 5 and res.confidence_interval(0.9) == pytest.approx((0.05, 0.95))
+    res = BootstrapResult(0.5, reps, limits=(-1, 2))
+    assert res.n_invalid == 10 and res.confidence_interval(0.9) == (low, high)
+    assert res.se == pytest.approx(np.std(np.arange(101) / 100, ddof=1))
 
 
 def test_bad_input():
