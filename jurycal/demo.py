@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from jurycal.datasets import load_arena
-from regression import CalibrationTable, compare_models, estimate_prevalence
+from regression import CalibrationTable, ConfidenceInterval, compare_models, estimate_prevalence
 
 __all__ = ["arena_labels", "run_demo"]
 
@@ -72,7 +72,7 @@ def _split(labels: pd.DataFrame, seed: int) -> pd.Series:
     return is_cal
 
 
-def _fmt_ci(ci: tuple[float, float]) -> str:
+def _fmt_ci(ci: ConfidenceInterval) -> str:
     return f"[{ci[0]:.2f}, {ci[1]:.2f}]"
 
 
