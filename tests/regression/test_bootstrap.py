@@ -1,0 +1,90 @@
+"""Count-based bootstraps (regression.bootstrap)."""
+
+import numpy as np
+import pytest
+
+from regression import (
+    BootstrapResult,
+    count_bootstrap,
+    percentile_interval,
+    resample_binomial,
+    resample_table,
+    resample_tables,
+)
+
+
+def test_resample_table_keeps_total_and_proportions():
+    rng = np.random.default_rng(0)
+    draws = resample_table([[30, 5], [10, 55]], 20_000, rng)
+    assert draws.shape == (20_000, 2, 2)
+    assert np.all(draws.sum(axis=(1, 2)) == 100)
+    # mean of the cell counts: 30, 5, 10, 55; MC SE of a mean <= sqrt(25/20000) = 0.035
+    np.testing.assert_allclose(draws.mean(axis=0), [[30, 5], [10, 55]], atol=0.2)
+
+
+def test_resample_binomial_broadcasts():
+    draws = resample_binomial([3, 7], 10, 5000, np.random.default_rng(1))
+    assert draws.shape == (5000, 2)
+    np.testing.assert_allclose(draws.mean(axis=0), [3, 7], atol=0.15)  # ~6 MC SE (0.02)
+
+
+def test_count_bootstrap_standard_error_of_a_proportion():
+    # p-hat = 0.3 from n = 1000: SE = sqrt(0.21 / 1000) = 0.01449; 10,000 replicates give
+    # the bootstrap SE to ~0.7 % (1/sqrt(2 B)); allow 5 %
+    res = count_bootstrap(lambda t: t[:, 0] / t.sum(axis=1), [[300, 700]], seed=0)
+    assert res.n_boot == 10_000 and res.estimate == pytest.approx(0.3)
+    assert res.se == pytest.approx(np.sqrt(0.21 / 1000), rel=0.05)
+    low, high = res.ci
+    assert low == pytest.approx(0.3 - 1.96 * 0.01449, abs=0.003)
+    assert high == pytest.approx(0.3 + 1.96 * 0.01449, abs=0.003)
+    assert res.median == pytest.approx(0.3, abs=0.002)
+
+
+def test_count_bootstrap_equals_row_bootstrap_in_distribution():
+    # the same statistic by resampling 0/1 rows: the SEs agree within MC error
+    rng = np.random.default_rng(5)
+    rows = np.r_[np.ones(40), np.zeros(160)]
+    row_reps = np.array([rows[rng.integers(0, 200, 200)].mean() for _ in range(4000)])
+    res = count_bootstrap(lambda t: t[:, 0] / 200, [[40, 160]], n_boot=4000, seed=6)
+    assert res.se == pytest.approx(row_reps.std(ddof=1), rel=0.07)  # two 2.2 % MC errors
+
+
+def test_resample_tables_is_reproducible():
+    a = resample_tables([[5, 5], [1, 2, 3, 4]], 10, seed=3)
+    b = resample_tables([[5, 5], [1, 2, 3, 4]], 10, seed=3)
+    for x, y in zip(a, b, strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_percentile_interval_sides():
+    reps = np.arange(101) / 100
+    assert percentile_interval(reps, 0.1) == pytest.approx((0.05, 0.95))
+    assert percentile_interval(reps, 0.1, "less", limits=(0, 1)) == pytest.approx((0.0, 0.9))
+    assert percentile_interval(reps, 0.1, "greater", limits=(0, 1)) == pytest.approx((0.1, 1.0))
+
+
+def test_undefined_replicates_count_against_the_interval():
+    # 101 defined replicates 0.00 ... 1.00 and 10 undefined ones, range (-1, 2): the undefined
+    # ones sit at -1 for the lower quantile and at 2 for the upper one
+    reps = np.r_[np.arange(101) / 100, [np.nan] * 10]
+    low, high = percentile_interval(reps, 0.1, limits=(-1, 2))
+    assert low == pytest.approx(np.quantile(np.r_[np.arange(101) / 100, [-1] * 10], 0.05))
+    assert high == pytest.approx(np.quantile(np.r_[np.arange(101) / 100, [2] * 10], 0.95))
+    assert low < 0.05 and high > 0.95
+    # more than alpha/2 undefined: the interval reaches the limits
+    assert percentile_interval(np.r_[0.5, 0.5, [np.nan] * 8], limits=(-1, 1)) == (-1.0, 1.0)
+    assert percentile_interval([np.nan], limits=(-1, 1)) == (-1.0, 1.0)
+    res = BootstrapResult(0.5, reps, limits=(-1, 2))
+    assert res.n_invalid == 10 and res.confidence_interval(0.9) == (low, high)
+    assert res.se == pytest.approx(np.std(np.arange(101) / 100, ddof=1))
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match=r"n_boot must be a positive integer; got 0"):
+        resample_table([1, 2], 0, np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"cells must be non-negative whole counts; got -1"):
+        resample_table([1, -1], 5, np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"k \(5\) must not be greater than n \(4\)"):
+        resample_binomial(5, 4, 5, np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"alternative \('up'\) not recognized"):
+        percentile_interval([0.1, 0.2], alternative="up")
