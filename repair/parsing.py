@@ -48,7 +48,6 @@ _ENTRY_HINT_KEYS = frozenset(
     {"feedback", "classification", "linenumber", "label", "verdict", "linenum", "line"}
 )
 
-_STRICT_FENCE = re.compile(r"```(?:json)?[ \t]*\r?\n(.*?)```", re.DOTALL)
 _ANY_FENCE = re.compile(r"```[A-Za-z]*[ \t]*\r?\n?(.*?)(?:```|\Z)", re.DOTALL)
 _JSON_START = re.compile(r"[\{\[]\s*[\"'\{\[\]\}A-Za-z_]")
 _TOKEN = re.compile(
@@ -123,8 +122,13 @@ def parse_strict(raw: str) -> list[Any] | None:
     >>> parse_strict("Here it is: {'feedback_lines': []}") is None
     True
     """
-    fence = _STRICT_FENCE.search(raw)
-    text = fence.group(1) if fence else raw
+    text = raw
+    start = raw.find("```")
+    if start >= 0:  # the first fence, if it is a ```json (or bare) fence closed later on
+        newline = raw.find("\n", start)
+        end = raw.find("```", newline + 1) if newline >= 0 else -1
+        if end >= 0 and raw[start + 3:newline].strip() in ("", "json"):
+            text = raw[newline + 1:end]
     try:
         document = json.loads(text)
     except (ValueError, RecursionError):

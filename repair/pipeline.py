@@ -138,7 +138,8 @@ def _rate(count: int, total: int) -> float:
 
 def _check_inputs(
     generator_items: pd.DataFrame, validator_outputs: pd.DataFrame, fuzzy_threshold: float
-) -> float:
+) -> tuple[float, np.ndarray, np.ndarray]:
+    """Validate the inputs; return the threshold, the feedback texts and the responses as object arrays."""
     require_columns(generator_items, GENERATOR_ITEM_COLUMNS, "generator_items")
     require_columns(validator_outputs, VALIDATOR_OUTPUT_COLUMNS, "validator_outputs")
     try:
@@ -171,19 +172,21 @@ def _check_inputs(
             f"validator_outputs has more than one response for generator {row['generator']!r}, "
             f"task {row['task']!r}, validator {row['validator']!r}; keep one per (generator, task, validator)."
         )
-    for position, text in enumerate(generator_items["feedback"].to_numpy(dtype=object)):
+    feedback = generator_items["feedback"].to_numpy(dtype=object)
+    for position, text in enumerate(feedback):
         if not isinstance(text, str):
             raise ValueError(
                 f"generator_items['feedback'] must be text; got {text!r} at row "
                 f"{generator_items.index[position]!r}."
             )
-    for position, raw in enumerate(validator_outputs["raw"].to_numpy(dtype=object)):
+    raws = validator_outputs["raw"].to_numpy(dtype=object)
+    for position, raw in enumerate(raws):
         if not (isinstance(raw, str) or _is_missing(raw)):
             raise ValueError(
                 f"validator_outputs['raw'] must be text (or missing); got {type(raw).__name__} "
                 f"{raw!r:.60} at row {validator_outputs.index[position]!r}."
             )
-    return threshold
+    return threshold, feedback, raws
 
 
 def _is_missing(value: Any) -> bool:
@@ -243,9 +246,12 @@ def _first(entry: dict[Any, Any], keys: dict[str, Any], names: tuple[str, ...], 
     return None
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def _dump(entry: Any) -> str:
     try:
-        return json.dumps(entry, ensure_ascii=False)
+        return _ENCODE(entry)
     except (TypeError, ValueError, RecursionError):
         return repr(entry)
 
@@ -267,65 +273,61 @@ class _Entries:
     label_text: np.ndarray
 
 
+_PROMPT_KEYS = frozenset({"line_number", "feedback", "analysis", "classification"})
+_NOT_AN_ENTRY = (None, None, None, -1, -1, math.nan, math.nan, "missing", "")
+
+
 def _read_entries(parsed: list[tuple[int, bool, list[Any]]], policy: LabelPolicy) -> _Entries:
     reader = _Reader(policy)
-    output: list[int] = []
-    position: list[int] = []
-    tolerant: list[bool] = []
-    raw: list[str] = []
-    text_strict: list[str | None] = []
-    text_any: list[str | None] = []
-    line_key: list[str | None] = []
-    start: list[int] = []
-    end: list[int] = []
-    label_strict: list[float] = []
-    label_norm: list[float] = []
-    label_kind: list[str] = []
-    label_text: list[str] = []
+    heads: list[tuple[int, int, bool, str]] = []
+    fields: list[tuple[Any, ...]] = []
     for out, is_tolerant, entries in parsed:
         for k, entry in enumerate(entries):
-            output.append(out)
-            position.append(k)
-            tolerant.append(is_tolerant)
-            raw.append(_dump(entry))
+            heads.append((out, k, is_tolerant, _dump(entry)))
             if not isinstance(entry, dict):
-                text_strict.append(None)
-                text_any.append(None)
-                line_key.append(None)
-                start.append(-1)
-                end.append(-1)
-                label_strict.append(math.nan)
-                label_norm.append(math.nan)
-                label_kind.append("missing")
-                label_text.append("")
+                fields.append(_NOT_AN_ENTRY)
+                continue
+            feedback = entry.get("feedback")
+            if not isinstance(feedback, str):
+                feedback = None
+            line = entry.get("line_number")
+            label = entry.get("classification")
+            strict = strict_label(label)
+            if entry.keys() == _PROMPT_KEYS:  # the prompt's own keys: no variants to look for
+                start, end = reader.line(line)
+                value, kind, text = reader.label(label)
+                fields.append((feedback, feedback, strict_line_key(line), start, end, strict,
+                               value, kind, text))
                 continue
             keys = reader.normalised_keys(entry)
-            feedback = entry.get("feedback")
-            text_strict.append(feedback if isinstance(feedback, str) else None)
-            text_any.append(_first(entry, keys, FEEDBACK_KEYS, True))
-            line_key.append(strict_line_key(entry["line_number"]) if "line_number" in entry else None)
-            s, e = reader.line(_first(entry, keys, LINE_KEYS, False))
-            start.append(s)
-            end.append(e)
-            label_strict.append(strict_label(entry.get("classification")))
+            start, end = reader.line(_first(entry, keys, LINE_KEYS, False))
             value, kind, text = reader.label(_first(entry, keys, LABEL_KEYS, False))
-            label_norm.append(value)
-            label_kind.append(kind)
-            label_text.append(text)
+            fields.append((feedback, _first(entry, keys, FEEDBACK_KEYS, True),
+                           strict_line_key(line) if "line_number" in entry else None,
+                           start, end, strict, value, kind, text))
+    n = len(heads)
+    output, position, tolerant, raw = zip(*heads, strict=True) if n else ((),) * 4
+    columns = list(zip(*fields, strict=True)) if n else [()] * 9
+
+    def objects(values: tuple[Any, ...]) -> np.ndarray:
+        array = np.empty(n, dtype=object)
+        array[:] = values
+        return array
+
     return _Entries(
         output=np.asarray(output, dtype=np.int64),
         position=np.asarray(position, dtype=np.int64),
         tolerant=np.asarray(tolerant, dtype=bool),
-        raw=np.asarray(raw, dtype=object),
-        text_strict=np.asarray(text_strict, dtype=object),
-        text_any=np.asarray(text_any, dtype=object),
-        line_key=np.asarray(line_key, dtype=object),
-        start=np.asarray(start, dtype=np.int64),
-        end=np.asarray(end, dtype=np.int64),
-        label_strict=np.asarray(label_strict, dtype=float),
-        label_norm=np.asarray(label_norm, dtype=float),
-        label_kind=np.asarray(label_kind, dtype=object),
-        label_text=np.asarray(label_text, dtype=object),
+        raw=objects(raw),
+        text_strict=objects(columns[0]),
+        text_any=objects(columns[1]),
+        line_key=objects(columns[2]),
+        start=np.asarray(columns[3], dtype=np.int64),
+        end=np.asarray(columns[4], dtype=np.int64),
+        label_strict=np.asarray(columns[5], dtype=float),
+        label_norm=np.asarray(columns[6], dtype=float),
+        label_kind=objects(columns[7]),
+        label_text=objects(columns[8]),
     )
 
 
@@ -506,7 +508,7 @@ def repair_judgments(
     policy = LabelPolicy() if label_policy is None else label_policy
     if not isinstance(policy, LabelPolicy):
         raise ValueError(f"label_policy must be a LabelPolicy; got {type(policy).__name__}.")
-    threshold = _check_inputs(generator_items, validator_outputs, fuzzy_threshold)
+    threshold, item_text, raws = _check_inputs(generator_items, validator_outputs, fuzzy_threshold)
 
     # Blocks: one per (generator, task); codes shared by items and responses.
     n_items, n_outputs = len(generator_items), len(validator_outputs)
@@ -526,7 +528,6 @@ def repair_judgments(
     output_generator = generator_codes[n_items:]
 
     # Parse every response that has text and items to meet.
-    raws = validator_outputs["raw"].to_numpy(dtype=object)
     status = np.full(n_outputs, PARSE_FAILED, dtype=object)
     parsed: list[tuple[int, bool, list[Any]]] = []
     rows: Any = range(n_outputs)
@@ -572,7 +573,6 @@ def repair_judgments(
         np.array([s[1] if s else -1 for s in spans], dtype=np.int64),
         np.array([strict_line_key(v) for v in item_lines_raw], dtype=object),
     )
-    item_text = generator_items["feedback"].to_numpy(dtype=object)
     common = (entries, output_block, status, item_block, item_text, item_lines, pair_item, pair_output,
               threshold)
     after = _run_pass(repairs, *common, progress and n_outputs > 10_000)
@@ -584,8 +584,8 @@ def repair_judgments(
     ok = matched & (after.failure == "")
     repair_col[ok] = _repair_names(repairs, entries, after.entry[ok], after.stage, item_lines[2],
                                    pair_item[ok])
-    entry_raw = pd.array(np.where(matched, entries.raw[np.maximum(after.entry, 0)]
-                                  if len(entries.raw) else None, None), dtype="string")
+    entry_raw = pd.Series(np.where(matched, entries.raw[np.maximum(after.entry, 0)]
+                                   if len(entries.raw) else None, None), dtype=object)
     judgments = pd.DataFrame({
         "generator": generator_items["generator"].to_numpy()[pair_item],
         "item": generator_items["item"].to_numpy()[pair_item],
