@@ -184,9 +184,12 @@ def normalise_label(value: Any, policy: LabelPolicy) -> tuple[float, str, str]:
     elif isinstance(value, (int, float, np.integer, np.floating)):
         if isinstance(value, (float, np.floating)) and math.isnan(value):
             return math.nan, LABEL_MISSING, ""
-        text = "1" if value == 1 else "0" if value == 0 else canonical_label_text(repr(value))
+        text = "1" if value == 1 else "0" if value == 0 else "number"
     else:
-        text = canonical_label_text(repr(value)[:200])
+        try:
+            text = canonical_label_text(repr(value)[:200])
+        except (ValueError, RecursionError):  # an int too long to print, a self-referencing list
+            text = type(value).__name__
     if text in policy.valid:
         return 1.0, LABEL_SYNONYM, text
     if text in policy.invalid:

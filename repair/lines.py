@@ -29,7 +29,8 @@ __all__ = ["LINE_MATCH_EXACT", "LINE_MATCH_START", "LINE_MATCH_UNKNOWN", "LINE_M
 #: no line on one side, different lines.
 LINE_MATCH_EXACT, LINE_MATCH_START, LINE_MATCH_UNKNOWN, LINE_MATCH_NONE = 3, 2, 1, 0
 
-_NUMBER = re.compile(r"\d{1,9}")  # longer digit runs are not line numbers (and would overflow int64)
+_NUMBER = re.compile(r"\d+")
+_MAX_DIGITS = 9  # longer digit runs are not line numbers (and would overflow int64)
 _MAX_LIST = 1000  # a list longer than this is not a line reference
 
 
@@ -77,7 +78,7 @@ def parse_line(value: Any) -> tuple[int, int] | None:
     if isinstance(value, (float, np.floating)):
         return _from_number(float(value))
     if isinstance(value, str):
-        numbers = [int(n) for n in _NUMBER.findall(value[:10_000])]
+        numbers = [int(n) for n in _NUMBER.findall(value[:10_000]) if len(n) <= _MAX_DIGITS]
         if not numbers:
             return None
         return (min(numbers), max(numbers))
