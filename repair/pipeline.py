@@ -89,6 +89,11 @@ class RepairReport:
     orphan_outputs : DataFrame
         Responses for a (generator, task) without generator items: ``generator,
         task, validator, raw``; not parsed.
+    outputs : Series
+        Responses per status (index ``status``): ``strict`` (the asked JSON),
+        ``tolerant`` (recovered by tolerant parsing), ``unparseable``,
+        ``missing_output`` (blank or missing ``raw``), ``orphan``; they sum to
+        ``n_outputs``.
     n_outputs, n_entries, n_pairs : int
         Responses given, entries parsed from them (after the run's repairs), pairs asked.
     """
@@ -100,6 +105,7 @@ class RepairReport:
     unmatched_entries: pd.DataFrame
     unparseable_outputs: pd.DataFrame
     orphan_outputs: pd.DataFrame
+    outputs: pd.Series
     n_outputs: int
     n_entries: int
     n_pairs: int
@@ -124,12 +130,17 @@ class RepairReport:
 
     def summary(self) -> pd.DataFrame:
         """``by_validator`` with an ``all`` row: the missing rate before and after, per validator."""
-        total = self.by_validator[["pairs", "missing_before", "missing_after"]].sum()
+        total = self.by_validator[["pairs", "missing_before", "missing_after"]].sum().astype(float)
         total["rate_before"] = self.missing_rate_before
         total["rate_after"] = self.missing_rate_after
         table = pd.concat([self.by_validator, total.to_frame("all").T])
         table.index.name = "validator"
         return table.astype({"pairs": "int64", "missing_before": "int64", "missing_after": "int64"})
+
+
+def _py(value: Any) -> Any:
+    """A numpy scalar as the plain Python value, so messages read ``item 10``, not ``np.int64(10)``."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _rate(count: int, total: int) -> float:
@@ -156,35 +167,37 @@ def _check_inputs(
             missing = frame[column].isna().to_numpy()
             if missing.any():
                 raise ValueError(
-                    f"{name}[{column!r}] has a missing value at row {frame.index[missing.argmax()]!r}."
+                    f"{name}[{column!r}] has a missing value at row {_py(frame.index[missing.argmax()])!r}."
                 )
     duplicated = generator_items.duplicated(["generator", "item"]).to_numpy()
     if duplicated.any():
         row = generator_items.iloc[int(duplicated.argmax())]
         raise ValueError(
-            f"generator_items has duplicate items: generator {row['generator']!r}, item {row['item']!r} "
+            f"generator_items has duplicate items: generator {_py(row['generator'])!r}, "
+            f"item {_py(row['item'])!r} "
             "appears more than once; item must be unique within a generator."
         )
     duplicated = validator_outputs.duplicated(["generator", "task", "validator"]).to_numpy()
     if duplicated.any():
         row = validator_outputs.iloc[int(duplicated.argmax())]
         raise ValueError(
-            f"validator_outputs has more than one response for generator {row['generator']!r}, "
-            f"task {row['task']!r}, validator {row['validator']!r}; keep one per (generator, task, validator)."
+            f"validator_outputs has more than one response for generator {_py(row['generator'])!r}, "
+            f"task {_py(row['task'])!r}, validator {_py(row['validator'])!r}; keep one per "
+            "(generator, task, validator)."
         )
     feedback = generator_items["feedback"].to_numpy(dtype=object)
     for position, text in enumerate(feedback):
         if not isinstance(text, str):
             raise ValueError(
-                f"generator_items['feedback'] must be text; got {text!r} at row "
-                f"{generator_items.index[position]!r}."
+                f"generator_items['feedback'] must be text; got {_py(text)!r} at row "
+                f"{_py(generator_items.index[position])!r}."
             )
     raws = validator_outputs["raw"].to_numpy(dtype=object)
     for position, raw in enumerate(raws):
         if not (isinstance(raw, str) or _is_missing(raw)):
             raise ValueError(
                 f"validator_outputs['raw'] must be text (or missing); got {type(raw).__name__} "
-                f"{raw!r:.60} at row {validator_outputs.index[position]!r}."
+                f"{raw!r:.60} at row {_py(validator_outputs.index[position])!r}."
             )
     return threshold, feedback, raws
 
@@ -670,9 +683,13 @@ def _report(
         "reason": reason.astype(str),
     })
     columns = list(VALIDATOR_OUTPUT_COLUMNS)
-    failed = (status == UNPARSEABLE) | ((status == "tolerant") & (PARSING not in repairs))
+    failed = ~orphan & ((status == UNPARSEABLE) | ((status == "tolerant") & (PARSING not in repairs)))
     unparseable = validator_outputs.loc[failed, columns].reset_index(drop=True)
     orphans = validator_outputs.loc[orphan, columns].reset_index(drop=True)
+    statuses = np.where(orphan, "orphan", np.where(failed, UNPARSEABLE, status))
+    output_counts = (pd.Series(statuses, dtype=object).value_counts()
+                     .reindex([PARSE_STRICT, "tolerant", UNPARSEABLE, MISSING_OUTPUT, "orphan"], fill_value=0)
+                     .rename_axis("status").rename("outputs").astype("int64"))
     return RepairReport(
         by_validator=by_validator,
         failures=failures,
@@ -681,6 +698,7 @@ def _report(
         unmatched_entries=unmatched_entries,
         unparseable_outputs=unparseable,
         orphan_outputs=orphans,
+        outputs=output_counts,
         n_outputs=n_outputs,
         n_entries=int(usable.sum()),
         n_pairs=n_pairs,

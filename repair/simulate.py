@@ -283,9 +283,9 @@ def simulate_validator_outputs(
     )
     orphan = merged["_merge"] != "both"
     if orphan.any():
-        row = merged[orphan].iloc[0]
+        generator, item = (merged.loc[orphan, column].tolist()[0] for column in ("generator", "item"))
         raise ValueError(
-            f"labels has a pair without a generator item: generator {row['generator']!r}, item {row['item']!r}."
+            f"labels has a pair without a generator item: generator {generator!r}, item {item!r}."
         )
     merged = merged.drop(columns="_merge")
     merged["_order"] = np.arange(len(merged))

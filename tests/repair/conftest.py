@@ -33,11 +33,11 @@ def swap_items(generator: str = "gpt-4o", task: int = 1) -> pd.DataFrame:
     })
 
 
-def entry(line: Any, feedback: str, label: Any, **keys: str) -> dict[str, Any]:
+def entry(line: Any, text: str, label: Any, /, **keys: str) -> dict[str, Any]:
     """One entry of the prompt's ``feedback_lines``; ``keys`` renames fields (line_number=..., ...)."""
     names = {"line_number": "line_number", "feedback": "feedback", "classification": "classification"}
     names.update(keys)
-    return {names["line_number"]: line, names["feedback"]: feedback,
+    return {names["line_number"]: line, names["feedback"]: text,
             "analysis": "Checked against the TA's fixed code.", names["classification"]: label}
 
 

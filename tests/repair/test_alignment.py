@@ -5,7 +5,14 @@ from __future__ import annotations
 import numpy as np
 from rapidfuzz import fuzz
 
-from repair.alignment import STAGE_EXACT, STAGE_FUZZY, align_entries, assign, process_text, text_scores
+from repair.alignment import (
+    STAGE_EXACT,
+    STAGE_FUZZY,
+    align_entries,
+    assign,
+    process_text,
+    text_scores,
+)
 
 from .conftest import SWAP_FEEDBACK
 
