@@ -64,6 +64,7 @@ _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/", "\\
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.DOTALL)
 _LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None, "True": True,
                              "False": False, "None": None}
+_DECODE_STRING = json.JSONDecoder(strict=False).decode  # allows raw newlines inside strings
 _MAX_DEPTH = 40
 _MAX_CANDIDATES = 4
 _KEY_JUNK = re.compile(r"[^a-z0-9]")
@@ -157,7 +158,7 @@ def _decode_string(token: str) -> tuple[str, bool]:
     body = token[1:-1] if closed else token[1:]
     if quote == '"' and closed:
         try:
-            return json.loads(token, strict=False), True
+            return _DECODE_STRING(token), True
         except ValueError:
             pass
     return _unescape(body), closed
