@@ -308,8 +308,10 @@ def _find_entries(document: Any, depth: int = 0) -> list[Any] | None:
         return None
     keys = {normalise_key(k): k for k in document}
     for name in ENTRY_LIST_KEYS:
-        if name in keys and isinstance(document[keys[name]], list):
-            return list(document[keys[name]])
+        value = document[keys[name]] if name in keys else None
+        if isinstance(value, list) and (name == ENTRY_LIST_KEYS[0] or not value
+                                        or any(isinstance(e, dict) for e in value)):
+            return list(value)  # (a list of numbers under "lines" is an entry's line range)
     if _looks_like_entry(document):
         return [document]
     for value in document.values():

@@ -464,7 +464,7 @@ def repair_judgments(
         the repairs that made the match possible joined by ``+``, e.g.
         ``feedback+labels``; or why there is no label: ``missing_output``,
         ``unparseable``, ``unmatched``, ``bad_label``) and ``raw`` (the
-        validator's matched entry as JSON, ``<NA>`` when none matched).
+        validator's matched entry as JSON, ``None`` when none matched).
     report : RepairReport
         Missing rates before and after (per validator and per failure type),
         the labels that needed repair, and every entry, response and orphan

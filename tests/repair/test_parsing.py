@@ -74,6 +74,9 @@ def test_truncated_output_keeps_the_complete_entries():
 def test_a_single_unwrapped_entry_is_one_entry():
     one = entry(1, SWAP_FEEDBACK[0], "valid")
     assert parse_tolerant("Result: " + json.dumps(one)).entries == [one]
+    ranged = entry([2, 3], SWAP_FEEDBACK[1], "valid", line_number="lines")
+    assert parse_tolerant(json.dumps(ranged)).entries == [ranged]
+    assert parse_tolerant(json.dumps({"feedback": [one]})).entries == [one]
 
 
 def test_escapes_and_literal_newlines_inside_strings():

@@ -280,9 +280,23 @@ def test_bad_input_raises_clear_errors():
         repair_judgments(items, outputs, label_policy="invalid")
 
 
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=15), children, max_size=3),
+    max_leaves=8,
+)
+field_values = st.one_of(json_values, st.sampled_from(SWAP_FEEDBACK + ["valid", "invalid", "line 1", "2-3"]))
+entries = st.lists(st.one_of(
+    json_values,
+    st.fixed_dictionaries({}, optional={"line_number": field_values, "feedback": field_values,
+                                        "classification": field_values, "lineNumber": field_values,
+                                        "label": field_values, "Feedback": field_values}),
+), max_size=5)
 texts = st.one_of(
     st.text(max_size=400),
     st.builds(lambda k, junk: response(clean_entries())[:k] + junk, st.integers(0, 900), st.text(max_size=20)),
+    st.builds(lambda e: json.dumps({"feedback_lines": e}), entries),
+    st.builds(repr, entries),
 )
 
 
