@@ -10,6 +10,10 @@ Two sources:
   MIT licence, commit 1891c43): 14 generators x 14 validators.
 * ``arena``: LMArena battles judged by gpt-4o-mini and gpt-5.2 beside the human
   vote (yiqunchen/debias-llm-as-a-judge, MIT licence, commit 4b4879a).
+
+Plus ``repair_sample``: messy validator responses simulated from the
+agreeableness items and votes (``jurycal/data/make_repair_sample.py``), the
+input of ``repair.repair_judgments``.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ __all__ = [
     "load_models",
     "load_paper_ensemble_errors",
     "load_paper_regression_errors",
+    "load_repair_sample",
     "load_validator_rates",
 ]
 
@@ -133,3 +138,37 @@ def load_paper_ensemble_errors() -> pd.DataFrame:
 def load_arena() -> pd.DataFrame:
     """1,754 LMArena judgments: ``id, model_a, model_b, human_winner, judge, judge_pick`` (2 picks empty)."""
     return _read("arena/judge_results.csv")
+
+
+def load_repair_sample() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Messy validator responses for the 6 annotated generators, simulated from their real votes.
+
+    Written by ``jurycal/data/make_repair_sample.py`` with
+    ``repair.simulate_validator_outputs`` from the items and per-validator votes
+    of :func:`load_item_votes` (level ``feedback+lines+labels``) in the
+    validator prompt's JSON format (agreeableness paper App. A.2), with
+    realistic mess (provenance: ``jurycal/data/README.md``). The intended label
+    of every pair is its vote in :func:`load_agreeableness_judgments`.
+
+    Returns
+    -------
+    generator_items : DataFrame
+        5,972 rows: ``generator, task, item, line, feedback`` (``line`` as text:
+        ``"3"``, ``"5, 8, 11"``).
+    validator_outputs : DataFrame
+        One row per (generator, task, validator) response, ``generator, task,
+        validator, raw`` (``raw`` missing where the validator gave nothing; a
+        few responses have no row at all).
+
+    Examples
+    --------
+    >>> items, outputs = load_repair_sample()
+    >>> len(items), list(outputs.columns)
+    (5972, ['generator', 'task', 'validator', 'raw'])
+    """
+    items = _read("repair_sample/generator_items.csv.gz", dtype={"line": str})
+    with resources.as_file(
+        resources.files("jurycal") / "data" / "repair_sample" / "validator_outputs.jsonl.gz"
+    ) as path:
+        outputs = pd.read_json(path, lines=True, dtype=False)
+    return items, outputs[["generator", "task", "validator", "raw"]]

@@ -1,3 +1,37 @@
-"""Repair of messy validator outputs into the judgments table (agreeableness paper, section 4, App. B)."""
+"""Repair of messy validator outputs into the judgments table (agreeableness paper, §4, App. B.2-B.3).
 
-__all__: list[str] = []
+>>> from repair import repair_judgments, ALL, PAPER_LEVELS
+"""
+
+from .alignment import align_entries, assign, text_scores
+from .labels import LabelPolicy, normalise_label
+from .lines import parse_line
+from .parsing import ParsedOutput, parse_validator_output
+from .pipeline import FAILURE_TYPES, RepairReport, repair_judgments
+from .simulate import MessRates, SimulatedOutputs, simulate_validator_outputs
+from .switches import ALL, FEEDBACK, LABELS, LINES, NONE, PAPER_LEVELS, PARSING, Repair
+
+__all__ = [
+    "ALL",
+    "FAILURE_TYPES",
+    "FEEDBACK",
+    "LABELS",
+    "LINES",
+    "NONE",
+    "PAPER_LEVELS",
+    "PARSING",
+    "LabelPolicy",
+    "MessRates",
+    "ParsedOutput",
+    "Repair",
+    "RepairReport",
+    "SimulatedOutputs",
+    "align_entries",
+    "assign",
+    "normalise_label",
+    "parse_line",
+    "parse_validator_output",
+    "repair_judgments",
+    "simulate_validator_outputs",
+    "text_scores",
+]
