@@ -163,10 +163,13 @@ def paper_loss(
         inside1 = hat >= BCE_CLIP
         inside0 = (1.0 - hat) >= BCE_CLIP
         with np.errstate(divide="ignore", invalid="ignore"):
-            d_hat = -(
-                np.where(inside1, rate / np.maximum(hat, BCE_CLIP), 0.0)
-                - np.where(inside0, (1.0 - rate) / np.maximum(1.0 - hat, BCE_CLIP), 0.0)
-            ) / n_cells
+            d_hat = (
+                -(
+                    np.where(inside1, rate / np.maximum(hat, BCE_CLIP), 0.0)
+                    - np.where(inside0, (1.0 - rate) / np.maximum(1.0 - hat, BCE_CLIP), 0.0)
+                )
+                / n_cells
+            )
         grad[: data.n_gen] = np.bincount(
             rows, weights=d_hat * (tpr_c + tnr_c - 1.0), minlength=data.n_gen
         )

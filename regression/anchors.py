@@ -226,21 +226,21 @@ class Anchors:
                     f"validator {validator!r} saw no human-{kind} item on the calibration "
                     f"generators: its {label} anchor is undefined and skipped."
                 )
-        tpr = (pooled["tp"] / n_pos.where(n_pos > 0))
-        tnr = (pooled["tn"] / n_neg.where(n_neg > 0))
+        tpr = pooled["tp"] / n_pos.where(n_pos > 0)
+        tnr = pooled["tn"] / n_neg.where(n_neg > 0)
         per_gen = used.assign(total=used[["tp", "fn", "fp", "tn"]].sum(axis=1))
         grouped = per_gen.groupby("generator", sort=False)
         if precision is None:
             sums = grouped[["tp", "fn", "total"]].sum()
             precision = (sums["tp"] + sums["fn"]) / sums["total"]
-        precision = _series("precision", precision, "generator")
-        missing = [g for g in calibration if g not in precision.index]
+        values = _series("precision", precision, "generator")
+        missing = [g for g in calibration if g not in values.index]
         if missing:
             raise ValueError(f"precision misses calibration generator(s) {missing}.")
         if precision_n is None:
             precision_n = grouped["total"].max()
         return cls(
-            precision=precision.reindex(calibration),
+            precision=values.reindex(calibration),
             tpr=tpr,
             tnr=tnr,
             precision_n=_series("precision_n", precision_n, "generator").reindex(calibration),

@@ -45,9 +45,13 @@ from regression.intervals import ConfidenceInterval
 
 __all__ = [
     "ConvergenceWarning",
+    "MisfitWarning",
     "LatentTraitModel",
     "LatentTraitResult",
     "UnidentifiedWarning",
+    "fresh_rng",
+    "pearson_dispersion",
+    "select_best",
 ]
 
 LOSSES = ("likelihood", "paper")
@@ -70,6 +74,49 @@ class ConvergenceWarning(UserWarning):
 
 class UnidentifiedWarning(UserWarning):
     """The fit is not identified by the data (no anchors, or a validator with J <= 0)."""
+
+
+class MisfitWarning(UserWarning):
+    """The cells vary far more than binomial sampling allows: the model does not hold."""
+
+
+#: Above this Pearson dispersion the fit warns that TPR / TNR are not stable across generators.
+MISFIT_DISPERSION = 10.0
+
+
+def pearson_dispersion(theta: np.ndarray, data: LatentData) -> float:
+    """Pearson chi-square of the cells over its degrees of freedom (1 when the model holds).
+
+    ``sum_c (k_c - n_c P_hat_c)^2 / (n_c P_hat_c (1 - P_hat_c)) / (cells - parameters)``
+    over the cells the likelihood uses.
+    """
+    keep = data.in_likelihood & (data.n > 0)
+    hat = np.clip(predicted_rates(theta, data)[keep], 1e-12, 1 - 1e-12)
+    n = data.n[keep]
+    chi2 = float(np.sum(n * (data.rate[keep] - hat) ** 2 / (hat * (1 - hat))))
+    return chi2 / max(int(keep.sum()) - data.n_params, 1)
+
+
+def select_best(thetas: np.ndarray, losses: np.ndarray, data: LatentData) -> tuple[int, np.ndarray]:
+    """The restart with the lowest loss; unanchored, it is mirrored onto the mean-J > 0 branch.
+
+    The mirror ``(g, tpr, tnr) -> (1 - g, 1 - tnr, 1 - tpr)`` leaves every P_hat
+    (eq. (1)) and so every unanchored loss unchanged.
+    """
+    best = int(np.argmin(losses))
+    theta = thetas[best].copy()
+    if not data.anchored:
+        g, tpr, tnr = split_theta(theta, data.n_gen)
+        if np.mean(tpr + tnr - 1.0) < 0:
+            theta = np.concatenate([1.0 - g, 1.0 - tnr, 1.0 - tpr])
+    return best, theta
+
+
+def fresh_rng(seed: SeedLike) -> np.random.Generator | np.random.RandomState:
+    """A new generator in the state ``seed`` describes (copies a given generator's state)."""
+    if isinstance(seed, (np.random.Generator, np.random.RandomState)):
+        return copy.deepcopy(seed)
+    return np.random.default_rng(seed)
 
 
 def _rng(seed: SeedLike) -> np.random.Generator | np.random.RandomState:
@@ -116,6 +163,11 @@ class LatentTraitResult:
         an unidentified fit, J <= 0, no convergence, equal weights).
     message : str
         The optimiser's message for the kept restart.
+    dispersion : float
+        Pearson chi-square / df of the cells at the estimate: about 1 when the
+        model holds and the counts are real; far above 1 when TPR / TNR vary
+        between generators (then neither the estimates nor the intervals
+        deserve trust). Meaningless with ``equal_weights``.
     """
 
     precision: pd.Series
@@ -130,6 +182,7 @@ class LatentTraitResult:
     equal_weights: bool
     warnings: tuple[str, ...]
     message: str = ""
+    dispersion: float = float("nan")
     model: LatentTraitModel | None = field(default=None, repr=False)
     inputs: _Inputs | None = field(default=None, repr=False)
 
@@ -149,7 +202,9 @@ class LatentTraitResult:
         values = g * self.tpr.to_numpy()[None, :] + (1 - g) * (1 - self.tnr.to_numpy()[None, :])
         return pd.DataFrame(values, index=self.precision.index, columns=self.tpr.index)
 
-    def add_generators(self, rates: pd.DataFrame, counts: pd.DataFrame | None = None) -> LatentTraitResult:
+    def add_generators(
+        self, rates: pd.DataFrame, counts: pd.DataFrame | None = None
+    ) -> LatentTraitResult:
         """Estimate new, unannotated generators: append their rows and refit (section 5.1).
 
         Parameters
@@ -174,10 +229,14 @@ class LatentTraitResult:
             raise ValueError(f"generator(s) {clash} are already in the fit; give only new rows.")
         unknown = [v for v in rates.columns if v not in inputs.rates.columns]
         if unknown:
-            raise ValueError(f"validator(s) {unknown} are not in the fit; it has {list(inputs.rates.columns)}.")
+            raise ValueError(
+                f"validator(s) {unknown} are not in the fit; it has {list(inputs.rates.columns)}."
+            )
         if inputs.equal_weights:
             if counts is not None:
-                raise ValueError("the original fit had no counts; give none for the new rows either.")
+                raise ValueError(
+                    "the original fit had no counts; give none for the new rows either."
+                )
             new_n = None
         else:
             if counts is None:
@@ -238,7 +297,9 @@ class LatentTraitResult:
         alpha = check_alpha(alpha)
         check_alternative(alternative)
         if method not in ("parametric", "nonparametric"):
-            raise ValueError(f"method ({method!r}) not recognized; must be 'parametric' or 'nonparametric'.")
+            raise ValueError(
+                f"method ({method!r}) not recognized; must be 'parametric' or 'nonparametric'."
+            )
         if int(n_boot) < 2:
             raise ValueError(f"n_boot ({n_boot!r}) must be at least 2.")
         model, inputs = self._require_refit_state()
@@ -288,7 +349,9 @@ class LatentTraitResult:
 
     def _require_refit_state(self) -> tuple[LatentTraitModel, _Inputs]:
         if self.model is None or self.inputs is None:
-            raise ValueError("this result does not keep its inputs; refit with LatentTraitModel.fit.")
+            raise ValueError(
+                "this result does not keep its inputs; refit with LatentTraitModel.fit."
+            )
         return self.model, self.inputs
 
 
@@ -398,7 +461,10 @@ class LatentTraitModel:
         """The paper's released configuration: paper loss, 10 runs from TPR = TNR = 0.5,
         forward-difference gradient path, jitter drawn from ``RandomState(42)``."""
         settings: dict[str, Any] = dict(
-            loss="paper", n_restarts=10, start="released", gradient="released",
+            loss="paper",
+            n_restarts=10,
+            start="released",
+            gradient="released",
             seed=np.random.RandomState(42),
         )
         settings.update(overrides)
@@ -424,12 +490,18 @@ class LatentTraitModel:
         if self.gradient == "released" and self.loss != "paper":
             raise ValueError("gradient='released' exists only for loss='paper'.")
         if self.gradient == "released" and self.backend != "scipy":
-            raise ValueError("gradient='released' follows scipy's L-BFGS-B path; use backend='scipy'.")
+            raise ValueError(
+                "gradient='released' follows scipy's L-BFGS-B path; use backend='scipy'."
+            )
         lambdas = np.asarray(self.lambdas, dtype=float)
         if lambdas.shape != (3,) or not np.all(np.isfinite(lambdas) & (lambdas >= 0)):
             raise ValueError(f"lambdas ({self.lambdas!r}) must be three finite numbers >= 0.")
         if not isinstance(self.n_restarts, (int, np.integer)) or self.n_restarts < 1:
             raise ValueError(f"n_restarts ({self.n_restarts!r}) must be a whole number >= 1.")
+
+    def _lambdas(self) -> tuple[float, float, float]:
+        lg, lp, ln = (float(x) for x in self.lambdas)
+        return lg, lp, ln
 
     @property
     def bounds(self) -> tuple[float, float]:
@@ -440,8 +512,10 @@ class LatentTraitModel:
 
     def _tolerances(self) -> tuple[float, float]:
         if self.loss == "paper":
-            return (2.220446049250313e-09 if self.ftol is None else self.ftol,
-                    1e-5 if self.gtol is None else self.gtol)
+            return (
+                2.220446049250313e-09 if self.ftol is None else self.ftol,
+                1e-5 if self.gtol is None else self.gtol,
+            )
         return (1e-13 if self.ftol is None else self.ftol, 1e-9 if self.gtol is None else self.gtol)
 
     # --------------------------------------------------------------- fitting
@@ -523,8 +597,7 @@ class LatentTraitModel:
         if extra_start is not None:
             starts[0] = np.clip(extra_start, *self.bounds)
         thetas, losses, converged, messages = self._solve([data] * len(starts), starts)
-        best = int(np.argmin(losses))
-        theta = thetas[best]
+        best, theta = select_best(thetas, losses, data)
         notes = list(anchors.notes)
         same = np.abs(losses - losses[best]) <= SAME_OPTIMUM_RTOL * max(1.0, abs(losses[best]))
         if self.loss == "likelihood" and n is None:
@@ -540,9 +613,6 @@ class LatentTraitModel:
             )
         g, tpr, tnr = split_theta(theta, data.n_gen)
         if not data.anchored:
-            if np.mean(tpr + tnr - 1.0) < 0:
-                theta = np.concatenate([1.0 - g, 1.0 - tnr, 1.0 - tpr])
-                g, tpr, tnr = split_theta(theta, data.n_gen)
             notes.append(
                 "unanchored fit (no calibration data): g is identified only up to the mirror "
                 "solution and an affine family; jurycal keeps mean J > 0, but the estimates "
@@ -552,8 +622,19 @@ class LatentTraitModel:
         j = tpr + tnr - 1.0
         if np.any(j <= 0):
             bad = list(rates.columns[j <= 0])
-            notes.append(f"validator(s) {bad} have Youden J <= 0 at the estimate: no better than chance.")
+            notes.append(
+                f"validator(s) {bad} have Youden J <= 0 at the estimate: no better than chance."
+            )
             warnings.warn(notes[-1], UnidentifiedWarning, stacklevel=3)
+        dispersion = pearson_dispersion(theta, data)
+        if n is not None and dispersion > MISFIT_DISPERSION:
+            notes.append(
+                f"the cells vary {dispersion:.0f} times more than binomial sampling allows "
+                "(Pearson dispersion): TPR / TNR are not stable across generators, so the "
+                "model (paper section 5's assumption) does not hold here; distrust the "
+                "estimates and the intervals."
+            )
+            warnings.warn(notes[-1], MisfitWarning, stacklevel=3)
         if not converged[best]:
             notes.append(
                 f"the kept restart did not converge ({messages[best]}); raise max_iter or "
@@ -573,8 +654,11 @@ class LatentTraitModel:
             equal_weights=n is None,
             warnings=tuple(notes),
             message=messages[best],
+            dispersion=dispersion,
             model=copy.copy(self),
-            inputs=_Inputs(rates, rates.notna().astype(float) if n is None else n, anchors, n is None),
+            inputs=_Inputs(
+                rates, rates.notna().astype(float) if n is None else n, anchors, n is None
+            ),
         )
 
     def starts(self, data: LatentData, rng: Any) -> np.ndarray:
@@ -589,7 +673,9 @@ class LatentTraitModel:
             x = base.copy()
             if r:
                 x[: data.n_gen] += rng.uniform(-JITTER_G / 2, JITTER_G / 2, data.n_gen)
-                x[data.n_gen : data.n_gen + data.n_val] += rng.uniform(-JITTER_V / 2, JITTER_V / 2, data.n_val)
+                x[data.n_gen : data.n_gen + data.n_val] += rng.uniform(
+                    -JITTER_V / 2, JITTER_V / 2, data.n_val
+                )
                 x[data.n_gen + data.n_val :] += rng.uniform(-JITTER_V / 2, JITTER_V / 2, data.n_val)
             out[r] = np.clip(x, 0.0, 1.0)
         if self.loss == "likelihood":
@@ -606,8 +692,14 @@ class LatentTraitModel:
             from regression._latent_torch import solve_batch
 
             return solve_batch(
-                datas, starts, loss=self.loss, lambdas=tuple(map(float, self.lambdas)),
-                bounds=(lo, hi), ftol=ftol, gtol=gtol, max_iter=self.max_iter,
+                datas,
+                starts,
+                loss=self.loss,
+                lambdas=self._lambdas(),
+                bounds=(lo, hi),
+                ftol=ftol,
+                gtol=gtol,
+                max_iter=self.max_iter,
             )
         thetas = np.empty_like(starts)
         losses = np.empty(len(starts))
@@ -616,7 +708,11 @@ class LatentTraitModel:
         for b, (data, x0) in enumerate(zip(datas, starts, strict=True)):
             fun = self.objective(data)
             res = minimize(
-                fun, x0, jac=True, method="L-BFGS-B", bounds=[(lo, hi)] * data.n_params,
+                fun,
+                x0,
+                jac=True,
+                method="L-BFGS-B",
+                bounds=[(lo, hi)] * data.n_params,
                 options={"ftol": ftol, "gtol": gtol, "maxiter": self.max_iter},
             )
             thetas[b] = res.x
@@ -629,9 +725,9 @@ class LatentTraitModel:
         """``theta -> (loss, gradient)`` for this model's loss on ``data``."""
         if self.loss == "likelihood":
             return lambda theta: likelihood_loss(theta, data)
-        lambdas = tuple(map(float, self.lambdas))
+        lambdas = self._lambdas()
         gradient = self.gradient
-        return lambda theta: paper_loss(theta, data, lambdas, gradient)  # type: ignore[arg-type]
+        return lambda theta: paper_loss(theta, data, lambdas, gradient)
 
 
 # ---------------------------------------------------------------------- inputs
@@ -685,7 +781,9 @@ def _checked_rates(rates: Any) -> pd.DataFrame:
         raise ValueError(f"rates must be a pandas DataFrame; got {type(rates).__name__}.")
     for axis, labels in (("generator", rates.index), ("validator", rates.columns)):
         if labels.has_duplicates:
-            raise ValueError(f"{axis} {labels[labels.duplicated()][0]!r} appears more than once in rates.")
+            raise ValueError(
+                f"{axis} {labels[labels.duplicated()][0]!r} appears more than once in rates."
+            )
     values = rates.to_numpy(dtype=float)
     bad = ~np.isnan(values) & ~((values >= 0) & (values <= 1))
     if bad.any():
@@ -720,7 +818,9 @@ def _check_anchor_labels(anchors: Anchors, rates: pd.DataFrame) -> None:
     for name in ("tpr", "tnr"):
         unknown = [v for v in getattr(anchors, name).index if v not in rates.columns]
         if unknown:
-            raise ValueError(f"{name} anchors name validator(s) {unknown} that are not in the matrix.")
+            raise ValueError(
+                f"{name} anchors name validator(s) {unknown} that are not in the matrix."
+            )
 
 
 def _default_n(anchors: Anchors, n: pd.DataFrame | None) -> float:
@@ -760,7 +860,9 @@ def _build_data(
                 pooled_val[val_pos[v]] = True
     in_likelihood = ~(pooled_gen[rows] & pooled_val[cols])
 
-    def block(values: pd.Series, counts: pd.Series | None, pos: dict[Any, int]) -> tuple[np.ndarray, ...]:
+    def block(
+        values: pd.Series, counts: pd.Series | None, pos: dict[Any, int]
+    ) -> tuple[np.ndarray, ...]:
         idx = np.array([pos[k] for k in values.index], dtype=np.int64)
         m = np.full(len(values), equal_n) if counts is None else counts.to_numpy(dtype=float)
         return idx, values.to_numpy(dtype=float), m
@@ -769,7 +871,20 @@ def _build_data(
     tpr_idx, tpr_val, tpr_n = block(anchors.tpr, anchors.tpr_n, val_pos)
     tnr_idx, tnr_val, tnr_n = block(anchors.tnr, anchors.tnr_n, val_pos)
     return LatentData(
-        n_gen=len(rates.index), n_val=len(rates.columns), rows=rows, cols=cols, rate=rate,
-        n=cell_n, in_likelihood=in_likelihood, g_idx=g_idx, g_val=g_val, g_n=g_n,
-        tpr_idx=tpr_idx, tpr_val=tpr_val, tpr_n=tpr_n, tnr_idx=tnr_idx, tnr_val=tnr_val, tnr_n=tnr_n,
+        n_gen=len(rates.index),
+        n_val=len(rates.columns),
+        rows=rows,
+        cols=cols,
+        rate=rate,
+        n=cell_n,
+        in_likelihood=in_likelihood,
+        g_idx=g_idx,
+        g_val=g_val,
+        g_n=g_n,
+        tpr_idx=tpr_idx,
+        tpr_val=tpr_val,
+        tpr_n=tpr_n,
+        tnr_idx=tnr_idx,
+        tnr_val=tnr_val,
+        tnr_n=tnr_n,
     )
