@@ -112,10 +112,9 @@ def _rmse_forward_difference(residual: np.ndarray, step: np.ndarray) -> tuple[fl
 
 def _bce_cells(rate: np.ndarray, hat: np.ndarray) -> np.ndarray:
     """Per-cell BCE of the released code: logs of P_hat and 1 - P_hat clipped to [1e-9, 1]."""
-    return -(
-        rate * np.log(np.clip(hat, BCE_CLIP, 1.0))
-        + (1.0 - rate) * np.log(np.clip(1.0 - hat, BCE_CLIP, 1.0))
-    )
+    low = np.minimum(np.maximum(hat, BCE_CLIP), 1.0)
+    high = np.minimum(np.maximum(1.0 - hat, BCE_CLIP), 1.0)
+    return -(rate * np.log(low) + (1.0 - rate) * np.log(high))
 
 
 def _released_steps(theta: np.ndarray) -> np.ndarray:

@@ -311,7 +311,10 @@ def _check_human_labels(human_labels: pd.DataFrame) -> pd.DataFrame:
     repeated = human.duplicated(["generator", "item"])
     if repeated.any():
         row = int(np.flatnonzero(repeated.to_numpy())[0])
-        first = tuple(human[["generator", "item"]].iloc[row])
+        first = tuple(
+            v.item() if isinstance(v, np.generic) else v
+            for v in human[["generator", "item"]].iloc[row]
+        )
         raise ValueError(
             f"human_labels has a duplicate (generator, item) = {first!r} (first repeated at row {row})."
         )

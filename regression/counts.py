@@ -210,7 +210,7 @@ def counts_from_judgments(judgments: pd.DataFrame) -> Counts:
     repeated = keys.duplicated()
     if repeated.any():
         row = int(np.flatnonzero(repeated.to_numpy())[0])
-        first = tuple(keys.iloc[row])
+        first = tuple(v.item() if isinstance(v, np.generic) else v for v in keys.iloc[row])
         raise ValueError(
             f"judgments has a duplicate (generator, item, validator) = {first!r} "
             f"(first repeated at row {row}); each validator labels each item once."

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 from scipy.optimize import minimize
 
 from regression._latent_losses import (
@@ -80,21 +81,23 @@ class MisfitWarning(UserWarning):
     """The cells vary far more than binomial sampling allows: the model does not hold."""
 
 
-#: Above this Pearson dispersion the fit warns that TPR / TNR are not stable across generators.
-MISFIT_DISPERSION = 10.0
+#: The fit warns of misfit when Pearson's chi-square test rejects the model at this level.
+MISFIT_P_VALUE = 1e-3
 
 
-def pearson_dispersion(theta: np.ndarray, data: LatentData) -> float:
-    """Pearson chi-square of the cells over its degrees of freedom (1 when the model holds).
+def pearson_dispersion(theta: np.ndarray, data: LatentData) -> tuple[float, float]:
+    """Pearson dispersion of the cells and the p-value of the chi-square goodness-of-fit test.
 
-    ``sum_c (k_c - n_c P_hat_c)^2 / (n_c P_hat_c (1 - P_hat_c)) / (cells - parameters)``
-    over the cells the likelihood uses.
+    ``chi2 = sum_c (k_c - n_c P_hat_c)^2 / (n_c P_hat_c (1 - P_hat_c))`` over the
+    cells the likelihood uses, ``df = cells - parameters``; the dispersion
+    ``chi2 / df`` is about 1 when eq. (1) holds with fixed TPR / TNR.
     """
     keep = data.in_likelihood & (data.n > 0)
     hat = np.clip(predicted_rates(theta, data)[keep], 1e-12, 1 - 1e-12)
     n = data.n[keep]
     chi2 = float(np.sum(n * (data.rate[keep] - hat) ** 2 / (hat * (1 - hat))))
-    return chi2 / max(int(keep.sum()) - data.n_params, 1)
+    df = max(int(keep.sum()) - data.n_params, 1)
+    return chi2 / df, float(stats.chi2.sf(chi2, df))
 
 
 def select_best(thetas: np.ndarray, losses: np.ndarray, data: LatentData) -> tuple[int, np.ndarray]:
@@ -626,13 +629,13 @@ class LatentTraitModel:
                 f"validator(s) {bad} have Youden J <= 0 at the estimate: no better than chance."
             )
             warnings.warn(notes[-1], UnidentifiedWarning, stacklevel=3)
-        dispersion = pearson_dispersion(theta, data)
-        if n is not None and dispersion > MISFIT_DISPERSION:
+        dispersion, p_fit = pearson_dispersion(theta, data)
+        if n is not None and p_fit < MISFIT_P_VALUE:
             notes.append(
-                f"the cells vary {dispersion:.0f} times more than binomial sampling allows "
-                "(Pearson dispersion): TPR / TNR are not stable across generators, so the "
-                "model (paper section 5's assumption) does not hold here; distrust the "
-                "estimates and the intervals."
+                f"the cells vary {dispersion:.1f} times more than binomial sampling allows "
+                f"(Pearson chi-square test p = {p_fit:.1e}): TPR / TNR are not stable across "
+                "generators, so the model (paper section 5's assumption) does not hold here; "
+                "distrust the estimates and the intervals."
             )
             warnings.warn(notes[-1], MisfitWarning, stacklevel=3)
         if not converged[best]:
@@ -789,7 +792,7 @@ def _checked_rates(rates: Any) -> pd.DataFrame:
     if bad.any():
         i, j = np.argwhere(bad)[0]
         raise ValueError(
-            f"rates must lie in [0, 1] (NaN marks an absent cell); got {values[i, j]!r} for "
+            f"rates must lie in [0, 1] (NaN marks an absent cell); got {values[i, j].item()!r} for "
             f"generator {rates.index[i]!r} and validator {rates.columns[j]!r}."
         )
     return pd.DataFrame(
