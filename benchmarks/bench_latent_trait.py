@@ -167,8 +167,6 @@ def reproduction_table() -> tuple[pd.DataFrame, pd.DataFrame]:
         )
         per_s = merged.pivot_table(index="s", columns="method", values="max_abs_error") * 100
         per_s["paper (released file)"] = ref.groupby("s")["released"].mean() * 100
-            merged.groupby("s")["released"].first() * 0 + ref.groupby("s")["released"].mean() * 100
-        )
         per_s.insert(0, "level", level)
         means.append(per_s.round(2))
         ours = merged[merged.method == "paper, released path"]
