@@ -71,7 +71,11 @@ def _finite_difference_seconds_per_fit(n_fits: int = 40) -> float:
         data = model._data(rates, None, anchors)
         x0 = model.starts(data, rng)[0]
         minimize(
-            lambda t: paper_loss(t, data)[0], x0, method="L-BFGS-B", bounds=[(0, 1)] * data.n_params
+            lambda t, d: paper_loss(t, d)[0],
+            x0,
+            args=(data,),
+            method="L-BFGS-B",
+            bounds=[(0, 1)] * data.n_params,
         )
     return (time.perf_counter() - start) / n_fits
 
