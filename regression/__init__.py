@@ -5,7 +5,7 @@ Fiedler's diagnostics and comparisons. Many judges: the latent-trait regression
 over the generator x validator matrix (agreeableness paper, section 5).
 """
 
-# --- single judge: Rogan-Gladen, PPI++, diagnostics, comparisons, bootstrap, simulation ---
+from regression.anchors import Anchors, confusion_from_judgments
 from regression.bootstrap import (
     BootstrapResult,
     count_bootstrap,
@@ -21,6 +21,7 @@ from regression.comparison import (
     compare_models,
     shared_calibration_bias,
 )
+from regression.counts import Counts, counts_from_judgments
 from regression.diagnostics import (
     LOW_J,
     NEAR_TIE,
@@ -33,6 +34,15 @@ from regression.diagnostics import (
     youden_j,
 )
 from regression.intervals import ConfidenceInterval, wald_interval, wilson_interval
+from regression.latent_simulate import LatentWorld, simulate_latent_world
+from regression.latent_trait import (
+    ConvergenceWarning,
+    LatentTraitModel,
+    LatentTraitResult,
+    MisfitWarning,
+    UnidentifiedWarning,
+)
+from regression.leave_out import DEFAULT_BASELINES, Split, leave_out_evaluation
 from regression.ppi import PPIMeanResult, ppi_binary_from_counts, ppi_mean
 from regression.rogan_gladen import (
     allocate_calibration,
@@ -60,7 +70,7 @@ __all__ = [
     "ConfidenceInterval",
     "wald_interval",
     "wilson_interval",
-    # --- single judge: Rogan-Gladen, PPI++, diagnostics, comparisons, bootstrap, simulation ---
+    # single judge: Rogan-Gladen, PPI++, diagnostics, comparisons, bootstrap, simulation
     "BootstrapResult",
     "COMPARISON_METHODS",
     "CalibrationTable",
@@ -101,5 +111,19 @@ __all__ = [
     "simulate_comparison",
     "simulate_single_judge",
     "youden_j",
-    # --- end single judge ---
+    # many judges: latent-trait regression
+    "Anchors",
+    "ConvergenceWarning",
+    "Counts",
+    "DEFAULT_BASELINES",
+    "LatentTraitModel",
+    "LatentTraitResult",
+    "LatentWorld",
+    "MisfitWarning",
+    "Split",
+    "UnidentifiedWarning",
+    "confusion_from_judgments",
+    "counts_from_judgments",
+    "leave_out_evaluation",
+    "simulate_latent_world",
 ]

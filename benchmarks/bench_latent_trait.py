@@ -1,0 +1,226 @@
+"""Latent-trait regression: speed against the paper's way of fitting, scale, and leave-s-out error.
+
+Run: ``python benchmarks/run.py latent_trait``. Prints four tables:
+
+1. the paper's full pipeline (63 calibration subsets x 25 restarts = 1,575 fits
+   on the 14 x 14 matrix) with each backend, as ratios to a baseline written the
+   way a reader of the paper would: scipy L-BFGS-B with finite-difference
+   gradients, one fit after another (timed on a sample, scaled to 1,575 fits);
+2. large matrices: 1,000 x 100 (dense) and 10,000 x 200 (20 % of cells
+   observed), time and peak memory, each in a fresh process;
+3. the paper's released leave-s-out errors against ours (mean MaxAE per s);
+4. leave-s-out error of the likelihood against the paper loss and the
+   baselines, on the real data and on simulated worlds.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import resource
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import minimize
+
+from jurycal.datasets import (
+    REPAIR_LEVELS,
+    load_confusion,
+    load_models,
+    load_paper_regression_errors,
+    load_validator_rates,
+)
+from regression import Anchors, LatentTraitModel, leave_out_evaluation, simulate_latent_world
+from regression._latent_losses import paper_loss
+
+ANNOTATED = [
+    "gpt-4o",
+    "gpt-4-turbo",
+    "claude_3_opus",
+    "gemini-1.5-pro",
+    "qwen-coder-plus",
+    "deepseek-chat",
+]
+TRUTH = load_models().set_index("model")["human_precision"].dropna()
+
+
+def _pipeline(model: LatentTraitModel, level: str = "none") -> float:
+    start = time.perf_counter()
+    leave_out_evaluation(
+        load_validator_rates(level),
+        confusion=load_confusion(level),
+        precision=TRUTH,
+        annotated=ANNOTATED,
+        sizes=range(0, 6),
+        models={"m": model},
+        baselines={},
+    )
+    return time.perf_counter() - start
+
+
+def _finite_difference_seconds_per_fit(n_fits: int = 40) -> float:
+    """scipy L-BFGS-B without a gradient (finite differences), as the released code calls it."""
+    rates = load_validator_rates("none")
+    model = LatentTraitModel(loss="paper", n_restarts=1, start="paper")
+    rng = np.random.default_rng(0)
+    subsets = [ANNOTATED[: 1 + k % 5] for k in range(n_fits)]
+    start = time.perf_counter()
+    for subset in subsets:
+        anchors = Anchors.from_confusion(load_confusion("none"), subset, precision=TRUTH[subset])
+        data = model._data(rates, None, anchors)
+        x0 = model.starts(data, rng)[0]
+        minimize(
+            lambda t, d: paper_loss(t, d)[0],
+            x0,
+            args=(data,),
+            method="L-BFGS-B",
+            bounds=[(0, 1)] * data.n_params,
+        )
+    return (time.perf_counter() - start) / n_fits
+
+
+def speed_table() -> pd.DataFrame:
+    per_fit = _finite_difference_seconds_per_fit()
+    baseline = per_fit * 63 * 25
+    rows = [("finite-difference L-BFGS-B (paper loss), sampled and scaled", baseline, 1.0)]
+    for label, model in [
+        ("scipy, exact gradient, paper loss", LatentTraitModel(loss="paper", n_restarts=25)),
+        ("scipy, exact gradient, likelihood", LatentTraitModel(n_restarts=25)),
+        ("torch batch, paper loss", LatentTraitModel(loss="paper", n_restarts=25, backend="torch")),
+        ("torch batch, likelihood", LatentTraitModel(n_restarts=25, backend="torch")),
+    ]:
+        seconds = _pipeline(model)
+        rows.append((label, seconds, baseline / seconds))
+    return pd.DataFrame(rows, columns=["1,575 fits on 14 x 14", "seconds", "speed-up vs baseline"])
+
+
+def _big_fit(args: tuple[int, int, float, str, mp.Queue]) -> None:
+    n_gen, n_val, observed, backend, queue = args
+    world = simulate_latent_world(n_gen, n_val, 500, observed=observed, seed=0)
+    cal = list(world.annotated[:3])
+    anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = LatentTraitModel(n_restarts=1, backend=backend).fit(world.counts, anchors=anchors)
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    error = float((result.precision - world.precision).abs().max())
+    queue.put((seconds, before / 1024, peak / 1024, error, result.converged))
+
+
+def scale_table() -> pd.DataFrame:
+    rows = []
+    ctx = mp.get_context("spawn")
+    for n_gen, n_val, observed in [(1000, 100, 1.0), (10000, 200, 0.2)]:
+        for backend in ("scipy", "torch"):
+            queue = ctx.Queue()
+            proc = ctx.Process(target=_big_fit, args=((n_gen, n_val, observed, backend, queue),))
+            proc.start()
+            seconds, before, peak, error, converged = queue.get()
+            proc.join()
+            rows.append(
+                (
+                    f"{n_gen:,} x {n_val} ({observed:.0%} observed)",
+                    backend,
+                    seconds,
+                    before,
+                    peak,
+                    error,
+                    converged,
+                )
+            )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "matrix",
+            "backend",
+            "seconds",
+            "RSS before fit (MiB)",
+            "peak RSS (MiB)",
+            "max |g error|",
+            "converged",
+        ],
+    )
+
+
+def reproduction_table() -> tuple[pd.DataFrame, pd.DataFrame]:
+    released = load_paper_regression_errors()
+    means, errors = [], []
+    for level in REPAIR_LEVELS:
+        table = leave_out_evaluation(
+            load_validator_rates(level),
+            confusion=load_confusion(level),
+            precision=TRUTH,
+            annotated=ANNOTATED,
+            models={
+                "paper, released path": LatentTraitModel.paper_release(),
+                "paper, exact gradient": LatentTraitModel.paper_release(gradient="exact"),
+                "paper, paper's start (25 x TPR=TNR=1)": LatentTraitModel(
+                    loss="paper", backend="torch"
+                ),
+                "likelihood": LatentTraitModel(n_restarts=5, backend="torch"),
+            },
+        )
+        ref = released[(released.repair_level == level) & (released.calibration_size < 6)]
+        ref = ref.rename(columns={"calibration_size": "s", "max_abs_error": "released"})
+        merged = table.merge(
+            ref[["s", "calibration_generators", "released"]], on=["s", "calibration_generators"]
+        )
+        per_s = merged.pivot_table(index="s", columns="method", values="max_abs_error") * 100
+        per_s["paper (released file)"] = ref.groupby("s")["released"].mean() * 100
+        per_s.insert(0, "level", level)
+        means.append(per_s.round(2))
+        ours = merged[merged.method == "paper, released path"]
+        diff = (ours.max_abs_error - ours.released).abs() * 100
+        errors.append((level, diff.median(), diff.quantile(0.9), diff.max()))
+    return pd.concat(means), pd.DataFrame(
+        errors, columns=["level", "median |diff| pp", "90% |diff| pp", "max |diff| pp"]
+    )
+
+
+def simulated_table() -> pd.DataFrame:
+    rows = []
+    for spread in (0.0, 0.3, 1.0):
+        for seed in range(3):
+            world = simulate_latent_world(14, 14, 1000, spread=spread, seed=seed)
+            table = leave_out_evaluation(
+                world.counts,
+                confusion=world.confusion,
+                precision=world.sample_precision[list(world.annotated)],
+                sizes=[0, 1, 3, 5],
+                models={
+                    "paper, released path": LatentTraitModel.paper_release(),
+                    "likelihood": LatentTraitModel(n_restarts=5, backend="torch"),
+                },
+            )
+            rows.append(table.assign(spread=spread, seed=seed))
+    table = pd.concat(rows)
+    out = table.pivot_table(index=["spread", "s"], columns="method", values="max_abs_error") * 100
+    return out.round(2)
+
+
+def main() -> None:
+    pd.set_option("display.width", 220)
+    pd.set_option("display.max_columns", 20)
+    print("### 1. The paper's pipeline: 63 subsets x 25 restarts on 14 x 14 (level 'none')\n")
+    print(speed_table().round(3).to_string(index=False))
+    print(
+        "\n### 2. Large matrices (likelihood, 1 start, 3 calibration generators, 500 items a cell)\n"
+    )
+    print(scale_table().round(3).to_string(index=False))
+    print("\n### 3. Reproduction of the released leave-s-out errors (mean MaxAE %, per s)\n")
+    means, errors = reproduction_table()
+    print(means.to_string())
+    print("\nper-combination |ours (released path) - released| in percentage points:\n")
+    print(errors.round(3).to_string(index=False))
+    print(
+        "\n### 4. Simulated worlds (14 x 14, 1,000 items; spread = logit sd of TPR / TNR across generators)\n"
+    )
+    print(simulated_table().to_string())
+
+
+if __name__ == "__main__":
+    main()

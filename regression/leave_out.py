@@ -1,0 +1,298 @@
+"""Leave-s-out evaluation of the latent-trait regression (agreeableness paper, section 5.2; App. D.1).
+
+For every size s and every calibration subset of s annotated generators, fit
+on the matrix with anchors from that subset only, and score the precision
+estimates on the held-out annotated generators by their max (MaxAE) and mean
+absolute error. Baselines are scored on the same splits.
+
+Baselines are plain functions of a :class:`Split` that return a precision per
+generator; :data:`DEFAULT_BASELINES` maps their names to them. Another
+baseline (e.g. a voting ensemble on the item-level votes in ``split.judgments``)
+is added by passing ``baselines={**DEFAULT_BASELINES, "majority": fn}``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from regression.anchors import Anchors, _check_human_labels, confusion_from_judgments
+from regression.counts import Counts, counts_from_judgments
+from regression.latent_trait import (
+    LatentTraitModel,
+    _matrix_inputs,
+    fresh_rng,
+    select_best,
+)
+
+__all__ = [
+    "DEFAULT_BASELINES",
+    "Split",
+    "best_single_validator",
+    "leave_out_evaluation",
+    "mean_of_validators",
+]
+
+
+@dataclass(frozen=True, eq=False)
+class Split:
+    """One calibration / held-out split, as a baseline sees it.
+
+    Attributes
+    ----------
+    rates : DataFrame
+        Generators x validators, fraction labelled valid (NaN = absent).
+    counts : DataFrame or None
+        Items behind each rate, when known.
+    judgments, human_labels : DataFrame or None
+        The item-level votes and human labels, when the evaluation was given them
+        (voting baselines need them). Only the calibration generators' human
+        labels may be used to tune a baseline.
+    calibration, held_out : tuple of str
+    precision : Series
+        True precision of the calibration generators only.
+    """
+
+    rates: pd.DataFrame
+    counts: pd.DataFrame | None
+    judgments: pd.DataFrame | None
+    human_labels: pd.DataFrame | None
+    calibration: tuple[str, ...]
+    held_out: tuple[str, ...]
+    precision: pd.Series
+
+
+BaselineFn = Callable[[Split], pd.Series]
+
+
+def mean_of_validators(split: Split) -> pd.Series:
+    """Each generator's mean rate over its validators (the released code's 'Mean Prediction')."""
+    return split.rates.mean(axis=1, skipna=True)
+
+
+def best_single_validator(split: Split) -> pd.Series:
+    """The rates of the one validator with the lowest MaxAE on the calibration generators.
+
+    Undefined (NaN) without calibration generators (s = 0).
+    """
+    if not split.calibration:
+        return pd.Series(np.nan, index=split.rates.index)
+    cal = list(split.calibration)
+    errors = (split.rates.loc[cal].sub(split.precision[cal], axis=0)).abs().max(axis=0)
+    best = errors.idxmin()
+    return split.rates[best]
+
+
+#: Name -> baseline function of a :class:`Split`.
+DEFAULT_BASELINES: Mapping[str, BaselineFn] = MappingProxyType(
+    {"best_single_validator": best_single_validator, "mean_of_validators": mean_of_validators}
+)
+
+
+def leave_out_evaluation(
+    data: pd.DataFrame | Counts,
+    human_labels: pd.DataFrame | None = None,
+    *,
+    confusion: pd.DataFrame | None = None,
+    precision: Mapping[str, float] | pd.Series | None = None,
+    counts: pd.DataFrame | None = None,
+    annotated: Iterable[str] | None = None,
+    sizes: Iterable[int] = range(0, 6),
+    models: Mapping[str, LatentTraitModel] | None = None,
+    baselines: Mapping[str, BaselineFn] | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Leave-s-out errors of latent-trait fits and baselines on held-out annotated generators.
+
+    Parameters
+    ----------
+    data : DataFrame or Counts
+        Either the judgments table (``generator, item, validator, label``; then
+        give ``human_labels``) or a generators x validators matrix of rates
+        (NaN = absent) or a :class:`~regression.counts.Counts` (then give
+        ``confusion`` and ``precision``).
+    human_labels : DataFrame, optional
+        ``generator, item, human``: the truth (share valid) and the confusion
+        tables come from them.
+    confusion : DataFrame, optional
+        ``generator, validator, tp, fn, fp, tn`` of the annotated generators
+        (matrix input).
+    precision : mapping or Series, optional
+        True precision of the annotated generators (matrix input).
+    counts : DataFrame, optional
+        Items behind each rate (matrix input).
+    annotated : iterable of str, optional
+        The pool calibration subsets are drawn from, in this order (default: all
+        annotated generators, in the order of ``precision`` / ``human_labels``).
+    sizes : iterable of int
+        Calibration sizes s; each must leave at least one generator held out.
+    models : mapping name -> LatentTraitModel, optional
+        Default ``{"paper": LatentTraitModel.paper_release(), "likelihood":
+        LatentTraitModel()}``. Every size s starts from the model's seed afresh
+        (the released code ran each s in its own process from ``seed(42)``).
+        A torch model solves every subset and restart of a size in one batch.
+    baselines : mapping name -> function of a Split, optional
+        Default :data:`DEFAULT_BASELINES`.
+    progress : bool
+        Show a progress bar over sizes.
+
+    Returns
+    -------
+    DataFrame
+        One row per (s, subset, method): ``s, calibration_generators`` (the
+        subset joined by ``;``, as in the paper's released file), ``method``,
+        ``max_abs_error``, ``mean_abs_error``, ``n_held_out``, ``loss`` and
+        ``converged`` (model rows; NaN for baselines).
+
+    Raises
+    ------
+    ValueError
+        Missing inputs for the chosen form, an annotated generator without truth
+        or not in the matrix, or a size that holds nothing out.
+
+    Examples
+    --------
+    >>> from jurycal.datasets import load_confusion, load_models, load_validator_rates
+    >>> truth = load_models().set_index("model")["human_precision"].dropna()
+    >>> table = leave_out_evaluation(load_validator_rates("none"), confusion=load_confusion("none"),
+    ...                              precision=truth, sizes=[5], models={})
+    >>> table.groupby("method")["max_abs_error"].mean().round(3)
+    method
+    best_single_validator    0.016
+    mean_of_validators       0.017
+    Name: max_abs_error, dtype: float64
+    """
+    if isinstance(data, pd.DataFrame) and {"generator", "item", "validator", "label"} <= set(
+        data.columns
+    ):
+        if human_labels is None:
+            raise ValueError("a judgments table needs human_labels for the truth and the anchors.")
+        judgments = data
+        matrix = counts_from_judgments(judgments)
+        rates, n = matrix.rates, matrix.n_labeled.astype(float)
+        human = _check_human_labels(human_labels)
+        confusion = confusion_from_judgments(judgments, human)
+        grouped = human.groupby("generator", sort=False)["human"]
+        truth = grouped.mean()
+        truth_n = grouped.size()
+    else:
+        judgments = None
+        human = None
+        if confusion is None or precision is None:
+            raise ValueError(
+                "a matrix input needs confusion= and precision= (the annotated generators)."
+            )
+        rates, n = _matrix_inputs(data, counts)
+        truth = pd.Series(precision, dtype=float).dropna()
+        truth_n = None
+    pool = list(truth.index) if annotated is None else list(annotated)
+    missing = [g for g in pool if g not in truth.index]
+    if missing:
+        raise ValueError(f"annotated generator(s) {missing} have no true precision.")
+    absent = [g for g in pool if g not in rates.index]
+    if absent:
+        raise ValueError(f"annotated generator(s) {absent} are not in the matrix.")
+    size_list = [int(s) for s in sizes]
+    for s in size_list:
+        if not 0 <= s < len(pool):
+            raise ValueError(
+                f"s ({s}) must lie in [0, {len(pool) - 1}]: every split must hold out an annotated generator."
+            )
+    models = (
+        {"paper": LatentTraitModel.paper_release(), "likelihood": LatentTraitModel()}
+        if models is None
+        else dict(models)
+    )
+    baselines = DEFAULT_BASELINES if baselines is None else baselines
+    rows: list[dict[str, object]] = []
+    for s in tqdm(size_list, disable=not progress, desc="leave-s-out"):
+        subsets = list(itertools.combinations(pool, s))
+        splits = []
+        for subset in subsets:
+            held = tuple(g for g in pool if g not in subset)
+            anchors = Anchors.from_confusion(
+                confusion,
+                list(subset),
+                precision=truth[list(subset)],
+                precision_n=None if truth_n is None else truth_n[list(subset)],
+            )
+            splits.append((subset, held, anchors))
+        for name, fn in baselines.items():
+            for subset, held, _ in splits:
+                split = Split(
+                    rates=rates,
+                    counts=n,
+                    judgments=judgments,
+                    human_labels=None if human is None else human[human["generator"].isin(subset)],
+                    calibration=subset,
+                    held_out=held,
+                    precision=truth[list(subset)],
+                )
+                estimate = fn(split).reindex(list(held))
+                rows.append(_row(s, subset, name, estimate, truth[list(held)], np.nan, np.nan))
+        for name, model in models.items():
+            for (subset, held, _), (theta, loss, converged) in zip(
+                splits, _fit_splits(model, rates, n, [a for _, _, a in splits]), strict=True
+            ):
+                estimate = pd.Series(theta[: len(rates.index)], index=rates.index).reindex(
+                    list(held)
+                )
+                rows.append(_row(s, subset, name, estimate, truth[list(held)], loss, converged))
+    return pd.DataFrame(rows)
+
+
+def _row(
+    s: int,
+    subset: tuple[str, ...],
+    method: str,
+    estimate: pd.Series,
+    truth: pd.Series,
+    loss: float,
+    converged: float,
+) -> dict[str, object]:
+    error = (estimate - truth).abs().to_numpy(dtype=float)
+    undefined = bool(np.isnan(error).any())
+    return {
+        "s": s,
+        "calibration_generators": ";".join(subset),
+        "method": method,
+        "max_abs_error": np.nan if undefined else float(error.max()),
+        "mean_abs_error": np.nan if undefined else float(error.mean()),
+        "n_held_out": len(truth),
+        "loss": loss,
+        "converged": converged,
+    }
+
+
+def _fit_splits(
+    model: LatentTraitModel, rates: pd.DataFrame, n: pd.DataFrame | None, anchor_list: list[Anchors]
+) -> list[tuple[np.ndarray, float, bool]]:
+    """Fit every anchor set of one size; the randomness restarts from the model's seed."""
+    model._check_settings()
+    rng = fresh_rng(model.seed)
+    datas = [model._data(rates, n, anchors) for anchors in anchor_list]
+    starts = [model.starts(data, rng) for data in datas]
+    per = model.n_restarts
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if model.backend == "torch":
+            batch_datas = [d for d in datas for _ in range(per)]
+            thetas, losses, converged, _ = model._solve(batch_datas, np.concatenate(starts))
+        else:
+            results = [model._solve([d] * per, st) for d, st in zip(datas, starts, strict=True)]
+            thetas = np.concatenate([r[0] for r in results])
+            losses = np.concatenate([r[1] for r in results])
+            converged = np.concatenate([r[2] for r in results])
+    out = []
+    for k, data in enumerate(datas):
+        block = slice(k * per, (k + 1) * per)
+        best, theta = select_best(thetas[block], losses[block], data)
+        out.append((theta, float(losses[block][best]), bool(converged[block][best])))
+    return out
