@@ -15,10 +15,12 @@ Run: ``python benchmarks/run.py latent_trait``. Prints four tables:
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import resource
+import json
+import os
+import subprocess
+import sys
 import time
-import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -95,32 +97,43 @@ def speed_table() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["1,575 fits on 14 x 14", "seconds", "speed-up vs baseline"])
 
 
-def _big_fit(args: tuple[int, int, float, str, mp.Queue]) -> None:
-    n_gen, n_val, observed, backend, queue = args
-    world = simulate_latent_world(n_gen, n_val, 500, observed=observed, seed=0)
-    cal = list(world.annotated[:3])
-    anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    start = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        result = LatentTraitModel(n_restarts=1, backend=backend).fit(world.counts, anchors=anchors)
-    seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    error = float((result.precision - world.precision).abs().max())
-    queue.put((seconds, before / 1024, peak / 1024, error, result.converged))
+_BIG_FIT = """
+import json, resource, time, warnings
+from regression import Anchors, LatentTraitModel, simulate_latent_world
+n_gen, n_val, observed, backend = {args!r}
+world = simulate_latent_world(n_gen, n_val, 500, observed=observed, seed=0)
+cal = list(world.annotated[:3])
+anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+start = time.perf_counter()
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    result = LatentTraitModel(n_restarts=1, backend=backend).fit(world.counts, anchors=anchors)
+seconds = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+error = float((result.precision - world.precision).abs().max())
+print(json.dumps([seconds, before / 1024, peak / 1024, error, result.converged]))
+"""
 
 
 def scale_table() -> pd.DataFrame:
+    """Each fit in a fresh interpreter, so the peak resident memory is its own."""
     rows = []
-    ctx = mp.get_context("spawn")
+    root = Path(__file__).resolve().parents[1]
     for n_gen, n_val, observed in [(1000, 100, 1.0), (10000, 200, 0.2)]:
         for backend in ("scipy", "torch"):
-            queue = ctx.Queue()
-            proc = ctx.Process(target=_big_fit, args=((n_gen, n_val, observed, backend, queue),))
-            proc.start()
-            seconds, before, peak, error, converged = queue.get()
-            proc.join()
+            code = _BIG_FIT.format(args=(n_gen, n_val, observed, backend))
+            done = subprocess.run(
+                [sys.executable, "-c", code],
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=root,
+                env={**os.environ, "PYTHONPATH": str(root)},
+            )
+            seconds, before, peak, error, converged = json.loads(
+                done.stdout.strip().splitlines()[-1]
+            )
             rows.append(
                 (
                     f"{n_gen:,} x {n_val} ({observed:.0%} observed)",

@@ -15,6 +15,7 @@ solving the problems one by one. Gradients are the exact ones of
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 
 import numpy as np
@@ -79,6 +80,13 @@ class _Batch:
             self.blocks.append((mask_t, val_t, mask_t * cnt_t))
             self.total = self.total + (mask_t * cnt_t).sum(dim=1)
         self.total = torch.clamp(self.total, min=1.0)
+
+    def take(self, rows: torch.Tensor) -> _Batch:
+        """The same cells for a subset of the problems (rows of the batch)."""
+        sub = copy.copy(self)
+        sub.rate, sub.n, sub.k, sub.total = self.rate[rows], self.n[rows], self.k[rows], self.total[rows]
+        sub.blocks = [(m[rows], v[rows], c[rows]) for m, v, c in self.blocks]
+        return sub
 
     def _shape(self, cells: torch.Tensor) -> torch.Tensor:
         if self.dense:
@@ -185,30 +193,42 @@ def solve_batch(
     gtol: float,
     max_iter: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
-    """Minimise every problem ``datas[b]`` from ``starts[b]``; returns ``(thetas, losses, converged, messages)``."""
-    batch = _Batch(datas)
+    """Minimise every problem ``datas[b]`` from ``starts[b]``; returns ``(thetas, losses, converged, messages)``.
+
+    Finished problems leave the batch (it is compacted when a quarter of its
+    rows are done), and the line search re-evaluates only the rows whose step
+    was not yet accepted, so stragglers do not cost a full-batch evaluation.
+    """
+    full = _Batch(datas)
     lo, hi = bounds
 
-    def evaluate(theta: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def evaluate(batch: _Batch, theta: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return batch.paper(theta, lambdas) if loss == "paper" else batch.likelihood(theta)
 
     x = torch.clamp(torch.as_tensor(starts, dtype=torch.float64), lo, hi)
-    f, g = evaluate(x)
+    f, g = evaluate(full, x)
     n_batch, dim = x.shape
+    out_x, out_f = x.clone(), f.clone()
+    reason = ["iteration limit reached"] * n_batch
+    where = torch.arange(n_batch)  # original row of every row still in the batch
+    batch = full
     s_mem = torch.zeros(_MEMORY, n_batch, dim, dtype=torch.float64)
     y_mem = torch.zeros_like(s_mem)
     rho = torch.zeros(_MEMORY, n_batch, dtype=torch.float64)
     done = torch.zeros(n_batch, dtype=torch.bool)
-    reason = ["iteration limit reached"] * n_batch
     newest = -1
     gamma = torch.ones(n_batch, dtype=torch.float64)
     first = torch.ones(n_batch, dtype=torch.bool)
+
+    def finish(rows: torch.Tensor, message: str) -> None:
+        for b in rows.tolist():
+            reason[int(where[b])] = message
+
     for _ in range(max_iter):
         free = ~(((x <= lo) & (g > 0)) | ((x >= hi) & (g < 0)))
         pg = torch.where(free, g, 0.0)
-        small = pg.abs().amax(dim=1) <= gtol
-        for b in torch.nonzero(small & ~done).flatten().tolist():
-            reason[b] = "CONVERGENCE: NORM OF PROJECTED GRADIENT <= PGTOL"
+        small = (pg.abs().amax(dim=1) <= gtol) & ~done
+        finish(torch.nonzero(small).flatten(), "CONVERGENCE: NORM OF PROJECTED GRADIENT <= PGTOL")
         done |= small
         if bool(done.all()):
             break
@@ -230,24 +250,23 @@ def solve_batch(
         step = torch.where(
             first | uphill, torch.clamp(1.0 / pg.abs().sum(dim=1).clamp(min=1e-300), max=1.0), 1.0
         )
-        step = torch.where(done, 0.0, step)
         accepted = done.clone()
         x_new, f_new, g_new = x.clone(), f.clone(), g.clone()
         for _ in range(_MAX_HALVINGS):
-            trial = torch.clamp(x + step[:, None] * direction, lo, hi)
-            f_trial, g_trial = evaluate(trial)
-            decrease = (g * (trial - x)).sum(dim=1)
-            ok = (f_trial <= f + _ARMIJO * decrease) & ~accepted
-            x_new = torch.where(ok[:, None], trial, x_new)
-            f_new = torch.where(ok, f_trial, f_new)
-            g_new = torch.where(ok[:, None], g_trial, g_new)
-            accepted |= ok
+            pending = torch.nonzero(~accepted).flatten()
+            sub = batch if len(pending) == len(x) else batch.take(pending)
+            trial = torch.clamp(x[pending] + step[pending, None] * direction[pending], lo, hi)
+            f_trial, g_trial = evaluate(sub, trial)
+            decrease = (g[pending] * (trial - x[pending])).sum(dim=1)
+            ok = f_trial <= f[pending] + _ARMIJO * decrease
+            rows = pending[ok]
+            x_new[rows], f_new[rows], g_new[rows] = trial[ok], f_trial[ok], g_trial[ok]
+            accepted[rows] = True
             if bool(accepted.all()):
                 break
-            step = torch.where(accepted, step, step * 0.5)
+            step[pending[~ok]] *= 0.5
         stalled = ~accepted
-        for b in torch.nonzero(stalled).flatten().tolist():
-            reason[b] = "ABNORMAL: LINE SEARCH FOUND NO DECREASE"
+        finish(torch.nonzero(stalled).flatten(), "ABNORMAL: LINE SEARCH FOUND NO DECREASE")
         done |= stalled
         s_vec = x_new - x
         y_vec = g_new - g
@@ -264,11 +283,18 @@ def solve_batch(
             torch.maximum(f.abs(), f_new.abs()), torch.ones_like(f)
         )
         newly = reduction & accepted & ~done
-        for b in torch.nonzero(newly).flatten().tolist():
-            reason[b] = "CONVERGENCE: RELATIVE REDUCTION OF F <= FTOL"
+        finish(torch.nonzero(newly).flatten(), "CONVERGENCE: RELATIVE REDUCTION OF F <= FTOL")
         x, f, g = x_new, f_new, g_new
         done |= newly
+        out_x[where] = x
+        out_f[where] = f
         if bool(done.all()):
             break
+        if int(done.sum()) * 4 >= len(done):
+            keep = torch.nonzero(~done).flatten()
+            batch, where = batch.take(keep), where[keep]
+            x, f, g = x[keep], f[keep], g[keep]
+            s_mem, y_mem, rho = s_mem[:, keep], y_mem[:, keep], rho[:, keep]
+            gamma, first, done = gamma[keep], first[keep], done[keep]
     converged = np.array([not m.startswith(("ABNORMAL", "iteration")) for m in reason])
-    return x.numpy().copy(), f.numpy().copy(), converged, reason
+    return out_x.numpy().copy(), out_f.numpy().copy(), converged, reason

@@ -133,7 +133,7 @@ class _Inputs:
     """What a fit was given, kept so the result can refit (bootstrap, new generators)."""
 
     rates: pd.DataFrame
-    n: pd.DataFrame
+    n: pd.DataFrame | None
     anchors: Anchors
     equal_weights: bool
 
@@ -244,6 +244,7 @@ class LatentTraitResult:
         else:
             if counts is None:
                 raise ValueError("the original fit had counts; give counts for the new rows too.")
+            assert inputs.n is not None  # a fit with counts keeps them
             new_n = pd.concat([inputs.n, counts.reindex(columns=inputs.rates.columns)])
         new_rates = pd.concat([inputs.rates, rates.reindex(columns=inputs.rates.columns)])
         start = pd.concat(
@@ -659,9 +660,7 @@ class LatentTraitModel:
             message=messages[best],
             dispersion=dispersion,
             model=copy.copy(self),
-            inputs=_Inputs(
-                rates, rates.notna().astype(float) if n is None else n, anchors, n is None
-            ),
+            inputs=_Inputs(rates, n, anchors, n is None),
         )
 
     def starts(self, data: LatentData, rng: Any) -> np.ndarray:

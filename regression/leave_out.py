@@ -141,7 +141,7 @@ def leave_out_evaluation(
     baselines : mapping name -> function of a Split, optional
         Default :data:`DEFAULT_BASELINES`.
     progress : bool
-        Show a progress bar over sizes.
+        Show a progress bar over the models.
 
     Returns
     -------
@@ -212,10 +212,9 @@ def leave_out_evaluation(
     )
     baselines = DEFAULT_BASELINES if baselines is None else baselines
     rows: list[dict[str, object]] = []
-    for s in tqdm(size_list, disable=not progress, desc="leave-s-out"):
-        subsets = list(itertools.combinations(pool, s))
-        splits = []
-        for subset in subsets:
+    splits: list[tuple[int, tuple[str, ...], tuple[str, ...], Anchors]] = []
+    for s in size_list:
+        for subset in itertools.combinations(pool, s):
             held = tuple(g for g in pool if g not in subset)
             anchors = Anchors.from_confusion(
                 confusion,
@@ -223,28 +222,25 @@ def leave_out_evaluation(
                 precision=truth[list(subset)],
                 precision_n=None if truth_n is None else truth_n[list(subset)],
             )
-            splits.append((subset, held, anchors))
-        for name, fn in baselines.items():
-            for subset, held, _ in splits:
-                split = Split(
-                    rates=rates,
-                    counts=n,
-                    judgments=judgments,
-                    human_labels=None if human is None else human[human["generator"].isin(subset)],
-                    calibration=subset,
-                    held_out=held,
-                    precision=truth[list(subset)],
-                )
-                estimate = fn(split).reindex(list(held))
-                rows.append(_row(s, subset, name, estimate, truth[list(held)], np.nan, np.nan))
-        for name, model in models.items():
-            for (subset, held, _), (theta, loss, converged) in zip(
-                splits, _fit_splits(model, rates, n, [a for _, _, a in splits]), strict=True
-            ):
-                estimate = pd.Series(theta[: len(rates.index)], index=rates.index).reindex(
-                    list(held)
-                )
-                rows.append(_row(s, subset, name, estimate, truth[list(held)], loss, converged))
+            splits.append((s, subset, held, anchors))
+    for name, fn in baselines.items():
+        for s, subset, held, _ in splits:
+            split = Split(
+                rates=rates,
+                counts=n,
+                judgments=judgments,
+                human_labels=None if human is None else human[human["generator"].isin(subset)],
+                calibration=subset,
+                held_out=held,
+                precision=truth[list(subset)],
+            )
+            estimate = fn(split).reindex(list(held))
+            rows.append(_row(s, subset, name, estimate, truth[list(held)], np.nan, np.nan))
+    for name, model in tqdm(models.items(), disable=not progress, desc="leave-s-out"):
+        fits = _fit_splits(model, rates, n, [(s, a) for s, _, _, a in splits])
+        for (s, subset, held, _), (theta, loss, converged) in zip(splits, fits, strict=True):
+            estimate = pd.Series(theta[: len(rates.index)], index=rates.index).reindex(list(held))
+            rows.append(_row(s, subset, name, estimate, truth[list(held)], loss, converged))
     return pd.DataFrame(rows)
 
 
@@ -272,24 +268,35 @@ def _row(
 
 
 def _fit_splits(
-    model: LatentTraitModel, rates: pd.DataFrame, n: pd.DataFrame | None, anchor_list: list[Anchors]
+    model: LatentTraitModel,
+    rates: pd.DataFrame,
+    n: pd.DataFrame | None,
+    sized_anchors: list[tuple[int, Anchors]],
 ) -> list[tuple[np.ndarray, float, bool]]:
-    """Fit every anchor set of one size; the randomness restarts from the model's seed."""
+    """Fit every anchor set; the restarts' randomness starts afresh from the model's seed at each size.
+
+    A torch model gets every restart of every subset of every size as one batch.
+    """
     model._check_settings()
+    datas = [model._data(rates, n, anchors) for _, anchors in sized_anchors]
+    starts = []
+    current: int | None = None
     rng = fresh_rng(model.seed)
-    datas = [model._data(rates, n, anchors) for anchors in anchor_list]
-    starts = [model.starts(data, rng) for data in datas]
+    for (size, _), data in zip(sized_anchors, datas, strict=True):
+        if size != current:
+            rng, current = fresh_rng(model.seed), size
+        starts.append(model.starts(data, rng))
     per = model.n_restarts
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if model.backend == "torch":
+        if model.backend == "torch" and datas:
             batch_datas = [d for d in datas for _ in range(per)]
             thetas, losses, converged, _ = model._solve(batch_datas, np.concatenate(starts))
         else:
             results = [model._solve([d] * per, st) for d, st in zip(datas, starts, strict=True)]
-            thetas = np.concatenate([r[0] for r in results])
-            losses = np.concatenate([r[1] for r in results])
-            converged = np.concatenate([r[2] for r in results])
+            thetas = np.concatenate([r[0] for r in results]) if results else np.empty((0, 0))
+            losses = np.concatenate([r[1] for r in results]) if results else np.empty(0)
+            converged = np.concatenate([r[2] for r in results]) if results else np.empty(0, bool)
     out = []
     for k, data in enumerate(datas):
         block = slice(k * per, (k + 1) * per)

@@ -236,3 +236,19 @@ def test_calibration_generator_without_invalid_items_is_noted_on_the_result():
 def test_bad_settings_are_named(settings, message):
     with pytest.raises(ValueError, match=message):
         LatentTraitModel(**settings).fit(load_validator_rates("none"))
+
+
+def test_interval_without_counts_uses_the_pseudo_count_of_the_fit():
+    # counts=None: every cell counts as many items as a calibration generator has
+    # (here n_items), so fit and bootstrap match the fit given those counts.
+    world = simulate_latent_world(8, 6, 400, n_annotated=3, seed=9)
+    cal = list(world.annotated)
+    anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
+    model = LatentTraitModel(n_restarts=1)
+    with_counts = model.fit(world.counts.rates, counts=world.counts.n_labeled, anchors=anchors)
+    without = model.fit(world.counts.rates, anchors=anchors)
+    assert without.equal_weights and not with_counts.equal_weights
+    np.testing.assert_allclose(without.theta, with_counts.theta, atol=1e-6)
+    a = with_counts.interval(alpha=0.1, n_boot=20, seed=1, method="nonparametric")
+    b = without.interval(alpha=0.1, n_boot=20, seed=1, method="nonparametric")
+    np.testing.assert_allclose(a.to_numpy(), b.to_numpy(), atol=1e-4)
