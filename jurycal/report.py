@@ -1,0 +1,170 @@
+"""Report cards in Markdown and HTML.
+
+A report is a list of blocks (headings, paragraphs, tables, warnings, figures)
+rendered by two small renderers, so the Markdown and the HTML say the same
+thing. Figures are embedded in the HTML as PNG data and written beside the
+Markdown file.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = ["Report"]
+
+
+@dataclass(frozen=True)
+class _Heading:
+    text: str
+    level: int
+
+
+@dataclass(frozen=True)
+class _Paragraph:
+    text: str
+
+
+@dataclass(frozen=True)
+class _Warning:
+    text: str
+
+
+@dataclass(frozen=True)
+class _Table:
+    frame: pd.DataFrame
+    digits: int
+
+
+@dataclass(frozen=True)
+class _Figure:
+    png: bytes
+    caption: str
+
+
+def _cell(value: Any, digits: int) -> str:
+    if isinstance(value, float):
+        return "" if pd.isna(value) else f"{value:.{digits}f}"
+    return "" if value is None or value is pd.NA else str(value)
+
+
+@dataclass
+class Report:
+    """An ordered list of blocks with Markdown and HTML renderers.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> report = Report("Demo")
+    >>> report.paragraph("Two numbers.")
+    >>> report.table(pd.DataFrame({"x": [0.12345]}), digits=2)
+    >>> print(report.to_markdown())
+    # Demo
+    <BLANKLINE>
+    Two numbers.
+    <BLANKLINE>
+    | x |
+    |---|
+    | 0.12 |
+    <BLANKLINE>
+    """
+
+    title: str
+    blocks: list[Any] = field(default_factory=list)
+
+    def heading(self, text: str, level: int = 2) -> None:
+        self.blocks.append(_Heading(text, level))
+
+    def paragraph(self, text: str) -> None:
+        self.blocks.append(_Paragraph(text))
+
+    def warning(self, text: str) -> None:
+        self.blocks.append(_Warning(text))
+
+    def table(self, frame: pd.DataFrame, digits: int = 3) -> None:
+        self.blocks.append(_Table(frame, digits))
+
+    def figure(self, figure: Figure, caption: str) -> None:
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+        self.blocks.append(_Figure(buffer.getvalue(), caption))
+
+    def to_markdown(self, image_dir: Path | None = None) -> str:
+        """Markdown text; figures are written as PNG files into ``image_dir`` (skipped when None)."""
+        lines = [f"# {self.title}", ""]
+        n_figures = 0
+        for block in self.blocks:
+            if isinstance(block, _Heading):
+                lines += ["#" * block.level + " " + block.text, ""]
+            elif isinstance(block, _Paragraph):
+                lines += [block.text, ""]
+            elif isinstance(block, _Warning):
+                lines += [f"> **Warning.** {block.text}", ""]
+            elif isinstance(block, _Table):
+                frame = block.frame
+                header = [str(c) for c in frame.columns]
+                lines.append("| " + " | ".join(header) + " |")
+                lines.append("|" + "|".join("---" for _ in header) + "|")
+                for row in frame.itertuples(index=False):
+                    lines.append("| " + " | ".join(_cell(v, block.digits) for v in row) + " |")
+                lines.append("")
+            elif isinstance(block, _Figure) and image_dir is not None:
+                n_figures += 1
+                name = f"figure-{n_figures}.png"
+                (image_dir / name).write_bytes(block.png)
+                lines += [f"![{block.caption}]({name})", "", f"*{block.caption}*", ""]
+        return "\n".join(lines)
+
+    def to_html(self) -> str:
+        """A self-contained HTML page (figures embedded as PNG data)."""
+        esc = html.escape
+        parts = [
+            "<!DOCTYPE html>",
+            '<html><head><meta charset="utf-8">',
+            f"<title>{esc(self.title)}</title>",
+            "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
+            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}"
+            ".warning{background:#fff3cd;border-left:4px solid #e0a800;padding:.5em}</style>",
+            "</head><body>",
+            f"<h1>{esc(self.title)}</h1>",
+        ]
+        for block in self.blocks:
+            if isinstance(block, _Heading):
+                parts.append(f"<h{block.level}>{esc(block.text)}</h{block.level}>")
+            elif isinstance(block, _Paragraph):
+                parts.append(f"<p>{esc(block.text)}</p>")
+            elif isinstance(block, _Warning):
+                parts.append(f'<p class="warning"><b>Warning.</b> {esc(block.text)}</p>')
+            elif isinstance(block, _Table):
+                shown = block.frame.map(lambda v, d=block.digits: _cell(v, d))
+                parts.append(shown.to_html(index=False, escape=True, border=0))
+            elif isinstance(block, _Figure):
+                data = base64.b64encode(block.png).decode("ascii")
+                parts.append(
+                    f'<figure><img alt="{esc(block.caption)}" src="data:image/png;base64,{data}">'
+                    f"<figcaption>{esc(block.caption)}</figcaption></figure>"
+                )
+        parts.append("</body></html>")
+        return "\n".join(parts)
+
+    def write(self, path: str | Path) -> Path:
+        """Write ``.md`` (figures beside it) or ``.html`` by the file's ending; returns the path."""
+        p = Path(path)
+        suffix = p.suffix.lower()
+        if suffix not in (".md", ".html", ".htm"):
+            raise ValueError(f"report path {str(path)!r} must end in .md or .html.")
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if suffix == ".md":
+            p.write_text(self.to_markdown(image_dir=p.parent), encoding="utf-8")
+        else:
+            p.write_text(self.to_html(), encoding="utf-8")
+        return p
