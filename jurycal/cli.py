@@ -1,28 +1,130 @@
 """The ``jurycal`` command line.
 
-Exit codes: 0 success, 1 bad input (the message names the value), 2 usage.
-Each subcommand is registered in :func:`build_parser` and implemented by a
-``_cmd_*`` function that takes the parsed arguments and returns an exit code.
+Exit codes: 0 success, 1 bad input (the message names the value), 2 usage
+(argparse). Every command prints a table on the terminal, or JSON with
+``--json``; commands that draw take ``--plot PATH``; ``--quiet`` silences
+progress bars. Each subcommand is registered in :func:`build_parser` and
+implemented by a ``_cmd_*`` function returning an exit code.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from jurycal.io import read_table
+from regression._validation import require_columns
 
 __all__ = ["build_parser", "main"]
 
 
+def _common(*, plot: bool = False) -> argparse.ArgumentParser:
+    """Options every subcommand takes (after its name)."""
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    parent.add_argument(
+        "--quiet", action="store_true", default=argparse.SUPPRESS, help="silence progress bars"
+    )
+    if plot:
+        parent.add_argument("--plot", type=Path, metavar="PNG", help="also save a figure here")
+    return parent
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="jurycal", description="Trustworthy estimates from noisy LLM judges."
+        prog="jurycal",
+        description="Trustworthy estimates from noisy LLM judges. "
+        "Tables in: CSV, TSV, Parquet or JSON Lines (by file ending).",
     )
     parser.add_argument("--quiet", action="store_true", help="silence progress bars")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    demo = sub.add_parser("demo", help="run the main job on the bundled example data")
+
+    demo = sub.add_parser(
+        "demo", parents=[_common()], help="run the whole pipeline on the bundled example data"
+    )
     demo.set_defaults(handler=_cmd_demo)
+
+    judge = sub.add_parser(
+        "judge",
+        parents=[_common(plot=True)],
+        help="one judge: naive / Rogan-Gladen / PPI++ side by side with J diagnostics",
+        description="CALIBRATION has columns human, judge (1/0, bool or valid/invalid); "
+        "TEST has a judge column (missing labels are dropped and counted).",
+    )
+    judge.add_argument("calibration", type=Path)
+    judge.add_argument("test", type=Path)
+    judge.add_argument(
+        "--method", choices=("rogan-gladen", "ppi++", "naive"), default="rogan-gladen"
+    )
+    judge.add_argument("--alpha", type=float, default=0.05)
+    judge.set_defaults(handler=_cmd_judge)
+
+    compare = sub.add_parser(
+        "compare",
+        parents=[_common(plot=True)],
+        help="two models judged by one judge: shared vs model-specific calibration, Delta J",
+        description="CALIBRATION has columns model, human, judge; TEST has model, judge and, "
+        "for a paired design (both models on the same items), item.",
+    )
+    compare.add_argument("calibration", type=Path)
+    compare.add_argument("test", type=Path)
+    compare.add_argument("--models", nargs=2, required=True, metavar=("A", "B"))
+    compare.add_argument(
+        "--unpaired", action="store_true", help="the test sets are different items"
+    )
+    compare.add_argument("--shared", choices=("pooled", "a", "b"), default="pooled")
+    compare.add_argument("--n-boot", type=int, default=10_000)
+    compare.add_argument("--seed", type=int, default=0)
+    compare.add_argument("--alpha", type=float, default=0.05)
+    compare.set_defaults(handler=_cmd_compare)
     return parser
+
+
+# --- output -----------------------------------------------------------------
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, pd.DataFrame):
+        return [_jsonable(r) for r in value.reset_index().to_dict(orient="records")]
+    if isinstance(value, pd.Series):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _emit(args: argparse.Namespace, text: str, payload: dict[str, Any]) -> None:
+    if args.json:
+        print(json.dumps(_jsonable(payload), indent=2))
+    else:
+        print(text)
+
+
+def _save_plot(args: argparse.Namespace, figure: Any) -> None:
+    if getattr(args, "plot", None) is None:
+        return
+    import matplotlib.pyplot as plt
+
+    figure.savefig(args.plot, dpi=120, bbox_inches="tight")
+    plt.close(figure)
+    if not args.json:
+        print(f"figure written to {args.plot}")
+
+
+# --- commands -----------------------------------------------------------------
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -32,9 +134,104 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_judge(args: argparse.Namespace) -> int:
+    from regression import estimate_prevalence
+    from regression.plots import plot_single_judge
+
+    calibration = read_table(args.calibration)
+    require_columns(calibration, ["human", "judge"], f"calibration file {str(args.calibration)!r}")
+    test = read_table(args.test)
+    require_columns(test, ["judge"], f"test file {str(args.test)!r}")
+    result = estimate_prevalence(calibration, test["judge"], args.alpha, method=args.method)
+    payload = {
+        "method": result.method,
+        "estimate": result.estimate,
+        "ci": list(result.ci),
+        "covers": result.covers,
+        "n": result.n,
+        "n_dropped": result.n_dropped,
+        "m0": result.m0,
+        "m1": result.m1,
+        "tpr": result.tpr,
+        "tnr": result.tnr,
+        "youden_j": result.youden_j,
+        "youden_j_ci": list(result.youden.ci),
+        "estimators": result.to_frame(),
+        "warnings": list(result.warnings),
+    }
+    _emit(args, result.summary(), payload)
+    _save_plot(args, plot_single_judge(result))
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from regression import compare_models
+    from regression.plots import plot_comparison
+
+    name_a, name_b = args.models
+    calibration = read_table(args.calibration)
+    require_columns(
+        calibration, ["model", "human", "judge"], f"calibration file {str(args.calibration)!r}"
+    )
+    test = read_table(args.test)
+    paired = not args.unpaired
+    require_columns(
+        test, ["model", "judge"] + (["item"] if paired else []), f"test file {str(args.test)!r}"
+    )
+    for name in (name_a, name_b):
+        for frame, what in ((calibration, "calibration"), (test, "test")):
+            if not (frame["model"].astype(str) == name).any():
+                known = sorted(frame["model"].astype(str).unique())
+                raise ValueError(
+                    f"model {name!r} has no rows in the {what} file; models there: {known}."
+                )
+    cal = {m: calibration[calibration["model"].astype(str) == m] for m in (name_a, name_b)}
+    if paired:
+        wide = test.assign(model=test["model"].astype(str)).pivot_table(
+            index="item", columns="model", values="judge", aggfunc="first", dropna=False
+        )
+        duplicated = test.duplicated(["model", "item"])
+        if duplicated.any():
+            row = test[duplicated].iloc[0]
+            raise ValueError(
+                f"test file has more than one row for model {row['model']!r}, item {row['item']!r}."
+            )
+        wide = wide.reindex(columns=[name_a, name_b])
+        test_a, test_b = wide[name_a], wide[name_b]
+    else:
+        test_a = test.loc[test["model"].astype(str) == name_a, "judge"]
+        test_b = test.loc[test["model"].astype(str) == name_b, "judge"]
+    result = compare_models(
+        test_a,
+        test_b,
+        cal[name_a],
+        cal[name_b],
+        args.alpha,
+        paired=paired,
+        shared_calibration=args.shared,
+        n_boot=args.n_boot,
+        seed=args.seed,
+        labels=(name_a, name_b),
+    )
+    payload = {
+        "models": [name_a, name_b],
+        "paired": paired,
+        "shared_calibration": args.shared,
+        "estimators": result.to_frame(),
+        "delta_j": result.delta_j.estimate,
+        "delta_j_ci": list(result.delta_j.ci),
+        "warnings": list(result.warnings),
+    }
+    _emit(args, result.summary(), payload)
+    _save_plot(args, plot_comparison(result))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if not hasattr(args, "quiet"):
+        args.quiet = False
     try:
         return int(args.handler(args))
     except ValueError as err:

@@ -11,10 +11,26 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
+from tqdm.auto import tqdm
 
-__all__ = ["FORMATS", "iter_table", "read_table", "table_format", "write_table"]
+if TYPE_CHECKING:
+    from regression.counts import Counts
+
+__all__ = [
+    "FORMATS",
+    "JUDGMENT_COLUMNS",
+    "count_judgments",
+    "iter_table",
+    "read_table",
+    "table_format",
+    "write_table",
+]
+
+#: The columns of the judgments table (DESIGN.md data model).
+JUDGMENT_COLUMNS = ("generator", "item", "validator", "label")
 
 #: File-name endings and the format each means.
 FORMATS = {
@@ -107,3 +123,37 @@ def write_table(frame: pd.DataFrame, path: str | Path) -> None:
         frame.to_json(p, orient="records", lines=True)
     else:
         frame.to_csv(p, sep="\t" if fmt == "tsv" else ",", index=False)
+
+
+def _row_count(path: Path, fmt: str) -> int | None:
+    if fmt != "parquet":
+        return None
+    import pyarrow.parquet as pq
+
+    return int(pq.ParquetFile(path).metadata.num_rows)
+
+
+def count_judgments(
+    path: str | Path, *, chunk_rows: int = 1_000_000, progress: bool = True
+) -> Counts:
+    """Turn a judgments file of any size into the generator x validator counts, chunk by chunk.
+
+    Memory is bounded by one chunk plus the counts (generators x validators),
+    whatever the number of rows. The counts of the chunks add up
+    (:meth:`regression.counts.Counts.__add__`), which is also how the same step
+    runs on Spark or Dask: count each partition, then add the partial counts.
+    Duplicate (generator, item, validator) rows are caught within a chunk only.
+    """
+    from regression.counts import counts_from_judgments
+
+    p = _existing(path)
+    total: Counts | int = 0
+    with tqdm(
+        total=_row_count(p, table_format(p)), unit="row", unit_scale=True, disable=not progress
+    ) as bar:
+        for chunk in iter_table(p, chunk_rows=chunk_rows, columns=JUDGMENT_COLUMNS):
+            total = total + counts_from_judgments(chunk)
+            bar.update(len(chunk))
+    if isinstance(total, int):
+        raise ValueError(f"{str(path)!r} holds no judgment rows.")
+    return total
