@@ -13,13 +13,14 @@ import argparse
 import json
 import math
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from jurycal.io import read_table
+from jurycal.io import read_table, write_table
 from regression._validation import require_columns
 
 __all__ = ["build_parser", "main"]
@@ -84,6 +85,34 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--seed", type=int, default=0)
     compare.add_argument("--alpha", type=float, default=0.05)
     compare.set_defaults(handler=_cmd_compare)
+
+    from ensemble import METRICS, RULES
+
+    vote = sub.add_parser(
+        "vote",
+        parents=[_common()],
+        help="label items by majority / supermajority / minority veto; precision per generator",
+        description="JUDGMENTS has columns generator, item, validator, label (1/0/missing).",
+    )
+    vote.add_argument("judgments", type=Path)
+    vote.add_argument("--rule", choices=RULES, default="majority")
+    vote.add_argument("--threshold", type=int, help="k (default: the rule's own)")
+    vote.add_argument("--missing", choices=("ignore",), help="apply the rule to the votes cast")
+    vote.add_argument("--human", type=Path, help="human labels (generator, item, human): TPR/TNR")
+    vote.add_argument("-o", "--output", type=Path, help="write the item labels here")
+    vote.set_defaults(handler=_cmd_vote)
+
+    pick = sub.add_parser(
+        "pick-threshold",
+        parents=[_common(plot=True)],
+        help="choose a rule's threshold on human-labelled generators (leave-one-generator-out)",
+    )
+    pick.add_argument("judgments", type=Path)
+    pick.add_argument("human", type=Path, help="human labels: generator, item, human")
+    pick.add_argument("--rule", choices=RULES, default="minority_veto")
+    pick.add_argument("--metric", choices=METRICS, default="max_abs_error")
+    pick.add_argument("--missing", choices=("ignore",))
+    pick.set_defaults(handler=_cmd_pick_threshold)
     return parser
 
 
@@ -224,6 +253,95 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     }
     _emit(args, result.summary(), payload)
     _save_plot(args, plot_comparison(result))
+    return 0
+
+
+def _read_judgments(path: Path) -> pd.DataFrame:
+    judgments = read_table(path)
+    require_columns(
+        judgments, ["generator", "item", "validator", "label"], f"judgments file {str(path)!r}"
+    )
+    return judgments
+
+
+def _read_human(path: Path) -> pd.DataFrame:
+    human = read_table(path)
+    require_columns(human, ["generator", "item", "human"], f"human-label file {str(path)!r}")
+    return human
+
+
+def _cmd_vote(args: argparse.Namespace) -> int:
+    from ensemble import ensemble_precision, ensemble_rates, tally_votes, vote, vote_matrix
+
+    judgments = _read_judgments(args.judgments)
+    matrix = vote_matrix(judgments)
+    tally = tally_votes(matrix)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        labels = vote(matrix, args.rule, args.threshold, args.missing)
+    precision = ensemble_precision(labels).to_frame()
+    lines = [
+        f"rule {args.rule}, threshold {args.threshold or 'default'}, missing votes: "
+        f"{'ignored (fraction of votes cast)' if args.missing else 'count as neither'}",
+        f"{len(matrix)} items x {matrix.shape[1]} validators; "
+        f"{tally.missing_fraction:.1%} of votes missing; {tally.n_no_vote} item(s) with no vote",
+        "",
+        "precision per generator (fraction labelled valid; Wilson 95% interval, item sampling only):",
+        precision.to_string(float_format=lambda v: f"{v:.4f}"),
+    ]
+    payload: dict[str, Any] = {
+        "rule": args.rule,
+        "threshold": args.threshold,
+        "missing_fraction": tally.missing_fraction,
+        "n_no_vote": tally.n_no_vote,
+        "precision": precision,
+        "warnings": [str(w.message) for w in caught],
+    }
+    if args.human is not None:
+        rates = ensemble_rates(labels, _read_human(args.human)).to_frame()
+        lines += ["", "against human labels:", rates.to_string(float_format=lambda v: f"{v:.4f}")]
+        payload["rates"] = rates
+    lines += [f"warning: {w.message}" for w in caught]
+    if args.output is not None:
+        write_table(pd.Series(labels, index=matrix.index, name="label").reset_index(), args.output)
+        lines.append(f"item labels written to {args.output}")
+    _emit(args, "\n".join(lines), payload)
+    return 0
+
+
+def _cmd_pick_threshold(args: argparse.Namespace) -> int:
+    from ensemble import pick_threshold, vote_matrix
+    from ensemble.plots import plot_threshold_sweep
+
+    matrix = vote_matrix(_read_judgments(args.judgments))
+    choice = pick_threshold(
+        matrix, _read_human(args.human), args.rule, args.metric, missing=args.missing
+    )
+    sweep = choice.sweep[choice.sweep["rule"] == args.rule]
+    text = "\n".join(
+        [
+            f"rule {args.rule}: threshold {choice.threshold} minimises {args.metric} on the "
+            f"calibration generators (in-sample {choice.in_sample_score:.4f}; optimistic)",
+            f"held out (threshold chosen without each generator): max abs error "
+            f"{choice.held_out_max_abs_error:.4f}, mean {choice.held_out_mean_abs_error:.4f}",
+            "",
+            choice.held_out.to_string(float_format=lambda v: f"{v:.4f}"),
+            "",
+            "sweep:",
+            sweep.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
+        ]
+    )
+    payload = {
+        "rule": args.rule,
+        "metric": args.metric,
+        "threshold": choice.threshold,
+        "in_sample_score": choice.in_sample_score,
+        "held_out_max_abs_error": choice.held_out_max_abs_error,
+        "held_out": choice.held_out,
+        "sweep": sweep,
+    }
+    _emit(args, text, payload)
+    _save_plot(args, plot_threshold_sweep(choice.sweep, args.metric))
     return 0
 
 
