@@ -87,6 +87,27 @@ def build_parser() -> argparse.ArgumentParser:
     compare.set_defaults(handler=_cmd_compare)
 
     from ensemble import METRICS, RULES
+    from repair import PAPER_LEVELS
+
+    rep = sub.add_parser(
+        "repair",
+        parents=[_common()],
+        help="repair raw validator outputs into the judgments table, accounting for every pair",
+        description="GEN_ITEMS has columns generator, task, item, line, feedback; "
+        "VALIDATOR_OUTPUTS has generator, task, validator, raw (the validator's whole response).",
+    )
+    rep.add_argument("generator_items", type=Path)
+    rep.add_argument("validator_outputs", type=Path)
+    rep.add_argument("-o", "--output", type=Path, required=True, help="the judgments table")
+    rep.add_argument(
+        "--repairs",
+        choices=("all", *PAPER_LEVELS),
+        default="all",
+        help="which repairs: all (default) or one of the paper's four levels",
+    )
+    rep.add_argument("--fuzzy-threshold", type=float, default=85.0)
+    rep.add_argument("--report", type=Path, help="also write the per-validator report table here")
+    rep.set_defaults(handler=_cmd_repair)
 
     vote = sub.add_parser(
         "vote",
@@ -268,6 +289,50 @@ def _read_human(path: Path) -> pd.DataFrame:
     human = read_table(path)
     require_columns(human, ["generator", "item", "human"], f"human-label file {str(path)!r}")
     return human
+
+
+def _cmd_repair(args: argparse.Namespace) -> int:
+    from repair import ALL, PAPER_LEVELS, repair_judgments
+
+    items = read_table(args.generator_items)
+    outputs = read_table(args.validator_outputs)
+    repairs = ALL if args.repairs == "all" else PAPER_LEVELS[args.repairs]
+    judgments, report = repair_judgments(
+        items,
+        outputs,
+        fuzzy_threshold=args.fuzzy_threshold,
+        repairs=repairs,
+        progress=not args.quiet,
+    )
+    write_table(judgments, args.output)
+    summary = report.summary()
+    if args.report is not None:
+        write_table(summary.reset_index(), args.report)
+    overall = summary.loc["all"]
+    text = "\n".join(
+        [
+            f"{len(judgments)} (generator item, validator) pairs written to {args.output}",
+            f"missing labels: {overall['rate_before']:.1%} as produced -> "
+            f"{overall['rate_after']:.1%} after repairs ({args.repairs})",
+            f"{len(report.unmatched_entries)} validator entries matched no item; "
+            f"{len(report.unparseable_outputs)} outputs unparseable (both listed in the report)",
+            "",
+            summary.to_string(float_format=lambda v: f"{v:.4f}"),
+            "",
+            "by failure type (pairs):",
+            report.by_failure().to_string(),
+        ]
+    )
+    payload = {
+        "pairs": len(judgments),
+        "output": str(args.output),
+        "summary": summary,
+        "by_failure": report.by_failure(),
+        "n_unmatched_entries": len(report.unmatched_entries),
+        "n_unparseable_outputs": len(report.unparseable_outputs),
+    }
+    _emit(args, text, payload)
+    return 0
 
 
 def _cmd_vote(args: argparse.Namespace) -> int:
