@@ -86,6 +86,25 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--alpha", type=float, default=0.05)
     compare.set_defaults(handler=_cmd_compare)
 
+    report = sub.add_parser(
+        "report",
+        parents=[_common()],
+        help="write a report card (Markdown and HTML) following Fiedler's section 7 checklist",
+        description="Without --models: CALIBRATION has human, judge; TEST has judge. With "
+        "--models A B: both files also have a model column (TEST an item column when paired), "
+        "and the card adds the comparison with Delta J.",
+    )
+    report.add_argument("calibration", type=Path)
+    report.add_argument("test", type=Path)
+    report.add_argument("-o", "--output", type=Path, required=True, help="card.md (and card.html)")
+    report.add_argument("--models", nargs=2, metavar=("A", "B"))
+    report.add_argument("--unpaired", action="store_true")
+    report.add_argument("--method", choices=("rogan-gladen", "ppi++"), default="rogan-gladen")
+    report.add_argument("--n-boot", type=int, default=10_000)
+    report.add_argument("--seed", type=int, default=0)
+    report.add_argument("--alpha", type=float, default=0.05)
+    report.set_defaults(handler=_cmd_report)
+
     from ensemble import METRICS, RULES
     from repair import PAPER_LEVELS
 
@@ -214,10 +233,8 @@ def _cmd_judge(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_compare(args: argparse.Namespace) -> int:
-    from regression import compare_models
-    from regression.plots import plot_comparison
-
+def _read_comparison(args: argparse.Namespace) -> tuple[dict[str, pd.DataFrame], Any, Any, bool]:
+    """The calibration rows per model and the two models' test labels (aligned when paired)."""
     name_a, name_b = args.models
     calibration = read_table(args.calibration)
     require_columns(
@@ -237,20 +254,30 @@ def _cmd_compare(args: argparse.Namespace) -> int:
                 )
     cal = {m: calibration[calibration["model"].astype(str) == m] for m in (name_a, name_b)}
     if paired:
-        wide = test.assign(model=test["model"].astype(str)).pivot_table(
-            index="item", columns="model", values="judge", aggfunc="first", dropna=False
-        )
         duplicated = test.duplicated(["model", "item"])
         if duplicated.any():
             row = test[duplicated].iloc[0]
             raise ValueError(
                 f"test file has more than one row for model {row['model']!r}, item {row['item']!r}."
             )
-        wide = wide.reindex(columns=[name_a, name_b])
+        wide = (
+            test.assign(model=test["model"].astype(str))
+            .pivot(index="item", columns="model", values="judge")
+            .reindex(columns=[name_a, name_b])
+        )
         test_a, test_b = wide[name_a], wide[name_b]
     else:
         test_a = test.loc[test["model"].astype(str) == name_a, "judge"]
         test_b = test.loc[test["model"].astype(str) == name_b, "judge"]
+    return cal, test_a, test_b, paired
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from regression import compare_models
+    from regression.plots import plot_comparison
+
+    name_a, name_b = args.models
+    cal, test_a, test_b, paired = _read_comparison(args)
     result = compare_models(
         test_a,
         test_b,
@@ -289,6 +316,44 @@ def _read_human(path: Path) -> pd.DataFrame:
     human = read_table(path)
     require_columns(human, ["generator", "item", "human"], f"human-label file {str(path)!r}")
     return human
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from jurycal.report import Report, add_comparison, add_single_judge
+    from regression import compare_models, estimate_prevalence
+
+    card = Report("jurycal report card")
+    if args.models is None:
+        calibration = read_table(args.calibration)
+        test = read_table(args.test)
+        require_columns(test, ["judge"], f"test file {str(args.test)!r}")
+        result = estimate_prevalence(calibration, test["judge"], args.alpha, method=args.method)
+        add_single_judge(card, result)
+    else:
+        name_a, name_b = args.models
+        cal, test_a, test_b, paired = _read_comparison(args)
+        for name, test in ((name_a, test_a), (name_b, test_b)):
+            result = estimate_prevalence(cal[name], test.dropna(), args.alpha, method=args.method)
+            add_single_judge(card, result, name=name)
+        comparison = compare_models(
+            test_a,
+            test_b,
+            cal[name_a],
+            cal[name_b],
+            args.alpha,
+            paired=paired,
+            n_boot=args.n_boot,
+            seed=args.seed,
+            labels=(name_a, name_b),
+        )
+        add_comparison(card, comparison)
+    written = [card.write(args.output.with_suffix(ext)) for ext in (".md", ".html")]
+    _emit(
+        args,
+        card.to_markdown() + "\n" + "\n".join(f"written: {p}" for p in written),
+        {"written": [str(p) for p in written], "markdown": card.to_markdown()},
+    )
+    return 0
 
 
 def _cmd_repair(args: argparse.Namespace) -> int:

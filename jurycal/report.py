@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,9 @@ import pandas as pd
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["Report"]
+    from regression import ModelComparison, SingleJudgeResult
+
+__all__ = ["Report", "add_comparison", "add_single_judge"]
 
 
 @dataclass(frozen=True)
@@ -168,3 +171,101 @@ class Report:
         else:
             p.write_text(self.to_html(), encoding="utf-8")
         return p
+
+
+# --- report cards ---------------------------------------------------------------
+
+
+def _rate_row(name: str, k: int, n: int, alpha: float) -> dict[str, Any]:
+    from regression.intervals import wilson_interval
+
+    low, high = wilson_interval(k, n, alpha)
+    return {"quantity": name, "estimate": k / n, "low": float(low), "high": float(high), "n": n}
+
+
+def add_single_judge(report: Report, result: SingleJudgeResult, *, name: str = "the model") -> None:
+    """Fiedler section 7, points 1-5 and 7, for one model judged by one judge."""
+    c = result.calibration
+    level = f"{1 - result.primary.alpha:.0%}"
+    report.heading(f"Single-judge estimate: {name}")
+    report.paragraph(
+        "1. Estimand: theta, the rate at which humans would label the test responses valid. "
+        f"Bias-corrected with {result.method} (the reported estimate); the naive judge "
+        "valid-rate is shown beside it and estimates the judge's rate, not theta."
+    )
+    report.paragraph(
+        "2. Task: single-model estimation. 3. Calibration: model-specific, "
+        f"m = {c.m} human-labelled items (m1 = {c.n_pos} valid, m0 = {c.n_neg} invalid; "
+        f"{c.n_dropped} dropped); test n = {result.n} judged items ({result.n_dropped} dropped "
+        "for a missing judge label)."
+    )
+    frame = result.to_frame().reset_index()[
+        ["method", "estimate", "ci_low", "ci_high", "se", "covers"]
+    ]
+    report.paragraph(f"4. Estimates with {level} intervals and the randomness each covers:")
+    report.table(frame)
+    alpha = result.primary.alpha
+    j_low, j_high = result.youden.ci
+    quality = pd.DataFrame(
+        [
+            _rate_row("TPR (q1)", c.tp, c.n_pos, alpha),
+            _rate_row("TNR (q0)", c.tn, c.n_neg, alpha),
+            {
+                "quantity": "Youden's J",
+                "estimate": result.youden_j,
+                "low": j_low,
+                "high": j_high,
+                "n": c.m,
+            },
+        ]
+    )
+    report.paragraph(
+        f"5. Judge quality on the calibration items ({level} intervals: Wilson for the rates, "
+        "Agresti-Caffo for J):"
+    )
+    report.table(quality)
+    _add_warnings(report, result.warnings)
+
+
+def add_comparison(report: Report, comparison: ModelComparison) -> None:
+    """Fiedler section 7, points 2-4, 6 and 7, for a comparison of two models."""
+    a, b = comparison.labels
+    report.heading(f"Comparison: {a} vs {b}")
+    design = (
+        "paired (both models on the same test items)"
+        if comparison.paired
+        else ("independent test sets")
+    )
+    report.paragraph(
+        f"2. Task: model comparison, Delta theta = theta[{a}] - theta[{b}]; {design}. "
+        f"3. Calibration: model-specific (m = {comparison.calibration_a.m} for {a}, "
+        f"{comparison.calibration_b.m} for {b}) beside shared ({comparison.shared_calibration}, "
+        f"m = {comparison.calibration_shared.m}); shared calibration assumes the judge is "
+        "equally good on both models."
+    )
+    frame = comparison.to_frame().reset_index()
+    frame["covers"] = [e.covers for e in comparison.estimates]
+    report.paragraph(
+        "4. Estimates with bootstrap intervals (Fiedler App. E.4) and delta-method SEs:"
+    )
+    report.table(frame[["method", "estimate", "ci_low", "ci_high", "se_delta", "covers"]])
+    dj = comparison.delta_j
+    report.paragraph(
+        f"6. Delta J = J[{a}] - J[{b}] = {dj.estimate:+.3f} "
+        f"[{dj.ci[0]:+.3f}, {dj.ci[1]:+.3f}] (bootstrap over calibration items)"
+        + (
+            "; the interval excludes 0: shared calibration is not defensible."
+            if dj.excludes_zero
+            else "."
+        )
+    )
+    _add_warnings(report, comparison.warnings)
+
+
+def _add_warnings(report: Report, warnings: Sequence[str]) -> None:
+    if not warnings:
+        report.paragraph("7. Diagnostics raise no warning.")
+        return
+    report.paragraph("7. The diagnostics weaken the claim:")
+    for text in warnings:
+        report.warning(text)

@@ -109,3 +109,34 @@ def test_compare_bad_model_names(comparison_files, capsys):
     assert "model 'gamma' has no rows in the calibration file; models there: ['alpha', 'beta']" in (
         capsys.readouterr().err
     )
+
+
+def test_report_card_follows_fiedler_checklist(comparison_files, tmp_path, capsys):
+    cal_path, test_path = comparison_files
+    out = tmp_path / "card.md"
+    argv = ["report", str(cal_path), str(test_path), "-o", str(out), "--models", "alpha", "beta"]
+    assert main(argv + ["--n-boot", "300"]) == 0
+    capsys.readouterr()
+    card = out.read_text()
+    for point in (
+        "1. Estimand",
+        "3. Calibration",
+        "4. Estimates",
+        "5. Judge quality",
+        "6. Delta J",
+        "Comparison: alpha vs beta",
+    ):
+        assert point in card
+    assert "<h2>Comparison: alpha vs beta</h2>" in out.with_suffix(".html").read_text()
+
+
+def test_report_card_single_judge_warns_on_a_chance_judge(tmp_path, capsys):
+    rng = np.random.default_rng(3)
+    cal = pd.DataFrame({"human": rng.integers(0, 2, 200), "judge": rng.integers(0, 2, 200)})
+    cal.to_csv(tmp_path / "cal.csv", index=False)
+    pd.DataFrame({"judge": rng.integers(0, 2, 500)}).to_csv(tmp_path / "test.csv", index=False)
+    argv = ["report", str(tmp_path / "cal.csv"), str(tmp_path / "test.csv"), "-o"]
+    assert main(argv + [str(tmp_path / "card.md")]) == 0
+    capsys.readouterr()
+    card = (tmp_path / "card.md").read_text()
+    assert "7. The diagnostics weaken the claim" in card and "> **Warning.**" in card
