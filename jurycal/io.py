@@ -152,6 +152,8 @@ def count_judgments(
         total=_row_count(p, table_format(p)), unit="row", unit_scale=True, disable=not progress
     ) as bar:
         for chunk in iter_table(p, chunk_rows=chunk_rows, columns=JUDGMENT_COLUMNS):
+            if chunk.empty:
+                continue
             total = total + counts_from_judgments(chunk)
             bar.update(len(chunk))
     if isinstance(total, int):
