@@ -50,6 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser(
         "demo", parents=[_common()], help="run the whole pipeline on the bundled example data"
     )
+    demo.add_argument(
+        "--out", type=Path, default=Path("jurycal-demo"), help="where the report card is written"
+    )
     demo.set_defaults(handler=_cmd_demo)
 
     judge = sub.add_parser(
@@ -199,7 +202,8 @@ def _save_plot(args: argparse.Namespace, figure: Any) -> None:
 def _cmd_demo(args: argparse.Namespace) -> int:
     from jurycal.demo import run_demo
 
-    print(run_demo(quiet=args.quiet))
+    text = run_demo(quiet=args.quiet, out_dir=args.out)
+    _emit(args, text, {"report": str(args.out / "report.md"), "markdown": text})
     return 0
 
 

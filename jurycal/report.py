@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 
 if TYPE_CHECKING:
@@ -55,7 +56,9 @@ class _Figure:
 
 
 def _cell(value: Any, digits: int) -> str:
-    if isinstance(value, float):
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    if isinstance(value, (float, np.floating)):
         return "" if pd.isna(value) else f"{value:.{digits}f}"
     return "" if value is None or value is pd.NA else str(value)
 
