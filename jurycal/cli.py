@@ -108,6 +108,16 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--alpha", type=float, default=0.05)
     report.set_defaults(handler=_cmd_report)
 
+    count = sub.add_parser(
+        "count",
+        parents=[_common()],
+        help="turn a judgments file of any size into generator x validator counts (streamed)",
+    )
+    count.add_argument("judgments", type=Path)
+    count.add_argument("-o", "--output", type=Path, help="write the long counts table here")
+    count.add_argument("--chunk-rows", type=int, default=1_000_000)
+    count.set_defaults(handler=_cmd_count)
+
     from ensemble import METRICS, RULES
     from repair import PAPER_LEVELS
 
@@ -401,6 +411,39 @@ def _cmd_repair(args: argparse.Namespace) -> int:
         "n_unparseable_outputs": len(report.unparseable_outputs),
     }
     _emit(args, text, payload)
+    return 0
+
+
+def _long_counts(counts: Any) -> pd.DataFrame:
+    """One row per (generator, validator) cell with at least one label."""
+    long = pd.DataFrame(
+        {
+            "n_valid": counts.n_valid.stack(),
+            "n_labeled": counts.n_labeled.stack(),
+        }
+    ).reset_index()
+    return long[long["n_labeled"] > 0].reset_index(drop=True)
+
+
+def _cmd_count(args: argparse.Namespace) -> int:
+    from jurycal.io import count_judgments
+
+    counts = count_judgments(args.judgments, chunk_rows=args.chunk_rows, progress=not args.quiet)
+    long = _long_counts(counts)
+    if args.output is not None:
+        write_table(long, args.output)
+    rates = counts.rates
+    text = "\n".join(
+        [
+            f"{int(long['n_labeled'].sum()):,} labels in {len(long):,} cells "
+            f"({len(rates.index)} generators x {len(rates.columns)} validators)",
+            "",
+            "fraction labelled valid (generators x validators):",
+            rates.to_string(float_format=lambda v: f"{v:.3f}"),
+        ]
+        + ([f"counts written to {args.output}"] if args.output is not None else [])
+    )
+    _emit(args, text, {"counts": long})
     return 0
 
 

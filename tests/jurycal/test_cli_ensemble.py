@@ -58,3 +58,18 @@ def test_vote_bad_input(tmp_path, capsys):
     )
     assert main(["vote", str(bad), "--threshold", "5"]) == 1
     assert "threshold" in capsys.readouterr().err
+
+
+def test_count_streams_the_judgments_into_cells(files, capsys):
+    root, judgments = files
+    out = root / "counts.csv"
+    argv = ["count", str(root / "judgments.parquet"), "-o", str(out), "--chunk-rows", "10000"]
+    assert main(argv + ["--quiet"]) == 0
+    assert "6 generators x 14 validators" in capsys.readouterr().out
+    counts = pd.read_csv(out)
+    assert len(counts) == 6 * 14
+    # every vote is accounted for: the labelled ones are in n_labeled, the rest were missing
+    assert counts["n_labeled"].sum() == judgments["label"].notna().sum()
+    expected = judgments.dropna(subset=["label"]).groupby(["generator", "validator"])["label"].sum()
+    got = counts.set_index(["generator", "validator"])["n_valid"]
+    assert (got.sort_index() == expected.sort_index().astype(int)).all()
