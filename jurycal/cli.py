@@ -118,6 +118,36 @@ def build_parser() -> argparse.ArgumentParser:
     count.add_argument("--chunk-rows", type=int, default=1_000_000)
     count.set_defaults(handler=_cmd_count)
 
+    for name, what in (
+        ("fit", "latent-trait regression: precision per generator, TPR/TNR per validator, CIs"),
+        ("estimate", "precision of a new, unannotated generator (the paper's section 5.1 use)"),
+    ):
+        cmd = sub.add_parser(
+            name,
+            parents=[_common(plot=name == "fit")],
+            help=what,
+            description="JUDGMENTS has generator, item, validator, label; HUMAN has "
+            "generator, item, human. Anchors come from the calibration generators' labels.",
+        )
+        cmd.add_argument("judgments", type=Path)
+        cmd.add_argument("human", type=Path)
+        cmd.add_argument(
+            "--calibration",
+            nargs="+",
+            metavar="GEN",
+            help="calibration generators (default: every generator with human labels)",
+        )
+        if name == "estimate":
+            cmd.add_argument("--generator", required=True, help="the new generator")
+        cmd.add_argument("--loss", choices=("likelihood", "paper"), default="likelihood")
+        cmd.add_argument("--backend", choices=("scipy", "torch"), default="scipy")
+        cmd.add_argument("--restarts", type=int, default=25)
+        cmd.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (0: none)")
+        cmd.add_argument("--alpha", type=float, default=0.05)
+        cmd.add_argument("--seed", type=int, default=0)
+        cmd.add_argument("--report", type=Path, help="also write a report card (.md and .html)")
+        cmd.set_defaults(handler=_cmd_fit if name == "fit" else _cmd_estimate)
+
     from ensemble import METRICS, RULES
     from repair import PAPER_LEVELS
 
@@ -444,6 +474,115 @@ def _cmd_count(args: argparse.Namespace) -> int:
         + ([f"counts written to {args.output}"] if args.output is not None else [])
     )
     _emit(args, text, {"counts": long})
+    return 0
+
+
+def _latent_model(args: argparse.Namespace) -> Any:
+    from regression import LatentTraitModel
+
+    return LatentTraitModel(
+        loss=args.loss, n_restarts=args.restarts, backend=args.backend, seed=args.seed
+    )
+
+
+def _latent_output(
+    args: argparse.Namespace, result: Any, human: pd.DataFrame, calibration: Sequence[str]
+) -> tuple[str, dict[str, Any]]:
+    """The per-generator table (with intervals and roles), validators and diagnostics."""
+    from jurycal.report import latent_trait_table
+
+    table = latent_trait_table(
+        result, human, calibration, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed
+    )
+    validators = pd.DataFrame({"tpr": result.tpr, "tnr": result.tnr, "youden_j": result.youden_j})
+    diagnostics = {
+        "loss": result.loss_name,
+        "training_loss": result.loss,
+        "converged": result.converged,
+        "restarts_at_best": f"{result.n_restarts_converged_to_best} of {result.n_restarts}",
+        "dispersion": result.dispersion,
+    }
+    lines = [
+        f"latent-trait fit ({result.loss_name} loss, {args.backend}): training loss "
+        f"{result.loss:.4f}, converged {result.converged}, restarts at the best loss "
+        f"{diagnostics['restarts_at_best']}, Pearson dispersion {result.dispersion:.2f} "
+        "(about 1 when the model holds)",
+        "",
+        table.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
+        "",
+        validators.to_string(float_format=lambda v: f"{v:.3f}"),
+    ]
+    lines += [f"warning: {w}" for w in result.warnings]
+    payload = {
+        "generators": table,
+        "validators": validators,
+        "diagnostics": diagnostics,
+        "warnings": list(result.warnings),
+    }
+    return "\n".join(lines), payload
+
+
+def _write_latent_report(
+    args: argparse.Namespace, result: Any, human: pd.DataFrame, calibration: Sequence[str]
+) -> list[str]:
+    if args.report is None:
+        return []
+    from jurycal.report import Report, add_latent_trait
+
+    card = Report("jurycal report card: latent-trait regression")
+    add_latent_trait(
+        card, result, human, calibration, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed
+    )
+    return [f"written: {card.write(args.report.with_suffix(ext))}" for ext in (".md", ".html")]
+
+
+def _calibration(args: argparse.Namespace, human: pd.DataFrame) -> list[str]:
+    return list(args.calibration) if args.calibration else sorted(human["generator"].unique())
+
+
+def _cmd_fit(args: argparse.Namespace) -> int:
+    judgments, human = _read_judgments(args.judgments), _read_human(args.human)
+    calibration = _calibration(args, human)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # every warning is on the result and printed below
+        result = _latent_model(args).fit_table(judgments, human, calibration)
+    text, payload = _latent_output(args, result, human, calibration)
+    written = _write_latent_report(args, result, human, calibration)
+    _emit(args, "\n".join([text, *written]), payload)
+    if getattr(args, "plot", None) is not None:
+        from regression.plots import plot_latent_fit
+
+        _save_plot(args, plot_latent_fit(result, human))
+    return 0
+
+
+def _cmd_estimate(args: argparse.Namespace) -> int:
+    from regression import counts_from_judgments
+
+    judgments, human = _read_judgments(args.judgments), _read_human(args.human)
+    new = args.generator
+    is_new = judgments["generator"].astype(str) == new
+    if not is_new.any():
+        known = sorted(judgments["generator"].astype(str).unique())
+        raise ValueError(f"generator {new!r} has no judgments; generators there: {known}.")
+    calibration = [g for g in _calibration(args, human) if g != new]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # every warning is on the result and printed below
+        base = _latent_model(args).fit_table(judgments[~is_new], human, calibration)
+        new_counts = counts_from_judgments(judgments[is_new])
+        result = base.add_generators(new_counts.rates, new_counts.n_labeled.astype(float))
+    text, payload = _latent_output(args, result, human, calibration)
+    row = payload["generators"].set_index("generator").loc[new]
+    shift = (result.precision.drop(new) - base.precision).abs().max()
+    head = (
+        f"{new}: precision {row['estimate']:.4f}"
+        + (f" [{row['low']:.4f}, {row['high']:.4f}]" if "low" in row else "")
+        + f" from {int(new_counts.n_labeled.to_numpy().sum()):,} validator labels and no human "
+        f"label of its own; adding it moved the other generators' estimates by at most {shift:.4f}."
+    )
+    payload["new_generator"] = new
+    written = _write_latent_report(args, result, human, calibration)
+    _emit(args, "\n".join([head, "", text, *written]), payload)
     return 0
 
 

@@ -22,9 +22,15 @@ import pandas as pd
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from regression import ModelComparison, SingleJudgeResult
+    from regression import LatentTraitResult, ModelComparison, SingleJudgeResult
 
-__all__ = ["Report", "add_comparison", "add_single_judge"]
+__all__ = [
+    "Report",
+    "add_comparison",
+    "add_latent_trait",
+    "add_single_judge",
+    "latent_trait_table",
+]
 
 
 @dataclass(frozen=True)
@@ -272,3 +278,84 @@ def _add_warnings(report: Report, warnings: Sequence[str]) -> None:
     report.paragraph("7. The diagnostics weaken the claim:")
     for text in warnings:
         report.warning(text)
+
+
+def latent_trait_table(
+    result: LatentTraitResult,
+    human: pd.DataFrame | None,
+    calibration: Sequence[str],
+    *,
+    alpha: float = 0.05,
+    n_boot: int = 200,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Per generator: role, estimate, bootstrap interval (if ``n_boot``), human precision, error.
+
+    ``role`` is ``calibration`` (its human labels anchor the fit), ``held out``
+    (human labels exist but were not used: its error is an honest check) or
+    ``unannotated``.
+    """
+    table = pd.DataFrame({"generator": result.precision.index, "estimate": result.precision})
+    if n_boot > 0:
+        bounds = result.interval(alpha, n_boot=n_boot, seed=seed)
+        table["low"], table["high"] = bounds["low"], bounds["high"]
+    truth = (
+        human.groupby("generator")["human"].mean() if human is not None else pd.Series(dtype=float)
+    )
+    table["human"] = table["generator"].map(truth)
+    table["role"] = np.where(
+        table["generator"].isin(list(calibration)),
+        "calibration",
+        np.where(table["human"].notna(), "held out", "unannotated"),
+    )
+    table["abs_error"] = np.where(
+        table["role"] == "held out", (table["estimate"] - table["human"]).abs(), np.nan
+    )
+    first = ["generator", "role", "estimate"]
+    return table[first + [c for c in table.columns if c not in first]].reset_index(drop=True)
+
+
+def add_latent_trait(
+    report: Report,
+    result: LatentTraitResult,
+    human: pd.DataFrame | None,
+    calibration: Sequence[str],
+    *,
+    alpha: float = 0.05,
+    n_boot: int = 200,
+    seed: int = 0,
+) -> None:
+    """The multi-judge card: precision with CIs, validators' TPR / TNR, fit diagnostics, warnings."""
+    report.heading("Latent-trait regression")
+    report.paragraph(
+        "Model: P_ij = g_i TPR_j + (1 - g_i)(1 - TNR_j) (agreeableness paper section 5), "
+        f"fitted with the {result.loss_name} loss; anchors from the human labels of "
+        f"{len(calibration)} calibration generator(s): {', '.join(calibration) or 'none'}."
+    )
+    report.paragraph(
+        f"Precision per generator with {1 - alpha:.0%} bootstrap intervals ({n_boot} "
+        "replicates redrawing every count from the fit: item sampling within cells and "
+        "calibration sampling; not model misfit, not item correlation across validators). "
+        "Held-out generators have human labels the fit did not use: their error is the honest check."
+    )
+    report.table(
+        latent_trait_table(result, human, calibration, alpha=alpha, n_boot=n_boot, seed=seed),
+        digits=4,
+    )
+    report.paragraph("Validators:")
+    report.table(
+        pd.DataFrame(
+            {
+                "validator": result.tpr.index,
+                "tpr": result.tpr.to_numpy(),
+                "tnr": result.tnr.to_numpy(),
+                "youden_j": result.youden_j.to_numpy(),
+            }
+        )
+    )
+    report.paragraph(
+        f"Fit diagnostics: training loss {result.loss:.4f}; converged {result.converged}; "
+        f"{result.n_restarts_converged_to_best} of {result.n_restarts} restarts reached the best "
+        f"loss; Pearson dispersion {result.dispersion:.2f} (about 1 when the model holds)."
+    )
+    _add_warnings(report, result.warnings)

@@ -18,6 +18,8 @@ Single judge (Lee et al.; Fiedler):
 Many judges (agreeableness paper):
 
 * :func:`plot_leave_out`: leave-s-out error against calibration size (Fig. 6).
+* :func:`plot_latent_fit`: a fitted model's precisions (beside human ones) and
+  validators' TPR against TNR.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ __all__ = [
     "plot_comparison",
     "plot_coverage",
     "plot_interval_length",
+    "plot_latent_fit",
     "plot_leave_out",
     "plot_single_judge",
     "plot_validator_rates",
@@ -302,5 +305,37 @@ def plot_leave_out(
     ax_b.legend(fontsize=8)
     if title:
         fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_latent_fit(result: Any, human: pd.DataFrame | None = None) -> Figure:
+    """Two panels: precision per generator (dots; human-labelled precision as crosses) and
+    the validators' fitted TPR against TNR.
+
+    ``result`` is a :class:`regression.latent_trait.LatentTraitResult`; ``human``
+    the human labels (``generator, item, human``), optional.
+    """
+    import matplotlib.pyplot as plt
+
+    fig, (ax_g, ax_v) = plt.subplots(1, 2, figsize=(11, 0.5 + 0.32 * len(result.precision)))
+    y = np.arange(len(result.precision))[::-1]
+    ax_g.plot(result.precision.to_numpy(), y, "o", label="estimate")
+    if human is not None:
+        truth = human.groupby("generator")["human"].mean().reindex(result.precision.index)
+        ax_g.plot(truth.to_numpy(), y, "x", color="C3", label="human labels")
+    ax_g.set_yticks(y, [str(g) for g in result.precision.index])
+    ax_g.set(xlabel="precision g", title=f"Generators ({result.loss_name} loss)")
+    ax_g.legend(fontsize=8)
+    ax_v.scatter(result.tnr.to_numpy(), result.tpr.to_numpy())
+    for name in result.tpr.index:
+        ax_v.annotate(
+            str(name),
+            (result.tnr[name], result.tpr[name]),
+            fontsize=7,
+            xytext=(3, 3),
+            textcoords="offset points",
+        )
+    ax_v.set(xlabel="TNR", ylabel="TPR", title="Validators (fitted)")
     fig.tight_layout()
     return fig
