@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression._validation import require_columns
+from regression._validation import coerce_binary, require_columns
 
 __all__ = [
     "JUDGMENT_COLUMNS",
@@ -291,7 +291,7 @@ def vote_matrix(judgments: pd.DataFrame) -> pd.DataFrame:
         if absent.any():
             row = judgments.index[int(np.flatnonzero(absent)[0])]
             raise ValueError(f"judgments has a missing {column} at row {row!r}.")
-    labels = _labels_column(judgments["label"])
+    labels = coerce_binary("judgments label", judgments["label"], allow_missing=True)
     # (generator, item) pairs in order of first appearance, factorised as integers
     # (factorising the tuples themselves is ~10x slower on a million rows).
     generator_codes, generators = pd.factorize(judgments["generator"])
@@ -384,21 +384,6 @@ def _check_threshold(threshold: Any, rule: str, n_validators: int) -> int:
 def _plain(value: Any) -> Any:
     """A numpy scalar as the Python value, so that messages read ``7``, not ``np.int64(7)``."""
     return value.item() if isinstance(value, np.generic) else value
-
-
-def _labels_column(label: pd.Series) -> np.ndarray:
-    """The judgments' ``label`` column as floats 1.0 / 0.0 / NaN; anything else is an error."""
-    absent = label.isna().to_numpy()
-    numeric = pd.to_numeric(label.where(~label.isna()), errors="coerce")
-    values = numeric.to_numpy(dtype=float, na_value=np.nan)
-    bad = ~absent & ~((values == 0.0) | (values == 1.0))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"judgments label must be 1 (valid), 0 (invalid) or missing; got "
-            f"{label.iloc[i]!r} at row {label.index[i]!r}."
-        )
-    return values
 
 
 def _as_vote_array(votes: Any) -> tuple[np.ndarray, pd.Index | None, VoteTally]:

@@ -243,10 +243,10 @@ def test_string_votes_are_named():
 def test_judgments_labels_other_than_0_1_missing():
     table = judgments_table().astype({"label": object})
     table.loc[3, "label"] = "partially valid"
-    with pytest.raises(ValueError, match=r"got 'partially valid' at row 3"):
+    with pytest.raises(ValueError, match=r"got 'partially valid' at position 3"):
         vote(table, "majority")
     table.loc[3, "label"] = 3
-    with pytest.raises(ValueError, match=r"got 3 at row 3"):
+    with pytest.raises(ValueError, match=r"got 3 at position 3"):
         vote_matrix(table)
 
 

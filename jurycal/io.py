@@ -1,0 +1,161 @@
+"""Reading and writing tables: CSV, Parquet and JSON Lines, whole or in bounded chunks.
+
+The format follows the file name: ``.csv`` / ``.csv.gz`` / ``.tsv``, ``.parquet`` /
+``.pq``, ``.jsonl`` / ``.ndjson`` (optionally ``.gz``). :func:`iter_table` reads
+any of them in chunks of at most ``chunk_rows`` rows, so a table larger than
+memory can be turned into counts (:func:`count_judgments`) without ever being
+held whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pandas as pd
+from tqdm.auto import tqdm
+
+if TYPE_CHECKING:
+    from regression.counts import Counts
+
+__all__ = [
+    "FORMATS",
+    "JUDGMENT_COLUMNS",
+    "count_judgments",
+    "iter_table",
+    "read_table",
+    "table_format",
+    "write_table",
+]
+
+#: The columns of the judgments table (DESIGN.md data model).
+JUDGMENT_COLUMNS = ("generator", "item", "validator", "label")
+
+#: File-name endings and the format each means.
+FORMATS = {
+    ".csv": "csv",
+    ".csv.gz": "csv",
+    ".tsv": "tsv",
+    ".tsv.gz": "tsv",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".jsonl": "jsonl",
+    ".jsonl.gz": "jsonl",
+    ".ndjson": "jsonl",
+    ".ndjson.gz": "jsonl",
+}
+
+
+def table_format(path: str | Path) -> str:
+    """The format of ``path`` by its ending: ``'csv'``, ``'tsv'``, ``'parquet'`` or ``'jsonl'``.
+
+    Examples
+    --------
+    >>> table_format("votes.jsonl.gz")
+    'jsonl'
+    """
+    name = Path(path).name.lower()
+    for ending in sorted(FORMATS, key=len, reverse=True):
+        if name.endswith(ending):
+            return FORMATS[ending]
+    raise ValueError(
+        f"cannot tell the format of {str(path)!r}; name it with one of {sorted(FORMATS)}."
+    )
+
+
+def _existing(path: str | Path) -> Path:
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"no such file: {str(path)!r}.")
+    return p
+
+
+def read_table(path: str | Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
+    """Read a whole table (see :func:`iter_table` for tables that do not fit in memory)."""
+    fmt = table_format(path)
+    p = _existing(path)
+    cols = list(columns) if columns is not None else None
+    if fmt == "parquet":
+        return pd.read_parquet(p, columns=cols)
+    if fmt == "jsonl":
+        frame = pd.read_json(p, lines=True, dtype=False)
+        return frame[cols] if cols is not None else frame
+    return pd.read_csv(p, sep="\t" if fmt == "tsv" else ",", usecols=cols)
+
+
+def iter_table(
+    path: str | Path, *, chunk_rows: int = 1_000_000, columns: Sequence[str] | None = None
+) -> Iterator[pd.DataFrame]:
+    """Yield the table in chunks of at most ``chunk_rows`` rows; memory stays bounded by one chunk.
+
+    Parquet is read batch by batch with pyarrow; CSV and JSON Lines with pandas'
+    chunked readers.
+    """
+    if chunk_rows <= 0:
+        raise ValueError(f"chunk_rows ({chunk_rows}) must be positive.")
+    fmt = table_format(path)
+    p = _existing(path)
+    cols = list(columns) if columns is not None else None
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        with pq.ParquetFile(p) as parquet:
+            for batch in parquet.iter_batches(batch_size=chunk_rows, columns=cols):
+                yield batch.to_pandas()
+    elif fmt == "jsonl":
+        with pd.read_json(p, lines=True, chunksize=chunk_rows, dtype=False) as reader:
+            for chunk in reader:
+                yield chunk[cols] if cols is not None else chunk
+    else:
+        sep = "\t" if fmt == "tsv" else ","
+        with pd.read_csv(p, sep=sep, usecols=cols, chunksize=chunk_rows) as reader:
+            yield from reader
+
+
+def write_table(frame: pd.DataFrame, path: str | Path) -> None:
+    """Write ``frame`` in the format its file name says; the index is not written."""
+    fmt = table_format(path)
+    p = Path(path)
+    if fmt == "parquet":
+        frame.to_parquet(p, index=False)
+    elif fmt == "jsonl":
+        frame.to_json(p, orient="records", lines=True)
+    else:
+        frame.to_csv(p, sep="\t" if fmt == "tsv" else ",", index=False)
+
+
+def _row_count(path: Path, fmt: str) -> int | None:
+    if fmt != "parquet":
+        return None
+    import pyarrow.parquet as pq
+
+    return int(pq.ParquetFile(path).metadata.num_rows)
+
+
+def count_judgments(
+    path: str | Path, *, chunk_rows: int = 1_000_000, progress: bool = True
+) -> Counts:
+    """Turn a judgments file of any size into the generator x validator counts, chunk by chunk.
+
+    Memory is bounded by one chunk plus the counts (generators x validators),
+    whatever the number of rows. The counts of the chunks add up
+    (:meth:`regression.counts.Counts.__add__`), which is also how the same step
+    runs on Spark or Dask: count each partition, then add the partial counts.
+    Duplicate (generator, item, validator) rows are caught within a chunk only.
+    """
+    from regression.counts import counts_from_judgments
+
+    p = _existing(path)
+    total: Counts | int = 0
+    with tqdm(
+        total=_row_count(p, table_format(p)), unit="row", unit_scale=True, disable=not progress
+    ) as bar:
+        for chunk in iter_table(p, chunk_rows=chunk_rows, columns=JUDGMENT_COLUMNS):
+            if chunk.empty:
+                continue
+            total = total + counts_from_judgments(chunk)
+            bar.update(len(chunk))
+    if isinstance(total, int):
+        raise ValueError(f"{str(path)!r} holds no judgment rows.")
+    return total

@@ -1,0 +1,361 @@
+"""Report cards in Markdown and HTML.
+
+A report is a list of blocks (headings, paragraphs, tables, warnings, figures)
+rendered by two small renderers, so the Markdown and the HTML say the same
+thing. Figures are embedded in the HTML as PNG data and written beside the
+Markdown file.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from regression import LatentTraitResult, ModelComparison, SingleJudgeResult
+
+__all__ = [
+    "Report",
+    "add_comparison",
+    "add_latent_trait",
+    "add_single_judge",
+    "latent_trait_table",
+]
+
+
+@dataclass(frozen=True)
+class _Heading:
+    text: str
+    level: int
+
+
+@dataclass(frozen=True)
+class _Paragraph:
+    text: str
+
+
+@dataclass(frozen=True)
+class _Warning:
+    text: str
+
+
+@dataclass(frozen=True)
+class _Table:
+    frame: pd.DataFrame
+    digits: int
+
+
+@dataclass(frozen=True)
+class _Figure:
+    png: bytes
+    caption: str
+
+
+def _cell(value: Any, digits: int) -> str:
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    if isinstance(value, (float, np.floating)):
+        return "" if pd.isna(value) else f"{value:.{digits}f}"
+    return "" if value is None or value is pd.NA else str(value)
+
+
+@dataclass
+class Report:
+    """An ordered list of blocks with Markdown and HTML renderers.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> report = Report("Demo")
+    >>> report.paragraph("Two numbers.")
+    >>> report.table(pd.DataFrame({"x": [0.12345]}), digits=2)
+    >>> print(report.to_markdown())
+    # Demo
+    <BLANKLINE>
+    Two numbers.
+    <BLANKLINE>
+    | x |
+    |---|
+    | 0.12 |
+    <BLANKLINE>
+    """
+
+    title: str
+    blocks: list[Any] = field(default_factory=list)
+
+    def heading(self, text: str, level: int = 2) -> None:
+        self.blocks.append(_Heading(text, level))
+
+    def paragraph(self, text: str) -> None:
+        self.blocks.append(_Paragraph(text))
+
+    def warning(self, text: str) -> None:
+        self.blocks.append(_Warning(text))
+
+    def table(self, frame: pd.DataFrame, digits: int = 3) -> None:
+        self.blocks.append(_Table(frame, digits))
+
+    def figure(self, figure: Figure, caption: str) -> None:
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+        self.blocks.append(_Figure(buffer.getvalue(), caption))
+
+    def to_markdown(self, image_dir: Path | None = None) -> str:
+        """Markdown text; figures are written as PNG files into ``image_dir`` (skipped when None)."""
+        lines = [f"# {self.title}", ""]
+        n_figures = 0
+        for block in self.blocks:
+            if isinstance(block, _Heading):
+                lines += ["#" * block.level + " " + block.text, ""]
+            elif isinstance(block, _Paragraph):
+                lines += [block.text, ""]
+            elif isinstance(block, _Warning):
+                lines += [f"> **Warning.** {block.text}", ""]
+            elif isinstance(block, _Table):
+                frame = block.frame
+                header = [str(c) for c in frame.columns]
+                lines.append("| " + " | ".join(header) + " |")
+                lines.append("|" + "|".join("---" for _ in header) + "|")
+                for row in frame.itertuples(index=False):
+                    lines.append("| " + " | ".join(_cell(v, block.digits) for v in row) + " |")
+                lines.append("")
+            elif isinstance(block, _Figure) and image_dir is not None:
+                n_figures += 1
+                name = f"figure-{n_figures}.png"
+                (image_dir / name).write_bytes(block.png)
+                lines += [f"![{block.caption}]({name})", "", f"*{block.caption}*", ""]
+        return "\n".join(lines)
+
+    def to_html(self) -> str:
+        """A self-contained HTML page (figures embedded as PNG data)."""
+        esc = html.escape
+        parts = [
+            "<!DOCTYPE html>",
+            '<html><head><meta charset="utf-8">',
+            f"<title>{esc(self.title)}</title>",
+            "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
+            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}"
+            ".warning{background:#fff3cd;border-left:4px solid #e0a800;padding:.5em}</style>",
+            "</head><body>",
+            f"<h1>{esc(self.title)}</h1>",
+        ]
+        for block in self.blocks:
+            if isinstance(block, _Heading):
+                parts.append(f"<h{block.level}>{esc(block.text)}</h{block.level}>")
+            elif isinstance(block, _Paragraph):
+                parts.append(f"<p>{esc(block.text)}</p>")
+            elif isinstance(block, _Warning):
+                parts.append(f'<p class="warning"><b>Warning.</b> {esc(block.text)}</p>')
+            elif isinstance(block, _Table):
+                shown = block.frame.map(lambda v, d=block.digits: _cell(v, d))
+                parts.append(shown.to_html(index=False, escape=True, border=0))
+            elif isinstance(block, _Figure):
+                data = base64.b64encode(block.png).decode("ascii")
+                parts.append(
+                    f'<figure><img alt="{esc(block.caption)}" src="data:image/png;base64,{data}">'
+                    f"<figcaption>{esc(block.caption)}</figcaption></figure>"
+                )
+        parts.append("</body></html>")
+        return "\n".join(parts)
+
+    def write(self, path: str | Path) -> Path:
+        """Write ``.md`` (figures beside it) or ``.html`` by the file's ending; returns the path."""
+        p = Path(path)
+        suffix = p.suffix.lower()
+        if suffix not in (".md", ".html", ".htm"):
+            raise ValueError(f"report path {str(path)!r} must end in .md or .html.")
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if suffix == ".md":
+            p.write_text(self.to_markdown(image_dir=p.parent), encoding="utf-8")
+        else:
+            p.write_text(self.to_html(), encoding="utf-8")
+        return p
+
+
+# --- report cards ---------------------------------------------------------------
+
+
+def _rate_row(name: str, k: int, n: int, alpha: float) -> dict[str, Any]:
+    from regression.intervals import wilson_interval
+
+    low, high = wilson_interval(k, n, alpha)
+    return {"quantity": name, "estimate": k / n, "low": float(low), "high": float(high), "n": n}
+
+
+def add_single_judge(report: Report, result: SingleJudgeResult, *, name: str = "the model") -> None:
+    """Fiedler section 7, points 1-5 and 7, for one model judged by one judge."""
+    c = result.calibration
+    level = f"{1 - result.primary.alpha:.0%}"
+    report.heading(f"Single-judge estimate: {name}")
+    report.paragraph(
+        "1. Estimand: theta, the rate at which humans would label the test responses valid. "
+        f"Bias-corrected with {result.method} (the reported estimate); the naive judge "
+        "valid-rate is shown beside it and estimates the judge's rate, not theta."
+    )
+    report.paragraph(
+        "2. Task: single-model estimation. 3. Calibration: model-specific, "
+        f"m = {c.m} human-labelled items (m1 = {c.n_pos} valid, m0 = {c.n_neg} invalid; "
+        f"{c.n_dropped} dropped); test n = {result.n} judged items ({result.n_dropped} dropped "
+        "for a missing judge label)."
+    )
+    frame = result.to_frame().reset_index()[
+        ["method", "estimate", "ci_low", "ci_high", "se", "covers"]
+    ]
+    report.paragraph(f"4. Estimates with {level} intervals and the randomness each covers:")
+    report.table(frame)
+    alpha = result.primary.alpha
+    j_low, j_high = result.youden.ci
+    quality = pd.DataFrame(
+        [
+            _rate_row("TPR (q1)", c.tp, c.n_pos, alpha),
+            _rate_row("TNR (q0)", c.tn, c.n_neg, alpha),
+            {
+                "quantity": "Youden's J",
+                "estimate": result.youden_j,
+                "low": j_low,
+                "high": j_high,
+                "n": c.m,
+            },
+        ]
+    )
+    report.paragraph(
+        f"5. Judge quality on the calibration items ({level} intervals: Wilson for the rates, "
+        "Agresti-Caffo for J):"
+    )
+    report.table(quality)
+    _add_warnings(report, result.warnings)
+
+
+def add_comparison(report: Report, comparison: ModelComparison) -> None:
+    """Fiedler section 7, points 2-4, 6 and 7, for a comparison of two models."""
+    a, b = comparison.labels
+    report.heading(f"Comparison: {a} vs {b}")
+    design = (
+        "paired (both models on the same test items)"
+        if comparison.paired
+        else ("independent test sets")
+    )
+    report.paragraph(
+        f"2. Task: model comparison, Delta theta = theta[{a}] - theta[{b}]; {design}. "
+        f"3. Calibration: model-specific (m = {comparison.calibration_a.m} for {a}, "
+        f"{comparison.calibration_b.m} for {b}) beside shared ({comparison.shared_calibration}, "
+        f"m = {comparison.calibration_shared.m}); shared calibration assumes the judge is "
+        "equally good on both models."
+    )
+    frame = comparison.to_frame().reset_index()
+    frame["covers"] = [e.covers for e in comparison.estimates]
+    report.paragraph(
+        "4. Estimates with bootstrap intervals (Fiedler App. E.4) and delta-method SEs:"
+    )
+    report.table(frame[["method", "estimate", "ci_low", "ci_high", "se_delta", "covers"]])
+    dj = comparison.delta_j
+    report.paragraph(
+        f"6. Delta J = J[{a}] - J[{b}] = {dj.estimate:+.3f} "
+        f"[{dj.ci[0]:+.3f}, {dj.ci[1]:+.3f}] (bootstrap over calibration items)"
+        + (
+            "; the interval excludes 0: shared calibration is not defensible."
+            if dj.excludes_zero
+            else "."
+        )
+    )
+    _add_warnings(report, comparison.warnings)
+
+
+def _add_warnings(report: Report, warnings: Sequence[str]) -> None:
+    if not warnings:
+        report.paragraph("7. Diagnostics raise no warning.")
+        return
+    report.paragraph("7. The diagnostics weaken the claim:")
+    for text in warnings:
+        report.warning(text)
+
+
+def latent_trait_table(
+    result: LatentTraitResult,
+    human: pd.DataFrame | None,
+    calibration: Sequence[str],
+    *,
+    alpha: float = 0.05,
+    n_boot: int = 200,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Per generator: role, estimate, bootstrap interval (if ``n_boot``), human precision, error.
+
+    ``role`` is ``calibration`` (its human labels anchor the fit), ``held out``
+    (human labels exist but were not used: its error is an honest check) or
+    ``unannotated``.
+    """
+    table = pd.DataFrame({"generator": result.precision.index, "estimate": result.precision})
+    if n_boot > 0:
+        bounds = result.interval(alpha, n_boot=n_boot, seed=seed)
+        table["low"], table["high"] = bounds["low"], bounds["high"]
+    truth = (
+        human.groupby("generator")["human"].mean() if human is not None else pd.Series(dtype=float)
+    )
+    table["human"] = table["generator"].map(truth)
+    table["role"] = np.where(
+        table["generator"].isin(list(calibration)),
+        "calibration",
+        np.where(table["human"].notna(), "held out", "unannotated"),
+    )
+    table["abs_error"] = np.where(
+        table["role"] == "held out", (table["estimate"] - table["human"]).abs(), np.nan
+    )
+    first = ["generator", "role", "estimate"]
+    return table[first + [c for c in table.columns if c not in first]].reset_index(drop=True)
+
+
+def add_latent_trait(
+    report: Report,
+    result: LatentTraitResult,
+    human: pd.DataFrame | None,
+    calibration: Sequence[str],
+    *,
+    alpha: float = 0.05,
+    n_boot: int = 200,
+    seed: int = 0,
+) -> None:
+    """The multi-judge card: precision with CIs, validators' TPR / TNR, fit diagnostics, warnings."""
+    report.heading("Latent-trait regression")
+    report.paragraph(
+        "Model: P_ij = g_i TPR_j + (1 - g_i)(1 - TNR_j) (agreeableness paper section 5), "
+        f"fitted with the {result.loss_name} loss; anchors from the human labels of "
+        f"{len(calibration)} calibration generator(s): {', '.join(calibration) or 'none'}."
+    )
+    report.paragraph(
+        f"Precision per generator with {1 - alpha:.0%} bootstrap intervals ({n_boot} "
+        "replicates redrawing every count from the fit: item sampling within cells and "
+        "calibration sampling; not model misfit, not item correlation across validators). "
+        "Held-out generators have human labels the fit did not use: their error is the honest check."
+    )
+    report.table(
+        latent_trait_table(result, human, calibration, alpha=alpha, n_boot=n_boot, seed=seed),
+        digits=4,
+    )
+    report.paragraph("Validators:")
+    report.table(
+        pd.DataFrame(
+            {
+                "validator": result.tpr.index,
+                "tpr": result.tpr.to_numpy(),
+                "tnr": result.tnr.to_numpy(),
+                "youden_j": result.youden_j.to_numpy(),
+            }
+        )
+    )
+    report.paragraph(
+        f"Fit diagnostics: training loss {result.loss:.4f}; converged {result.converged}; "
+        f"{result.n_restarts_converged_to_best} of {result.n_restarts} restarts reached the best "
+        f"loss; Pearson dispersion {result.dispersion:.2f} (about 1 when the model holds)."
+    )
+    _add_warnings(report, result.warnings)

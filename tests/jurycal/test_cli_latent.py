@@ -1,0 +1,68 @@
+"""`jurycal fit` and `jurycal estimate` on the bundled item-level votes."""
+
+import json
+
+import pandas as pd
+import pytest
+
+from jurycal.cli import main
+from jurycal.datasets import load_agreeableness_judgments
+from regression import LatentTraitModel, MisfitWarning
+
+CALIBRATION = ["gpt-4o", "claude_3_opus", "deepseek-chat"]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    root = tmp_path_factory.mktemp("latent")
+    judgments, human = load_agreeableness_judgments("feedback+lines+labels")
+    judgments.to_parquet(root / "judgments.parquet")
+    human.to_csv(root / "human.csv", index=False)
+    return root, judgments, human
+
+
+def test_fit_matches_the_library_and_marks_roles(files, capsys, tmp_path):
+    root, judgments, human = files
+    argv = ["fit", str(root / "judgments.parquet"), str(root / "human.csv"), "--calibration"]
+    card = tmp_path / "card.md"
+    assert main(argv + CALIBRATION + ["--n-boot", "20", "--json", "--report", str(card)]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    with pytest.warns(MisfitWarning):
+        expected = LatentTraitModel(seed=0).fit_table(judgments, human, CALIBRATION)
+    rows = {r["generator"]: r for r in payload["generators"]}
+    for generator, value in expected.precision.items():
+        assert rows[generator]["estimate"] == pytest.approx(value, abs=1e-6)
+        assert rows[generator]["low"] <= rows[generator]["estimate"] <= rows[generator]["high"]
+    assert {rows[g]["role"] for g in CALIBRATION} == {"calibration"}
+    assert rows["gpt-4-turbo"]["role"] == "held out" and rows["gpt-4-turbo"]["abs_error"] > 0
+    # the model does not hold on these votes, and the fit says so (agreeableness data)
+    assert any("does not hold" in w for w in payload["warnings"])
+    assert "Latent-trait regression" in card.read_text()
+    assert card.with_suffix(".html").exists()
+
+
+def test_estimate_a_new_generator_equals_a_full_refit(files, capsys):
+    root, judgments, human = files
+    argv = ["estimate", str(root / "judgments.parquet"), str(root / "human.csv")]
+    argv += ["--generator", "qwen-coder-plus", "--n-boot", "0", "--json", "--calibration"]
+    assert main(argv + CALIBRATION) == 0
+    payload = json.loads(capsys.readouterr().out)
+    rows = {r["generator"]: r for r in payload["generators"]}
+    with pytest.warns(MisfitWarning):
+        full = LatentTraitModel(seed=0).fit_table(judgments, human, CALIBRATION)
+    assert rows["qwen-coder-plus"]["estimate"] == pytest.approx(
+        full.precision["qwen-coder-plus"], abs=1e-4
+    )
+
+
+def test_fit_and_estimate_bad_input(files, capsys):
+    root, _, _ = files
+    argv = ["estimate", str(root / "judgments.parquet"), str(root / "human.csv")]
+    assert main(argv + ["--generator", "gpt-9"]) == 1
+    assert "generator 'gpt-9' has no judgments; generators there:" in capsys.readouterr().err
+    argv = ["fit", str(root / "judgments.parquet"), str(root / "human.csv")]
+    assert main(argv + ["--calibration", "nobody", "--n-boot", "0"]) == 1
+    assert "nobody" in capsys.readouterr().err
+    pd.DataFrame({"generator": ["g"], "item": [0]}).to_csv(root / "bad.csv", index=False)
+    assert main(["fit", str(root / "judgments.parquet"), str(root / "bad.csv")]) == 1
+    assert "missing column(s) ['human']" in capsys.readouterr().err

@@ -1,0 +1,29 @@
+"""Every notebook in notebooks/ runs top to bottom (so none can rot); each asserts its own numbers."""
+
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+
+
+def test_there_are_notebooks():
+    assert len(NOTEBOOKS) >= 2
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_executes(path, tmp_path):
+    notebook = nbformat.read(path, as_version=4)
+    NotebookClient(notebook, timeout=120, kernel_name="python3", resources={
+        "metadata": {"path": str(tmp_path)}
+    }).execute()
+    errors = [
+        output
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.get("outputs", [])
+        if output.get("output_type") == "error"
+    ]
+    assert not errors
