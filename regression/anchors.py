@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression._validation import check_counts, check_probability, require_columns
-from regression.counts import JUDGMENT_COLUMNS, labels_to_float
+from regression._validation import check_counts, check_probability, coerce_binary, require_columns
+from regression.counts import JUDGMENT_COLUMNS
 
 __all__ = ["CONFUSION_COLUMNS", "Anchors", "confusion_from_judgments"]
 
@@ -304,7 +304,7 @@ class Anchors:
 def _check_human_labels(human_labels: pd.DataFrame) -> pd.DataFrame:
     require_columns(human_labels, ("generator", "item", "human"), "human_labels")
     human = human_labels[["generator", "item", "human"]].copy()
-    human["human"] = labels_to_float("human", human["human"])
+    human["human"] = coerce_binary("human", human["human"], allow_missing=True)
     if human["human"].isna().any():
         row = int(np.flatnonzero(human["human"].isna().to_numpy())[0])
         raise ValueError(f"human_labels has a missing label at row {row}; drop or fill it first.")
@@ -339,7 +339,7 @@ def confusion_from_judgments(judgments: pd.DataFrame, human_labels: pd.DataFrame
     require_columns(judgments, JUDGMENT_COLUMNS, "judgments")
     human = _check_human_labels(human_labels)
     votes = judgments[list(JUDGMENT_COLUMNS)].copy()
-    votes["label"] = labels_to_float("label", votes["label"])
+    votes["label"] = coerce_binary("label", votes["label"], allow_missing=True)
     merged = votes.dropna(subset=["label"]).merge(human, on=["generator", "item"], how="inner")
     label, truth = merged["label"].to_numpy(), merged["human"].to_numpy()
     merged = merged.assign(

@@ -21,7 +21,7 @@ import pandas as pd
 
 from regression._validation import check_counts, coerce_binary, require_columns
 
-__all__ = ["JUDGMENT_COLUMNS", "Counts", "counts_from_judgments", "labels_to_float"]
+__all__ = ["JUDGMENT_COLUMNS", "Counts", "counts_from_judgments"]
 
 #: The columns of the judgments table (DESIGN.md data model).
 JUDGMENT_COLUMNS = ("generator", "item", "validator", "label")
@@ -139,25 +139,6 @@ class Counts:
         )
 
 
-def labels_to_float(name: str, values: pd.Series) -> np.ndarray:
-    """Binary labels as float 1.0 / 0.0 with NaN for missing, in O(n) for any table size.
-
-    Each distinct value is checked once with
-    :func:`regression._validation.coerce_binary`; on a bad value the whole column
-    is checked again so that the message names the first offending row.
-    """
-    codes, uniques = pd.factorize(values, use_na_sentinel=True)
-    try:
-        mapped = coerce_binary(name, np.asarray(uniques, dtype=object), allow_missing=True)
-    except ValueError:
-        coerce_binary(name, values.to_numpy(dtype=object), allow_missing=True)
-        raise  # unreachable: the full check above raises with the row position
-    out = np.full(len(codes), np.nan)
-    present = codes >= 0
-    out[present] = mapped[codes[present]]
-    return out
-
-
 def counts_from_judgments(judgments: pd.DataFrame) -> Counts:
     """Count valid and labelled votes per generator and validator.
 
@@ -215,7 +196,7 @@ def counts_from_judgments(judgments: pd.DataFrame) -> Counts:
             f"judgments has a duplicate (generator, item, validator) = {first!r} "
             f"(first repeated at row {row}); each validator labels each item once."
         )
-    label = labels_to_float("label", judgments["label"])
+    label = coerce_binary("label", judgments["label"], allow_missing=True)
     gen_codes, generators = pd.factorize(judgments["generator"])
     val_codes, validators = pd.factorize(judgments["validator"])
     if (gen_codes < 0).any() or (val_codes < 0).any():
