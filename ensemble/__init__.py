@@ -8,6 +8,7 @@ TNR / PPV / NPV against humans, Wilson intervals); ``sweep_thresholds`` and
 validators and missing votes. Figures live in ``ensemble.plots``.
 """
 
+from ensemble.baselines import VOTING_BASELINES, majority_baseline, minority_veto_baseline
 from ensemble.metrics import (
     EnsemblePrecision,
     EnsembleRates,
@@ -30,6 +31,9 @@ from ensemble.voting import (
 )
 
 __all__ = [
+    "VOTING_BASELINES",
+    "majority_baseline",
+    "minority_veto_baseline",
     "METRICS",
     "MISSING_POLICIES",
     "RULES",
