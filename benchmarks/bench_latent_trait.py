@@ -27,24 +27,18 @@ import pandas as pd
 from scipy.optimize import minimize
 
 from jurycal.datasets import (
+    ANNOTATED_GENERATORS,
     REPAIR_LEVELS,
     load_confusion,
-    load_models,
+    load_human_precision,
     load_paper_regression_errors,
     load_validator_rates,
 )
 from regression import Anchors, LatentTraitModel, leave_out_evaluation, simulate_latent_world
 from regression._latent_losses import paper_loss
 
-ANNOTATED = [
-    "gpt-4o",
-    "gpt-4-turbo",
-    "claude_3_opus",
-    "gemini-1.5-pro",
-    "qwen-coder-plus",
-    "deepseek-chat",
-]
-TRUTH = load_models().set_index("model")["human_precision"].dropna()
+ANNOTATED = list(ANNOTATED_GENERATORS)
+TRUTH = load_human_precision()
 
 
 def _pipeline(model: LatentTraitModel, level: str = "none") -> float:

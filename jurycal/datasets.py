@@ -24,11 +24,13 @@ from typing import Any
 import pandas as pd
 
 __all__ = [
+    "ANNOTATED_GENERATORS",
     "REPAIR_LEVELS",
     "VOTE_REPAIR_LEVELS",
     "load_agreeableness_judgments",
     "load_arena",
     "load_confusion",
+    "load_human_precision",
     "load_item_votes",
     "load_models",
     "load_paper_ensemble_errors",
@@ -42,6 +44,18 @@ REPAIR_LEVELS = ("none", "feedback", "feedback+lines", "feedback+lines+labels")
 #: The levels for which item-level votes were released.
 VOTE_REPAIR_LEVELS = REPAIR_LEVELS[1:]
 
+#: The six human-annotated generators, in the order of the paper's released code
+#: (``src/config.py``, ``MODELS_GEN``): ``itertools.combinations`` over it gives
+#: the calibration subsets of ``paper_regression_errors.csv`` in the file's order.
+ANNOTATED_GENERATORS = (
+    "gpt-4o",
+    "gpt-4-turbo",
+    "claude_3_opus",
+    "gemini-1.5-pro",
+    "qwen-coder-plus",
+    "deepseek-chat",
+)
+
 _ITEM_VOTE_META = ("repair_level", "generator", "task", "item", "line_number", "feedback", "human")
 
 
@@ -52,12 +66,26 @@ def _read(name: str, **kwargs: Any) -> pd.DataFrame:
 
 def _check_level(repair_level: str, allowed: tuple[str, ...]) -> None:
     if repair_level not in allowed:
-        raise ValueError(f"repair_level ({repair_level!r}) not recognized; must be one of {allowed}.")
+        raise ValueError(
+            f"repair_level ({repair_level!r}) not recognized; must be one of {allowed}."
+        )
 
 
 def load_models() -> pd.DataFrame:
     """The 14 models: ``model``, ``annotated`` (has human labels), ``human_precision`` (paper Table 1)."""
     return _read("agreeableness/models.csv")
+
+
+def load_human_precision() -> pd.Series:
+    """Paper Table 1: the human-labelled precision of the six annotated generators, by generator.
+
+    Examples
+    --------
+    >>> float(load_human_precision()["gpt-4-turbo"])
+    0.871
+    """
+    models = load_models().set_index("model")["human_precision"].dropna()
+    return models.rename_axis("generator").rename("human_precision")
 
 
 def load_validator_rates(repair_level: str = "none") -> pd.DataFrame:
@@ -74,7 +102,9 @@ def load_validator_rates(repair_level: str = "none") -> pd.DataFrame:
     long = long[long["repair_level"] == repair_level]
     order = load_models()["model"].tolist()
     wide = long.pivot(index="generator", columns="validator", values="p_valid")
-    return wide.reindex(index=order, columns=order).rename_axis(index="generator", columns="validator")
+    return wide.reindex(index=order, columns=order).rename_axis(
+        index="generator", columns="validator"
+    )
 
 
 def load_confusion(repair_level: str = "none") -> pd.DataFrame:
@@ -114,7 +144,10 @@ def load_agreeableness_judgments(
     wide = load_item_votes(repair_level)
     validators = [c for c in wide.columns if c not in _ITEM_VOTE_META]
     judgments = wide.melt(
-        id_vars=["generator", "item"], value_vars=validators, var_name="validator", value_name="label"
+        id_vars=["generator", "item"],
+        value_vars=validators,
+        var_name="validator",
+        value_name="label",
     )
     judgments["label"] = judgments["label"].astype("Int8")
     human = wide[["generator", "item", "human"]].copy()

@@ -35,7 +35,7 @@ from jurycal.datasets import (
     load_agreeableness_judgments,
     load_arena,
     load_confusion,
-    load_models,
+    load_human_precision,
     load_repair_sample,
     load_validator_rates,
 )
@@ -104,11 +104,6 @@ def _fmt_ci(ci: ConfidenceInterval) -> str:
     return f"[{ci[0]:.2f}, {ci[1]:.2f}]"
 
 
-def _true_precision() -> pd.Series:
-    """Paper Table 1: the human-labelled precision of the six annotated generators."""
-    return load_models().set_index("model")["human_precision"].dropna()
-
-
 def _repair_section(report: Report, quiet: bool) -> pd.DataFrame:
     items, outputs = load_repair_sample()
     judgments, repair_report = repair_judgments(items, outputs, progress=not quiet)
@@ -129,7 +124,7 @@ def _repair_section(report: Report, quiet: bool) -> pd.DataFrame:
 
 def _ensemble_section(report: Report, judgments: pd.DataFrame) -> None:
     _, human = load_agreeableness_judgments("feedback+lines+labels")
-    truth = _true_precision()
+    truth = load_human_precision()
     matrix = vote_matrix(judgments)
     choice = pick_threshold(matrix, human, "minority_veto", precision=truth)
     rows = []
@@ -165,7 +160,11 @@ def _ensemble_section(report: Report, judgments: pd.DataFrame) -> None:
 
 
 def _regression_section(report: Report, level: str = "none") -> None:
-    rates, confusion, truth = load_validator_rates(level), load_confusion(level), _true_precision()
+    rates, confusion, truth = (
+        load_validator_rates(level),
+        load_confusion(level),
+        load_human_precision(),
+    )
     held_out = "gpt-4-turbo"
     calibration = [g for g in truth.index if g != held_out]
     anchors = Anchors.from_confusion(

@@ -425,9 +425,9 @@ class LatentTraitModel:
 
     Examples
     --------
-    >>> from jurycal.datasets import load_confusion, load_models, load_validator_rates
+    >>> from jurycal.datasets import load_confusion, load_human_precision, load_validator_rates
     >>> rates = load_validator_rates("none")
-    >>> truth = load_models().set_index("model")["human_precision"]
+    >>> truth = load_human_precision()
     >>> anchors = Anchors.from_confusion(load_confusion("none"), ["gpt-4o", "gpt-4-turbo"],
     ...                                  precision=truth[["gpt-4o", "gpt-4-turbo"]])
     >>> result = LatentTraitModel(loss="paper", n_restarts=3).fit(rates, anchors=anchors)

@@ -159,8 +159,8 @@ def leave_out_evaluation(
 
     Examples
     --------
-    >>> from jurycal.datasets import load_confusion, load_models, load_validator_rates
-    >>> truth = load_models().set_index("model")["human_precision"].dropna()
+    >>> from jurycal.datasets import load_confusion, load_human_precision, load_validator_rates
+    >>> truth = load_human_precision()
     >>> table = leave_out_evaluation(load_validator_rates("none"), confusion=load_confusion("none"),
     ...                              precision=truth, sizes=[5], models={})
     >>> table.groupby("method")["max_abs_error"].mean().round(3)

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from ensemble import ensemble_rates, simulate_votes, sweep_thresholds, tally_votes
-from jurycal.datasets import load_confusion, load_models
+from jurycal.datasets import load_confusion, load_human_precision
 
 N_REPLICATES = 8
 
@@ -26,7 +26,7 @@ def paper_like_rates():
     )
     tpr = pooled["tp"] / (pooled["tp"] + pooled["fn"])
     tnr = pooled["tn"] / (pooled["tn"] + pooled["fp"])
-    precision = load_models().set_index("model")["human_precision"].dropna()
+    precision = load_human_precision()
     return precision, tpr, tnr
 
 

@@ -23,7 +23,7 @@ from ensemble import (
 from jurycal.datasets import (
     VOTE_REPAIR_LEVELS,
     load_agreeableness_judgments,
-    load_models,
+    load_human_precision,
     load_paper_ensemble_errors,
 )
 
@@ -33,8 +33,7 @@ COLUMNS = ["max_abs_error", "mean_abs_error", "tpr", "tnr"]
 
 @pytest.fixture(scope="module")
 def paper():
-    models = load_models()
-    precision = models.set_index("model")["human_precision"].dropna()
+    precision = load_human_precision()
     data = {level: load_agreeableness_judgments(level) for level in VOTE_REPAIR_LEVELS}
     return precision, data, load_paper_ensemble_errors()
 

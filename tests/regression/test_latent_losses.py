@@ -5,7 +5,7 @@ import pytest
 from scipy.optimize import check_grad
 from scipy.optimize._numdiff import approx_derivative
 
-from jurycal.datasets import load_confusion, load_models, load_validator_rates
+from jurycal.datasets import load_confusion, load_human_precision, load_validator_rates
 from regression._latent_losses import likelihood_loss, paper_loss
 from regression.anchors import Anchors
 from regression.latent_simulate import simulate_latent_world
@@ -14,7 +14,7 @@ from regression.latent_trait import LatentTraitModel
 
 def _real_data(loss="paper", calibration=("gpt-4o", "gpt-4-turbo")):
     rates = load_validator_rates("none")
-    truth = load_models().set_index("model")["human_precision"]
+    truth = load_human_precision()
     anchors = Anchors.from_confusion(
         load_confusion("none"), list(calibration), precision=truth[list(calibration)]
     )

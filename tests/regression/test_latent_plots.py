@@ -5,7 +5,7 @@ import pytest
 
 from jurycal.datasets import (
     load_confusion,
-    load_models,
+    load_human_precision,
     load_paper_regression_errors,
     load_validator_rates,
 )
@@ -14,7 +14,7 @@ from regression.plots import plot_leave_out
 
 
 def test_plot_leave_out_draws_both_panels():
-    truth = load_models().set_index("model")["human_precision"].dropna()
+    truth = load_human_precision()
     table = leave_out_evaluation(
         load_validator_rates("none"),
         confusion=load_confusion("none"),

@@ -9,7 +9,7 @@ import pytest
 from jurycal.datasets import (
     load_agreeableness_judgments,
     load_confusion,
-    load_models,
+    load_human_precision,
     load_validator_rates,
 )
 from regression import (
@@ -22,7 +22,7 @@ from regression import (
     simulate_latent_world,
 )
 
-TRUTH = load_models().set_index("model")["human_precision"]
+TRUTH = load_human_precision()
 
 
 def _set_row(frame, row, value):

@@ -3,9 +3,10 @@
 import pytest
 
 from jurycal.datasets import (
+    ANNOTATED_GENERATORS,
     load_agreeableness_judgments,
     load_confusion,
-    load_models,
+    load_human_precision,
     load_paper_regression_errors,
     load_validator_rates,
 )
@@ -16,17 +17,8 @@ from regression import (
     simulate_latent_world,
 )
 
-TRUTH = load_models().set_index("model")["human_precision"].dropna()
-# The released code's order of the annotated generators (src/config.py, MODELS_GEN);
-# itertools.combinations over it gives the paper file's subsets in its order.
-ANNOTATED = [
-    "gpt-4o",
-    "gpt-4-turbo",
-    "claude_3_opus",
-    "gemini-1.5-pro",
-    "qwen-coder-plus",
-    "deepseek-chat",
-]
+TRUTH = load_human_precision()
+ANNOTATED = list(ANNOTATED_GENERATORS)
 
 
 @pytest.mark.parametrize("level", ["none", "feedback+lines+labels"])
