@@ -491,8 +491,9 @@ def _latent_output(
     """The per-generator table (with intervals and roles), validators and diagnostics."""
     from jurycal.report import latent_trait_table
 
+    truth = human.groupby("generator")["human"].mean()
     table = latent_trait_table(
-        result, human, calibration, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed
+        result, truth, calibration, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed
     )
     validators = pd.DataFrame({"tpr": result.tpr, "tnr": result.tnr, "youden_j": result.youden_j})
     diagnostics = {
@@ -522,17 +523,13 @@ def _latent_output(
     return "\n".join(lines), payload
 
 
-def _write_latent_report(
-    args: argparse.Namespace, result: Any, human: pd.DataFrame, calibration: Sequence[str]
-) -> list[str]:
+def _write_latent_report(args: argparse.Namespace, result: Any, table: pd.DataFrame) -> list[str]:
     if args.report is None:
         return []
     from jurycal.report import Report, add_latent_trait
 
     card = Report("jurycal report card: latent-trait regression")
-    add_latent_trait(
-        card, result, human, calibration, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed
-    )
+    add_latent_trait(card, result, table, alpha=args.alpha, n_boot=args.n_boot)
     return [f"written: {card.write(args.report.with_suffix(ext))}" for ext in (".md", ".html")]
 
 
@@ -547,7 +544,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
         warnings.simplefilter("ignore")  # every warning is on the result and printed below
         result = _latent_model(args).fit_table(judgments, human, calibration)
     text, payload = _latent_output(args, result, human, calibration)
-    written = _write_latent_report(args, result, human, calibration)
+    written = _write_latent_report(args, result, payload["generators"])
     _emit(args, "\n".join([text, *written]), payload)
     if getattr(args, "plot", None) is not None:
         from regression.plots import plot_latent_fit
@@ -581,7 +578,7 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
         f"label of its own; adding it moved the other generators' estimates by at most {shift:.4f}."
     )
     payload["new_generator"] = new
-    written = _write_latent_report(args, result, human, calibration)
+    written = _write_latent_report(args, result, payload["generators"])
     _emit(args, "\n".join([head, "", text, *written]), payload)
     return 0
 

@@ -39,7 +39,7 @@ from jurycal.datasets import (
     load_repair_sample,
     load_validator_rates,
 )
-from jurycal.report import Report, add_comparison
+from jurycal.report import Report, add_comparison, latent_trait_table
 from regression import (
     Anchors,
     CalibrationTable,
@@ -171,14 +171,7 @@ def _regression_section(report: Report, level: str = "none") -> None:
         confusion, calibration_generators=calibration, precision=truth[calibration].to_dict()
     )
     result = LatentTraitModel(loss="paper", seed=0).fit(rates, anchors=anchors)
-    intervals = result.interval(n_boot=100, seed=0)
-    table = intervals.reset_index()
-    table["human"] = table["generator"].map(truth)
-    table["role"] = np.where(
-        table["generator"].isin(calibration),
-        "calibration",
-        np.where(table["generator"] == held_out, "held out", "unannotated"),
-    )
+    table = latent_trait_table(result, truth, calibration, n_boot=100, seed=0)
     error = abs(result.precision[held_out] - truth[held_out])
     report.heading("3. Latent-trait regression over 14 generators x 14 validators")
     report.paragraph(
@@ -189,7 +182,7 @@ def _regression_section(report: Report, level: str = "none") -> None:
         f"(abs error {error:.3f}); the eight unannotated generators get estimates too. "
         "Intervals: parametric bootstrap of the cells (item sampling), not model misfit."
     )
-    report.table(table[["generator", "role", "estimate", "low", "high", "human"]])
+    report.table(table)
     validators = pd.DataFrame(
         {"validator": result.tpr.index, "tpr": result.tpr, "tnr": result.tnr.to_numpy()}
     )

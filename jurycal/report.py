@@ -282,7 +282,7 @@ def _add_warnings(report: Report, warnings: Sequence[str]) -> None:
 
 def latent_trait_table(
     result: LatentTraitResult,
-    human: pd.DataFrame | None,
+    truth: pd.Series | None,
     calibration: Sequence[str],
     *,
     alpha: float = 0.05,
@@ -291,18 +291,16 @@ def latent_trait_table(
 ) -> pd.DataFrame:
     """Per generator: role, estimate, bootstrap interval (if ``n_boot``), human precision, error.
 
-    ``role`` is ``calibration`` (its human labels anchor the fit), ``held out``
-    (human labels exist but were not used: its error is an honest check) or
-    ``unannotated``.
+    ``truth`` is the human-labelled precision per generator, where known (e.g.
+    ``human_labels.groupby("generator")["human"].mean()``). ``role`` is
+    ``calibration`` (its human labels anchor the fit), ``held out`` (known
+    truth the fit did not use: its error is an honest check) or ``unannotated``.
     """
     table = pd.DataFrame({"generator": result.precision.index, "estimate": result.precision})
     if n_boot > 0:
         bounds = result.interval(alpha, n_boot=n_boot, seed=seed)
         table["low"], table["high"] = bounds["low"], bounds["high"]
-    truth = (
-        human.groupby("generator")["human"].mean() if human is not None else pd.Series(dtype=float)
-    )
-    table["human"] = table["generator"].map(truth)
+    table["human"] = table["generator"].map(truth if truth is not None else pd.Series(dtype=float))
     table["role"] = np.where(
         table["generator"].isin(list(calibration)),
         "calibration",
@@ -318,14 +316,18 @@ def latent_trait_table(
 def add_latent_trait(
     report: Report,
     result: LatentTraitResult,
-    human: pd.DataFrame | None,
-    calibration: Sequence[str],
+    table: pd.DataFrame,
     *,
     alpha: float = 0.05,
     n_boot: int = 200,
-    seed: int = 0,
 ) -> None:
-    """The multi-judge card: precision with CIs, validators' TPR / TNR, fit diagnostics, warnings."""
+    """The multi-judge card: precision with CIs, validators' TPR / TNR, fit diagnostics, warnings.
+
+    ``table`` is :func:`latent_trait_table` of the same fit (computed once, so
+    the bootstrap does not run again); ``alpha`` and ``n_boot`` are what it was
+    computed with.
+    """
+    calibration = table.loc[table["role"] == "calibration", "generator"].astype(str).tolist()
     report.heading("Latent-trait regression")
     report.paragraph(
         "Model: P_ij = g_i TPR_j + (1 - g_i)(1 - TNR_j) (agreeableness paper section 5), "
@@ -338,10 +340,7 @@ def add_latent_trait(
         "calibration sampling; not model misfit, not item correlation across validators). "
         "Held-out generators have human labels the fit did not use: their error is the honest check."
     )
-    report.table(
-        latent_trait_table(result, human, calibration, alpha=alpha, n_boot=n_boot, seed=seed),
-        digits=4,
-    )
+    report.table(table, digits=4)
     report.paragraph("Validators:")
     report.table(
         pd.DataFrame(
