@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pandas as pd
 from tqdm.auto import tqdm
 
-if TYPE_CHECKING:
-    from regression.counts import Counts
+from regression.counts import Counts, counts_from_judgments
 
 __all__ = [
     "FORMATS",
@@ -144,8 +142,6 @@ def count_judgments(
     runs on Spark or Dask: count each partition, then add the partial counts.
     Duplicate (generator, item, validator) rows are caught within a chunk only.
     """
-    from regression.counts import counts_from_judgments
-
     p = _existing(path)
     total: Counts | int = 0
     with tqdm(

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from regression.intervals import wilson_interval
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -186,8 +188,6 @@ class Report:
 
 
 def _rate_row(name: str, k: int, n: int, alpha: float) -> dict[str, Any]:
-    from regression.intervals import wilson_interval
-
     low, high = wilson_interval(k, n, alpha)
     return {"quantity": name, "estimate": k / n, "low": float(low), "high": float(high), "n": n}
 
