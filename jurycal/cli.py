@@ -391,7 +391,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
             labels=(name_a, name_b),
         )
         add_comparison(card, comparison)
-    written = [card.write(args.output.with_suffix(ext)) for ext in (".md", ".html")]
+    written = card.write_both(args.output)
     _emit(
         args,
         card.to_markdown() + "\n" + "\n".join(f"written: {p}" for p in written),
@@ -530,7 +530,7 @@ def _write_latent_report(args: argparse.Namespace, result: Any, table: pd.DataFr
 
     card = Report("jurycal report card: latent-trait regression")
     add_latent_trait(card, result, table, alpha=args.alpha, n_boot=args.n_boot)
-    return [f"written: {card.write(args.report.with_suffix(ext))}" for ext in (".md", ".html")]
+    return [f"written: {path}" for path in card.write_both(args.report)]
 
 
 def _calibration(args: argparse.Namespace, human: pd.DataFrame) -> list[str]:

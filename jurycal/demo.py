@@ -287,5 +287,5 @@ def run_demo(
     _regression_section(report)
     _arena_section(report, seed, n_boot)
     out = Path(out_dir)
-    markdown, page = report.write(out / "report.md"), report.write(out / "report.html")
+    markdown, page = report.write_both(out / "report.md")
     return markdown.read_text(encoding="utf-8") + f"\nwritten: {markdown}\nwritten: {page}"

@@ -170,6 +170,11 @@ class Report:
         parts.append("</body></html>")
         return "\n".join(parts)
 
+    def write_both(self, path: str | Path) -> tuple[Path, Path]:
+        """Write ``path`` as ``.md`` (figures beside it) and as ``.html``; returns both paths."""
+        p = Path(path)
+        return self.write(p.with_suffix(".md")), self.write(p.with_suffix(".html"))
+
     def write(self, path: str | Path) -> Path:
         """Write ``.md`` (figures beside it) or ``.html`` by the file's ending; returns the path."""
         p = Path(path)

@@ -36,3 +36,11 @@ def test_markdown_and_html_carry_every_block(tmp_path):
 def test_write_rejects_unknown_ending(tmp_path):
     with pytest.raises(ValueError, match=r"report path .*card.pdf' must end in .md or .html"):
         Report("x").write(tmp_path / "card.pdf")
+
+
+def test_write_both_writes_markdown_and_html_beside_each_other(tmp_path):
+    report = Report("Card")
+    report.paragraph("text")
+    markdown, page = report.write_both(tmp_path / "sub" / "card.md")
+    assert (markdown.name, page.name) == ("card.md", "card.html")
+    assert markdown.read_text().startswith("# Card") and "<h1>Card</h1>" in page.read_text()
