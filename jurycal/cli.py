@@ -142,7 +142,14 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("--loss", choices=("likelihood", "paper"), default="likelihood")
         cmd.add_argument("--backend", choices=("scipy", "torch"), default="scipy")
         cmd.add_argument("--restarts", type=int, default=25)
-        cmd.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates (0: none)")
+        cmd.add_argument(
+            "--interval",
+            choices=("auto", "profile", "parametric", "nonparametric", "none"),
+            default="auto",
+            help="precision intervals (auto: quasi-profile likelihood for the likelihood "
+            "loss, parametric bootstrap for the paper loss)",
+        )
+        cmd.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates")
         cmd.add_argument("--alpha", type=float, default=0.05)
         cmd.add_argument("--seed", type=int, default=0)
         cmd.add_argument("--report", type=Path, help="also write a report card (.md and .html)")
@@ -493,7 +500,13 @@ def _latent_output(
 
     truth = human.groupby("generator")["human"].mean()
     table = latent_trait_table(
-        result, truth, calibration, alpha=args.alpha, n_boot=args.n_boot, seed=args.seed
+        result,
+        truth,
+        calibration,
+        alpha=args.alpha,
+        interval=None if args.interval == "none" else args.interval,
+        n_boot=args.n_boot,
+        seed=args.seed,
     )
     validators = pd.DataFrame({"tpr": result.tpr, "tnr": result.tnr, "youden_j": result.youden_j})
     diagnostics = {
@@ -529,7 +542,7 @@ def _write_latent_report(args: argparse.Namespace, result: Any, table: pd.DataFr
     from jurycal.report import Report, add_latent_trait
 
     card = Report("jurycal report card: latent-trait regression")
-    add_latent_trait(card, result, table, alpha=args.alpha, n_boot=args.n_boot)
+    add_latent_trait(card, result, table)
     return [f"written: {path}" for path in card.write_both(args.report)]
 
 

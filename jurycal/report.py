@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,6 +30,7 @@ __all__ = [
     "Report",
     "add_comparison",
     "add_latent_trait",
+    "describe_latent_interval",
     "add_single_judge",
     "latent_trait_table",
 ]
@@ -291,10 +292,15 @@ def latent_trait_table(
     calibration: Sequence[str],
     *,
     alpha: float = 0.05,
+    interval: str | None = "auto",
     n_boot: int = 200,
     seed: int = 0,
 ) -> pd.DataFrame:
-    """Per generator: role, estimate, bootstrap interval (if ``n_boot``), human precision, error.
+    """Per generator: role, estimate, interval, human precision, error.
+
+    ``interval`` is the method of :meth:`LatentTraitResult.interval` (``None``:
+    no interval); ``n_boot`` and ``seed`` serve the bootstrap methods. The
+    table's ``attrs`` say how its interval was computed, for the card.
 
     ``truth`` is the human-labelled precision per generator, where known (e.g.
     ``human_labels.groupby("generator")["human"].mean()``). ``role`` is
@@ -302,9 +308,11 @@ def latent_trait_table(
     truth the fit did not use: its error is an honest check) or ``unannotated``.
     """
     table = pd.DataFrame({"generator": result.precision.index, "estimate": result.precision})
-    if n_boot > 0:
-        bounds = result.interval(alpha, n_boot=n_boot, seed=seed)
+    described: dict[str, Any] = {}
+    if interval is not None:
+        bounds = result.interval(alpha, method=interval, n_boot=n_boot, seed=seed)
         table["low"], table["high"] = bounds["low"], bounds["high"]
+        described = {**bounds.attrs, "alpha": alpha, "n_boot": n_boot}
     table["human"] = table["generator"].map(truth if truth is not None else pd.Series(dtype=float))
     table["role"] = np.where(
         table["generator"].isin(list(calibration)),
@@ -315,22 +323,44 @@ def latent_trait_table(
         table["role"] == "held out", (table["estimate"] - table["human"]).abs(), np.nan
     )
     first = ["generator", "role", "estimate"]
-    return table[first + [c for c in table.columns if c not in first]].reset_index(drop=True)
+    table = table[first + [c for c in table.columns if c not in first]].reset_index(drop=True)
+    table.attrs = described
+    return table
+
+
+def describe_latent_interval(attrs: Mapping[str, Any]) -> str:
+    """What the interval of a :func:`latent_trait_table` covers, in one sentence."""
+    if not attrs:
+        return "No intervals were computed."
+    level = f"{1 - attrs['alpha']:.0%}"
+    if attrs["method"] == "profile":
+        scale = (
+            f"deviance scaled by the Pearson dispersion {attrs['phi']:.2f} (quasi-likelihood)"
+            if attrs["phi"] > 1
+            else "no dispersion scaling"
+        )
+        return (
+            f"{level} profile-likelihood intervals ({scale}): item sampling given the model, "
+            "widened for extra-binomial noise; a systematic generator-specific TPR / TNR "
+            "can still put the truth outside."
+        )
+    source = "the fit" if attrs["method"] == "parametric" else "the observed proportions"
+    return (
+        f"{level} bootstrap intervals ({attrs['n_boot']} replicates redrawing every count from "
+        f"{source}): item sampling within cells and calibration sampling; not model misfit, "
+        "not item correlation across validators."
+    )
 
 
 def add_latent_trait(
     report: Report,
     result: LatentTraitResult,
     table: pd.DataFrame,
-    *,
-    alpha: float = 0.05,
-    n_boot: int = 200,
 ) -> None:
     """The multi-judge card: precision with CIs, validators' TPR / TNR, fit diagnostics, warnings.
 
     ``table`` is :func:`latent_trait_table` of the same fit (computed once, so
-    the bootstrap does not run again); ``alpha`` and ``n_boot`` are what it was
-    computed with.
+    the intervals are not computed again; its ``attrs`` describe them).
     """
     calibration = table.loc[table["role"] == "calibration", "generator"].astype(str).tolist()
     report.heading("Latent-trait regression")
@@ -340,10 +370,10 @@ def add_latent_trait(
         f"{len(calibration)} calibration generator(s): {', '.join(calibration) or 'none'}."
     )
     report.paragraph(
-        f"Precision per generator with {1 - alpha:.0%} bootstrap intervals ({n_boot} "
-        "replicates redrawing every count from the fit: item sampling within cells and "
-        "calibration sampling; not model misfit, not item correlation across validators). "
-        "Held-out generators have human labels the fit did not use: their error is the honest check."
+        "Precision per generator. "
+        + describe_latent_interval(table.attrs)
+        + " Held-out generators have human labels the fit did not use: their error is the "
+        "honest check."
     )
     report.table(table, digits=4)
     report.paragraph("Validators:")

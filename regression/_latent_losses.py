@@ -20,6 +20,7 @@ __all__ = [
     "FD_STEP",
     "LatentData",
     "likelihood_loss",
+    "likelihood_weight",
     "paper_loss",
     "predicted_rates",
     "split_theta",
@@ -207,6 +208,12 @@ def paper_loss(
     return value, grad
 
 
+def likelihood_weight(data: LatentData) -> float:
+    """W, the observations the likelihood counts: its loss is the negative log-likelihood / W."""
+    total = data.n[data.in_likelihood].sum() + data.g_n.sum() + data.tpr_n.sum() + data.tnr_n.sum()
+    return max(float(total), 1.0)
+
+
 def likelihood_loss(theta: np.ndarray, data: LatentData) -> tuple[float, np.ndarray]:
     """Mean negative binomial log-likelihood of the counts and the calibration data.
 
@@ -225,8 +232,7 @@ def likelihood_loss(theta: np.ndarray, data: LatentData) -> tuple[float, np.ndar
     k = data.rate[keep] * n
     g_r, tpr_c, tnr_c = g[rows], tpr[cols], tnr[cols]
     hat = g_r * tpr_c + (1.0 - g_r) * (1.0 - tnr_c)
-    total = float(n.sum() + data.g_n.sum() + data.tpr_n.sum() + data.tnr_n.sum())
-    total = max(total, 1.0)
+    total = likelihood_weight(data)
     nll = -float(np.sum(k * np.log(hat) + (n - k) * np.log1p(-hat)))
     d_hat = -(k / hat - (n - k) / (1.0 - hat))
     grad = np.zeros_like(theta)

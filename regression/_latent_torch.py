@@ -84,7 +84,12 @@ class _Batch:
     def take(self, rows: torch.Tensor) -> _Batch:
         """The same cells for a subset of the problems (rows of the batch)."""
         sub = copy.copy(self)
-        sub.rate, sub.n, sub.k, sub.total = self.rate[rows], self.n[rows], self.k[rows], self.total[rows]
+        sub.rate, sub.n, sub.k, sub.total = (
+            self.rate[rows],
+            self.n[rows],
+            self.k[rows],
+            self.total[rows],
+        )
         sub.blocks = [(m[rows], v[rows], c[rows]) for m, v, c in self.blocks]
         return sub
 
@@ -188,19 +193,22 @@ def solve_batch(
     *,
     loss: str,
     lambdas: tuple[float, float, float],
-    bounds: tuple[float, float],
+    bounds: tuple[np.ndarray, np.ndarray],
     ftol: float,
     gtol: float,
     max_iter: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
     """Minimise every problem ``datas[b]`` from ``starts[b]``; returns ``(thetas, losses, converged, messages)``.
 
+    ``bounds`` is the box ``(lower, upper)``, each shaped like ``starts``: every
+    problem has its own (a coordinate with ``lower == upper`` is held fixed).
+
     Finished problems leave the batch (it is compacted when a quarter of its
     rows are done), and the line search re-evaluates only the rows whose step
     was not yet accepted, so stragglers do not cost a full-batch evaluation.
     """
     full = _Batch(datas)
-    lo, hi = bounds
+    lo, hi = (torch.as_tensor(np.asarray(b, dtype=float)) for b in bounds)
 
     def evaluate(batch: _Batch, theta: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return batch.paper(theta, lambdas) if loss == "paper" else batch.likelihood(theta)
@@ -255,7 +263,9 @@ def solve_batch(
         for _ in range(_MAX_HALVINGS):
             pending = torch.nonzero(~accepted).flatten()
             sub = batch if len(pending) == len(x) else batch.take(pending)
-            trial = torch.clamp(x[pending] + step[pending, None] * direction[pending], lo, hi)
+            trial = torch.clamp(
+                x[pending] + step[pending, None] * direction[pending], lo[pending], hi[pending]
+            )
             f_trial, g_trial = evaluate(sub, trial)
             decrease = (g[pending] * (trial - x[pending])).sum(dim=1)
             ok = f_trial <= f[pending] + _ARMIJO * decrease
@@ -293,7 +303,7 @@ def solve_batch(
         if int(done.sum()) * 4 >= len(done):
             keep = torch.nonzero(~done).flatten()
             batch, where = batch.take(keep), where[keep]
-            x, f, g = x[keep], f[keep], g[keep]
+            x, f, g, lo, hi = x[keep], f[keep], g[keep], lo[keep], hi[keep]
             s_mem, y_mem, rho = s_mem[:, keep], y_mem[:, keep], rho[:, keep]
             gamma, first, done = gamma[keep], first[keep], done[keep]
     converged = np.array([not m.startswith(("ABNORMAL", "iteration")) for m in reason])

@@ -39,6 +39,7 @@ from regression._latent_losses import (
     predicted_rates,
     split_theta,
 )
+from regression._latent_profile import profile_interval
 from regression._validation import check_alpha, check_alternative, check_counts
 from regression.anchors import Anchors
 from regression.counts import Counts, counts_from_judgments
@@ -257,59 +258,82 @@ class LatentTraitResult:
         self,
         alpha: float = 0.05,
         *,
-        method: str = "parametric",
+        method: str = "auto",
         n_boot: int = 200,
         seed: SeedLike = 0,
         alternative: str = "two-sided",
+        quasi: bool = True,
     ) -> pd.DataFrame:
-        """Per-generator bootstrap confidence intervals for the precision g.
+        """Per-generator confidence intervals for the precision g.
 
         Parameters
         ----------
         alpha : float
             1 - confidence level.
-        method : {"parametric", "nonparametric"}
-            ``"parametric"``: every count is redrawn from the fitted model:
-            ``k_ij ~ Bin(n_ij, P_hat_ij)``, the calibration counts from
-            ``Bin(m_h, g_h)``, ``Bin(tp + fn, tpr_j)``, ``Bin(tn + fp, tnr_j)``.
-            ``"nonparametric"``: the same draws from the observed proportions
-            (``k_ij / n_ij``, the anchors' values): a bootstrap of the items
-            within each cell.
+        method : {"auto", "profile", "parametric", "nonparametric"}
+            ``"auto"`` (default): ``"profile"`` for an anchored likelihood fit,
+            else ``"parametric"`` (see :meth:`interval_method`).
+            ``"parametric"``: percentile bootstrap; every count is redrawn from
+            the fitted model: ``k_ij ~ Bin(n_ij, P_hat_ij)``, the calibration
+            counts from ``Bin(m_h, g_h)``, ``Bin(tp + fn, tpr_j)``,
+            ``Bin(tn + fp, tnr_j)``. ``"nonparametric"``: the same draws from the
+            observed proportions (``k_ij / n_ij``, the anchors' values): a
+            bootstrap of the items within each cell. ``"profile"`` (likelihood
+            loss, anchored fits only): the profile-likelihood interval
+            ``{gamma : D_i(gamma) <= phi z^2}``, where ``D_i`` is the deviance
+            with g_i held at gamma and every other parameter refitted; see
+            ``quasi``.
         n_boot : int
-            Replicates; each is refitted from the estimate (one start).
+            Bootstrap replicates; each is refitted from the estimate (one start).
         seed : int, Generator or None
+            Seeds the bootstrap draws.
         alternative : {"two-sided", "less", "greater"}
             The one convention of :mod:`regression.intervals`.
+        quasi : bool
+            Only for ``"profile"``: scale the deviance by ``phi = max(1,
+            dispersion)``, the Pearson dispersion of the cells
+            (quasi-likelihood; McCullagh & Nelder 1989, section 9.2). Default
+            True: the interval then widens with the extra-binomial variation the
+            cells show instead of assuming eq. (1) holds exactly. ``False`` gives
+            the plain likelihood interval (phi = 1).
 
         Returns
         -------
         DataFrame
-            Index: generators; columns ``estimate, low, high``: percentile
-            intervals of the refitted g.
+            Index: generators; columns ``estimate, low, high``;
+            ``attrs["method"]`` is the method used and, for ``"profile"``,
+            ``attrs["phi"]`` the deviance scale.
 
         Notes
         -----
-        What the interval covers: the binomial sampling of the items behind every
-        cell and every anchor, *given* the model (eq. (1)) and independence
-        between cells. It does not cover that one item is judged by several
-        validators (their votes are correlated), nor that TPR / TNR may differ
-        between generators (the paper's stability assumption, section 5), nor
-        the optimiser's own noise; with ``counts=None`` the items per cell are
+        What the bootstrap intervals cover: the binomial sampling of the items
+        behind every cell and every anchor, *given* the model (eq. (1)) and
+        independence between cells. They do not cover that one item is judged by
+        several validators (their votes are correlated), nor that TPR / TNR may
+        differ between generators (the paper's stability assumption, section 5),
+        nor the optimiser's own noise; with ``counts=None`` the items per cell are
         the pseudo-count the fit used, so the width is only indicative.
         Precision anchors given without counts are held fixed.
+
+        The profile interval is exact in large samples when the model holds
+        (Wilks), respects [0, 1] and the curvature of the likelihood (an
+        unannotated generator's interval is wide and skewed where TPR + TNR - 1
+        is small). With ``quasi=True`` it also widens with misfit, but only by
+        one factor for all cells: it corrects for variation that looks like
+        noise, not for a validator whose TNR on one generator is systematically
+        off. It costs about ten batches of ``2 n_gen`` constrained refits.
         """
         alpha = check_alpha(alpha)
         check_alternative(alternative)
-        if method not in ("parametric", "nonparametric"):
-            raise ValueError(
-                f"method ({method!r}) not recognized; must be 'parametric' or 'nonparametric'."
-            )
-        if int(n_boot) < 2:
-            raise ValueError(f"n_boot ({n_boot!r}) must be at least 2.")
+        method = self.interval_method(method)
         model, inputs = self._require_refit_state()
-        rng = _rng(seed)
         data = model._data(inputs.rates, inputs.n, inputs.anchors)
         theta = self.theta
+        if method == "profile":
+            return self._profile(model, data, alpha, alternative, quasi)
+        if int(n_boot) < 2:
+            raise ValueError(f"n_boot ({n_boot!r}) must be at least 2.")
+        rng = _rng(seed)
         if method == "parametric":
             cell_p = np.clip(predicted_rates(theta, data), 0.0, 1.0)
             g, tpr, tnr = split_theta(theta, data.n_gen)
@@ -339,10 +363,53 @@ class LatentTraitResult:
             low = np.zeros_like(low)
         if alternative == "greater":
             high = np.ones_like(high)
-        return pd.DataFrame(
+        table = pd.DataFrame(
             {"estimate": self.precision.to_numpy(), "low": low, "high": high},
             index=self.precision.index,
         )
+        table.attrs["method"] = method
+        return table
+
+    def interval_method(self, method: str = "auto") -> str:
+        """The interval method ``method`` stands for: ``"auto"`` resolves to
+        ``"profile"`` for an anchored likelihood fit and ``"parametric"`` otherwise."""
+        methods = ("auto", "profile", "parametric", "nonparametric")
+        if method not in methods:
+            raise ValueError(f"method ({method!r}) not recognized; must be one of {methods}.")
+        if method != "auto":
+            return method
+        anchored = self.inputs is not None and not self.inputs.anchors.is_empty
+        return "profile" if self.loss_name == "likelihood" and anchored else "parametric"
+
+    def _profile(
+        self,
+        model: LatentTraitModel,
+        data: LatentData,
+        alpha: float,
+        alternative: str,
+        quasi: bool,
+    ) -> pd.DataFrame:
+        if model.loss != "likelihood":
+            raise ValueError(
+                f"method='profile' needs loss='likelihood'; this fit used loss={model.loss!r}, "
+                "which is not a likelihood (use a bootstrap method)."
+            )
+        if not data.anchored:
+            raise ValueError(
+                "method='profile' needs anchors: an unanchored fit is only determined up to "
+                "the mirror g <-> 1 - g, so its profile has two equal peaks."
+            )
+        phi = max(1.0, self.dispersion) if quasi and np.isfinite(self.dispersion) else 1.0
+        low, high = profile_interval(
+            model, data, self.theta, alpha=alpha, alternative=alternative, phi=phi
+        )
+        table = pd.DataFrame(
+            {"estimate": self.precision.to_numpy(), "low": low, "high": high},
+            index=self.precision.index,
+        )
+        table.attrs["method"] = "profile"
+        table.attrs["phi"] = phi
+        return table
 
     def confidence_interval(
         self, confidence_level: float = 0.95, alternative: str = "two-sided", **kwargs: Any
@@ -685,10 +752,21 @@ class LatentTraitModel:
         return out
 
     def _solve(
-        self, datas: Sequence[LatentData], starts: np.ndarray
+        self,
+        datas: Sequence[LatentData],
+        starts: np.ndarray,
+        bounds: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
-        """Minimise the loss of ``datas[b]`` from ``starts[b]`` for every b."""
-        lo, hi = self.bounds
+        """Minimise the loss of ``datas[b]`` from ``starts[b]`` for every b.
+
+        ``bounds``: per-problem boxes ``(lower, upper)`` shaped like ``starts``
+        (``lower == upper`` holds a coordinate fixed, as the profile likelihood
+        does); default the model's box for every coordinate.
+        """
+        if bounds is None:
+            bounds = (np.full(starts.shape, self.bounds[0]), np.full(starts.shape, self.bounds[1]))
+        lower, upper = bounds
+        starts = np.clip(starts, lower, upper)
         ftol, gtol = self._tolerances()
         if self.backend == "torch":
             from regression._latent_torch import solve_batch
@@ -698,7 +776,7 @@ class LatentTraitModel:
                 starts,
                 loss=self.loss,
                 lambdas=self._lambdas(),
-                bounds=(lo, hi),
+                bounds=(lower, upper),
                 ftol=ftol,
                 gtol=gtol,
                 max_iter=self.max_iter,
@@ -714,7 +792,7 @@ class LatentTraitModel:
                 x0,
                 jac=True,
                 method="L-BFGS-B",
-                bounds=[(lo, hi)] * data.n_params,
+                bounds=list(zip(lower[b], upper[b], strict=True)),
                 options={"ftol": ftol, "gtol": gtol, "maxiter": self.max_iter},
             )
             thetas[b] = res.x

@@ -38,13 +38,16 @@ def test_fit_matches_the_library_and_marks_roles(files, capsys, tmp_path):
     # the model does not hold on these votes, and the fit says so (agreeableness data)
     assert any("does not hold" in w for w in payload["warnings"])
     assert "Latent-trait regression" in card.read_text()
+    assert "profile-likelihood intervals (deviance scaled by the Pearson dispersion" in (
+        card.read_text()
+    )
     assert card.with_suffix(".html").exists()
 
 
 def test_estimate_a_new_generator_equals_a_full_refit(files, capsys):
     root, judgments, human = files
     argv = ["estimate", str(root / "judgments.parquet"), str(root / "human.csv")]
-    argv += ["--generator", "qwen-coder-plus", "--n-boot", "0", "--json", "--calibration"]
+    argv += ["--generator", "qwen-coder-plus", "--interval", "none", "--json", "--calibration"]
     assert main(argv + CALIBRATION) == 0
     payload = json.loads(capsys.readouterr().out)
     rows = {r["generator"]: r for r in payload["generators"]}
@@ -61,7 +64,7 @@ def test_fit_and_estimate_bad_input(files, capsys):
     assert main(argv + ["--generator", "gpt-9"]) == 1
     assert "generator 'gpt-9' has no judgments; generators there:" in capsys.readouterr().err
     argv = ["fit", str(root / "judgments.parquet"), str(root / "human.csv")]
-    assert main(argv + ["--calibration", "nobody", "--n-boot", "0"]) == 1
+    assert main(argv + ["--calibration", "nobody", "--interval", "none"]) == 1
     assert "nobody" in capsys.readouterr().err
     pd.DataFrame({"generator": ["g"], "item": [0]}).to_csv(root / "bad.csv", index=False)
     assert main(["fit", str(root / "judgments.parquet"), str(root / "bad.csv")]) == 1

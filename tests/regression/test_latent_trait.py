@@ -138,18 +138,20 @@ def test_new_generator_in_one_call():
     assert extended.precision[new] == pytest.approx(full.precision[new], abs=1e-4)
 
 
-def test_interval_contains_estimate_and_narrows_with_items():
+@pytest.mark.parametrize("method", ["parametric", "profile"])
+def test_interval_contains_estimate_and_narrows_with_items(method):
     widths = []
     for n_items in (300, 3000):
         world = simulate_latent_world(8, 6, n_items, n_annotated=3, seed=11)
         result = _world_fit(world, backend="torch")
-        table = result.interval(alpha=0.1, n_boot=60, seed=0)
+        table = result.interval(alpha=0.1, method=method, n_boot=60, seed=0)
+        assert table.attrs["method"] == method
         assert ((table.low <= table.estimate + 1e-9) & (table.estimate <= table.high + 1e-9)).all()
         widths.append(float((table.high - table.low).mean()))
-        upper = result.interval(alpha=0.1, n_boot=20, seed=0, alternative="less")
+        upper = result.interval(alpha=0.1, method=method, n_boot=20, seed=0, alternative="less")
         assert (upper.low == 0).all()
     assert widths[1] < widths[0] / 2
-    low, high = result.confidence_interval(0.9, n_boot=20, seed=0)
+    low, high = result.confidence_interval(0.9, method=method, n_boot=20, seed=0)
     assert (low <= high).all()
 
 
@@ -159,7 +161,7 @@ def test_parametric_bootstrap_covers_the_truth():
     for seed in range(8):
         world = simulate_latent_world(8, 6, 500, n_annotated=3, seed=100 + seed)
         result = _world_fit(world, backend="torch", n_restarts=1)
-        table = result.interval(alpha=0.1, n_boot=100, seed=seed)
+        table = result.interval(alpha=0.1, method="parametric", n_boot=100, seed=seed)
         free = [g for g in world.counts.generators if g not in world.annotated[:3]]
         truth = world.sample_precision[free]
         hits += int(((table.low[free] <= truth) & (truth <= table.high[free])).sum())
