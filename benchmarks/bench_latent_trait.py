@@ -10,16 +10,22 @@ Run: ``python benchmarks/run.py latent_trait``. Prints four tables:
    observed), time and peak memory, each in a fresh process;
 3. the paper's released leave-s-out errors against ours (mean MaxAE per s);
 4. leave-s-out error of the likelihood against the paper loss and the
-   baselines, on the real data and on simulated worlds.
+   baselines, on the real data and on simulated worlds;
+5. coverage of the 95 % precision intervals (plain and quasi profile
+   likelihood, parametric bootstrap): on the real item votes (every calibration
+   subset of the 6 annotated generators, the held-out ones scored) and on
+   simulated worlds (the generators without human labels scored).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +35,7 @@ from scipy.optimize import minimize
 from jurycal.datasets import (
     ANNOTATED_GENERATORS,
     REPAIR_LEVELS,
+    load_agreeableness_judgments,
     load_confusion,
     load_human_precision,
     load_paper_regression_errors,
@@ -209,6 +216,55 @@ def simulated_table() -> pd.DataFrame:
     return out.round(2)
 
 
+INTERVALS = {
+    "profile": {"method": "profile", "quasi": False},
+    "quasi profile": {"method": "profile", "quasi": True},
+    "parametric bootstrap": {"method": "parametric", "n_boot": 100},
+}
+
+
+def _coverage_rows(result, truth: pd.Series, scored: list[str], **labels: object) -> list[dict]:
+    rows = []
+    for name, settings in INTERVALS.items():
+        table = result.interval(0.05, **settings).loc[scored]
+        inside = (table.low <= truth[scored]) & (truth[scored] <= table.high)
+        rows += [
+            {**labels, "interval": name, "covered": bool(c), "width": w}
+            for c, w in zip(inside, table.high - table.low, strict=True)
+        ]
+    return rows
+
+
+def coverage_table() -> pd.DataFrame:
+    rows = []
+    judgments, human = load_agreeableness_judgments()
+    truth = human.groupby("generator")["human"].mean()
+    model = LatentTraitModel(n_restarts=5, backend="torch")
+    for s in range(1, 6):
+        for subset in itertools.combinations(ANNOTATED, s):
+            result = model.fit_table(judgments, human, calibration_generators=list(subset))
+            held = [g for g in ANNOTATED if g not in subset]
+            rows += _coverage_rows(result, truth, held, data="real item votes", s=s)
+    for spread in (0.0, 0.3, 1.0):
+        for seed in range(20):
+            world = simulate_latent_world(14, 14, 500, spread=spread, seed=seed)
+            cal = list(world.annotated[:3])
+            anchors = Anchors.from_confusion(
+                world.confusion, cal, precision=world.sample_precision[cal]
+            )
+            result = LatentTraitModel(n_restarts=2, backend="torch").fit(
+                world.counts, anchors=anchors
+            )
+            free = [g for g in world.counts.generators if g not in cal]
+            rows += _coverage_rows(
+                result, world.sample_precision, free, data=f"simulated, spread {spread}", s=3
+            )
+    table = pd.DataFrame(rows)
+    return table.pivot_table(
+        index=["data", "s"], columns="interval", values=["covered", "width"], aggfunc="mean"
+    ).round(3)
+
+
 def main() -> None:
     pd.set_option("display.width", 220)
     pd.set_option("display.max_columns", 20)
@@ -227,6 +283,10 @@ def main() -> None:
         "\n### 4. Simulated worlds (14 x 14, 1,000 items; spread = logit sd of TPR / TNR across generators)\n"
     )
     print(simulated_table().to_string())
+    print("\n### 5. Coverage and mean width of 95 % precision intervals\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        print(coverage_table().to_string())
 
 
 if __name__ == "__main__":

@@ -28,8 +28,12 @@ def _profile_deviance(result, i, gamma):
         return value, grad[free]
 
     rest = minimize(
-        loss, theta[free], jac=True, method="L-BFGS-B",
-        bounds=[(1e-6, 1 - 1e-6)] * int(free.sum()), options={"ftol": 1e-15, "gtol": 1e-10},
+        loss,
+        theta[free],
+        jac=True,
+        method="L-BFGS-B",
+        bounds=[(1e-6, 1 - 1e-6)] * int(free.sum()),
+        options={"ftol": 1e-15, "gtol": 1e-10},
     )
     return 2 * likelihood_weight(data) * (rest.fun - likelihood_loss(theta, data)[0])
 
