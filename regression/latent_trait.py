@@ -321,7 +321,10 @@ class LatentTraitResult:
         is small). With ``quasi=True`` it also widens with misfit, but only by
         one factor for all cells: it corrects for variation that looks like
         noise, not for a validator whose TNR on one generator is systematically
-        off. It costs about ten batches of ``2 n_gen`` constrained refits.
+        off. With ``counts=None`` the cells weigh a pseudo-count; the quasi
+        scaling then cancels that arbitrary weight for the cells (chi-square and
+        deviance both grow with it) but not for the anchors, so the width is
+        indicative. It costs about ten batches of ``2 n_gen`` constrained refits.
         """
         alpha = check_alpha(alpha)
         check_alternative(alternative)
@@ -363,16 +366,19 @@ class LatentTraitResult:
             low = np.zeros_like(low)
         if alternative == "greater":
             high = np.ones_like(high)
+        return self._interval_table(low, high, method=method)
+
+    def _interval_table(self, low: np.ndarray, high: np.ndarray, **attrs: Any) -> pd.DataFrame:
         table = pd.DataFrame(
             {"estimate": self.precision.to_numpy(), "low": low, "high": high},
             index=self.precision.index,
         )
-        table.attrs["method"] = method
+        table.attrs.update(attrs)
         return table
 
     def interval_method(self, method: str = "auto") -> str:
-        """The interval method ``method`` stands for: ``"auto"`` resolves to
-        ``"profile"`` for an anchored likelihood fit and ``"parametric"`` otherwise."""
+        """The method ``interval(method=...)`` uses: ``"auto"`` is ``"profile"``
+        for an anchored likelihood fit, ``"parametric"`` otherwise."""
         methods = ("auto", "profile", "parametric", "nonparametric")
         if method not in methods:
             raise ValueError(f"method ({method!r}) not recognized; must be one of {methods}.")
@@ -403,13 +409,7 @@ class LatentTraitResult:
         low, high = profile_interval(
             model, data, self.theta, alpha=alpha, alternative=alternative, phi=phi
         )
-        table = pd.DataFrame(
-            {"estimate": self.precision.to_numpy(), "low": low, "high": high},
-            index=self.precision.index,
-        )
-        table.attrs["method"] = "profile"
-        table.attrs["phi"] = phi
-        return table
+        return self._interval_table(low, high, method="profile", phi=phi)
 
     def confidence_interval(
         self, confidence_level: float = 0.95, alternative: str = "two-sided", **kwargs: Any
