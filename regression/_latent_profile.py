@@ -72,9 +72,7 @@ def profile_interval(
         lower = np.full(starts.shape, lo_box)
         upper = np.full(starts.shape, hi_box)
         at = np.arange(len(rows))
-        lower[at, gen[rows]] = upper[at, gen[rows]] = gammas
-        starts = starts.copy()
-        starts[at, gen[rows]] = gammas
+        lower[at, gen[rows]] = upper[at, gen[rows]] = gammas  # _solve clips the starts in
         thetas, losses, _, _ = model._solve([data] * len(rows), starts, bounds=(lower, upper))
         deviance = np.maximum(2.0 * weight * (losses - best), 0.0)
         return np.sqrt(deviance / phi) - z, thetas
