@@ -23,7 +23,7 @@ import pandas as pd
 from regression._validation import check_counts, check_probability, coerce_binary, require_columns
 from regression.counts import JUDGMENT_COLUMNS
 
-__all__ = ["CONFUSION_COLUMNS", "Anchors", "confusion_from_judgments"]
+__all__ = ["CONFUSION_COLUMNS", "Anchors", "ConfusionCounts", "confusion_from_judgments"]
 
 #: The columns of a confusion table (valid = positive), one row per generator and validator.
 CONFUSION_COLUMNS = ("generator", "validator", "tp", "fn", "fp", "tn")
@@ -35,10 +35,11 @@ def _series(name: str, values: Any, index_name: str) -> pd.Series:
     if values is None:
         return pd.Series(dtype=float, index=pd.Index([], name=index_name), name=name)
     series = pd.Series(values, dtype=float) if isinstance(values, Mapping) else pd.Series(values)
-    series = series.astype(float).rename(name)
     if series.index.has_duplicates:
         raise ValueError(f"{name} names {series.index[series.index.duplicated()][0]!r} twice.")
-    return series.rename_axis(index_name)
+    return pd.Series(
+        series.to_numpy(dtype=float), index=series.index.rename(index_name), name=name
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -186,69 +187,7 @@ class Anchors:
         >>> int(anchors.tnr_n["v"])
         20
         """
-        require_columns(confusion, CONFUSION_COLUMNS, "confusion")
-        table = confusion[list(CONFUSION_COLUMNS)].copy()
-        for column in ("tp", "fn", "fp", "tn"):
-            table[column] = check_counts(column, table[column].to_numpy())
-        repeated = table.duplicated(["generator", "validator"])
-        if repeated.any():
-            row = table[repeated].iloc[0]
-            raise ValueError(
-                f"confusion has generator {row['generator']!r} and validator "
-                f"{row['validator']!r} more than once."
-            )
-        known = list(pd.unique(table["generator"]))
-        calibration = known if calibration_generators is None else list(calibration_generators)
-        if len(set(calibration)) != len(calibration):
-            raise ValueError(f"calibration_generators has repeats: {calibration!r}.")
-        unknown = [g for g in calibration if g not in known]
-        if unknown:
-            raise ValueError(
-                f"calibration generator(s) {unknown} not in the confusion table; it has {known}."
-            )
-        if not calibration:
-            return cls()
-        notes: list[str] = []
-        used = table[table["generator"].isin(calibration)]
-        for generator, rows in used.groupby("generator", sort=False):
-            if int((rows["fp"] + rows["tn"]).sum()) == 0:
-                notes.append(
-                    f"calibration generator {generator!r} has no human-invalid items: "
-                    "it adds nothing to the TNR anchors."
-                )
-        pooled = used.groupby("validator", sort=False)[["tp", "fn", "fp", "tn"]].sum()
-        n_pos = pooled["tp"] + pooled["fn"]
-        n_neg = pooled["tn"] + pooled["fp"]
-        for label, n in (("TPR", n_pos), ("TNR", n_neg)):
-            for validator in n.index[n == 0]:
-                kind = "valid" if label == "TPR" else "invalid"
-                notes.append(
-                    f"validator {validator!r} saw no human-{kind} item on the calibration "
-                    f"generators: its {label} anchor is undefined and skipped."
-                )
-        tpr = pooled["tp"] / n_pos.where(n_pos > 0)
-        tnr = pooled["tn"] / n_neg.where(n_neg > 0)
-        per_gen = used.assign(total=used[["tp", "fn", "fp", "tn"]].sum(axis=1))
-        grouped = per_gen.groupby("generator", sort=False)
-        if precision is None:
-            sums = grouped[["tp", "fn", "total"]].sum()
-            precision = (sums["tp"] + sums["fn"]) / sums["total"]
-        values = _series("precision", precision, "generator")
-        missing = [g for g in calibration if g not in values.index]
-        if missing:
-            raise ValueError(f"precision misses calibration generator(s) {missing}.")
-        if precision_n is None:
-            precision_n = grouped["total"].max()
-        return cls(
-            precision=values.reindex(calibration),
-            tpr=tpr,
-            tnr=tnr,
-            precision_n=_series("precision_n", precision_n, "generator").reindex(calibration),
-            tpr_n=n_pos[n_pos > 0],
-            tnr_n=n_neg[n_neg > 0],
-            pooled_from=tuple(calibration),
-            notes=tuple(notes),
-        )
+        return ConfusionCounts(confusion).pool(calibration_generators, precision, precision_n)
 
     @classmethod
     def from_human_labels(
@@ -298,6 +237,106 @@ class Anchors:
             calibration,
             precision=chosen["human"].mean(),
             precision_n=chosen["human"].size(),
+        )
+
+
+class ConfusionCounts:
+    """A validated confusion table as an array, pooled into :class:`Anchors` for any calibration subset.
+
+    ``Anchors.from_confusion`` is ``ConfusionCounts(confusion).pool(...)``; a
+    leave-s-out run validates the table once and pools it for every subset.
+
+    Attributes
+    ----------
+    generators, validators : Index
+        In order of first appearance in the table.
+    counts : ndarray
+        ``(n_generators, n_validators, 4)``: ``tp, fn, fp, tn``; 0 for an absent pair.
+    present : ndarray of bool
+        ``(n_generators, n_validators)``: the pair has a row in the table.
+    """
+
+    def __init__(self, confusion: pd.DataFrame) -> None:
+        require_columns(confusion, CONFUSION_COLUMNS, "confusion")
+        table = confusion[list(CONFUSION_COLUMNS)]
+        counts = np.column_stack(
+            [check_counts(column, table[column].to_numpy()) for column in ("tp", "fn", "fp", "tn")]
+        )
+        repeated = table.duplicated(["generator", "validator"])
+        if repeated.any():
+            row = table[repeated].iloc[0]
+            raise ValueError(
+                f"confusion has generator {row['generator']!r} and validator "
+                f"{row['validator']!r} more than once."
+            )
+        gen_codes, self.generators = pd.factorize(table["generator"])
+        val_codes, self.validators = pd.factorize(table["validator"])
+        shape = (len(self.generators), len(self.validators))
+        self.counts = np.zeros((*shape, 4))
+        self.counts[gen_codes, val_codes] = counts
+        self.present = np.zeros(shape, dtype=bool)
+        self.present[gen_codes, val_codes] = True
+
+    def pool(
+        self,
+        calibration_generators: Iterable[str] | None = None,
+        precision: Mapping[str, float] | pd.Series | None = None,
+        precision_n: Mapping[str, int] | pd.Series | None = None,
+    ) -> Anchors:
+        """The anchors of :meth:`Anchors.from_confusion` for these calibration generators."""
+        known = list(self.generators)
+        calibration = known if calibration_generators is None else list(calibration_generators)
+        if len(set(calibration)) != len(calibration):
+            raise ValueError(f"calibration_generators has repeats: {calibration!r}.")
+        unknown = [g for g in calibration if g not in self.generators]
+        if unknown:
+            raise ValueError(
+                f"calibration generator(s) {unknown} not in the confusion table; it has {known}."
+            )
+        if not calibration:
+            return Anchors()
+        chosen = np.sort(self.generators.get_indexer(calibration))
+        counts = self.counts[chosen]
+        notes = [
+            f"calibration generator {self.generators[g]!r} has no human-invalid items: "
+            "it adds nothing to the TNR anchors."
+            for g, per_gen in zip(chosen, counts, strict=True)
+            if per_gen[:, 2:].sum() == 0
+        ]
+        seen = self.present[chosen].any(axis=0)
+        validators = self.validators[seen]
+        tp, fn, fp, tn = counts[:, seen].sum(axis=0).T
+        n_pos, n_neg = tp + fn, tn + fp
+        for label, n in (("TPR", n_pos), ("TNR", n_neg)):
+            kind = "valid" if label == "TPR" else "invalid"
+            notes.extend(
+                f"validator {validator!r} saw no human-{kind} item on the calibration "
+                f"generators: its {label} anchor is undefined and skipped."
+                for validator in validators[n == 0]
+            )
+        totals = counts.sum(axis=2)
+        if precision is None:
+            precision = pd.Series(
+                counts[:, :, :2].sum(axis=(1, 2)) / totals.sum(axis=1),
+                index=self.generators[chosen],
+            )
+        values = _series("precision", precision, "generator")
+        missing = [g for g in calibration if g not in values.index]
+        if missing:
+            raise ValueError(f"precision misses calibration generator(s) {missing}.")
+        if precision_n is None:
+            precision_n = pd.Series(totals.max(axis=1), index=self.generators[chosen])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tpr, tnr = tp / n_pos, tn / n_neg
+        return Anchors(
+            precision=values.reindex(calibration),
+            tpr=pd.Series(tpr[n_pos > 0], index=validators[n_pos > 0]),
+            tnr=pd.Series(tnr[n_neg > 0], index=validators[n_neg > 0]),
+            precision_n=_series("precision_n", precision_n, "generator").reindex(calibration),
+            tpr_n=pd.Series(n_pos[n_pos > 0], index=validators[n_pos > 0]),
+            tnr_n=pd.Series(n_neg[n_neg > 0], index=validators[n_neg > 0]),
+            pooled_from=tuple(calibration),
+            notes=tuple(notes),
         )
 
 

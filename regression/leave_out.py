@@ -23,7 +23,12 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from regression.anchors import Anchors, _check_human_labels, confusion_from_judgments
+from regression.anchors import (
+    Anchors,
+    ConfusionCounts,
+    _check_human_labels,
+    confusion_from_judgments,
+)
 from regression.counts import Counts, counts_from_judgments
 from regression.latent_trait import (
     LatentTraitModel,
@@ -213,11 +218,11 @@ def leave_out_evaluation(
     baselines = DEFAULT_BASELINES if baselines is None else baselines
     rows: list[dict[str, object]] = []
     splits: list[tuple[int, tuple[str, ...], tuple[str, ...], Anchors]] = []
+    pooled_counts = ConfusionCounts(confusion)
     for s in size_list:
         for subset in itertools.combinations(pool, s):
             held = tuple(g for g in pool if g not in subset)
-            anchors = Anchors.from_confusion(
-                confusion,
+            anchors = pooled_counts.pool(
                 list(subset),
                 precision=truth[list(subset)],
                 precision_n=None if truth_n is None else truth_n[list(subset)],

@@ -1,6 +1,7 @@
 """The torch backend matches scipy (regression._latent_torch)."""
 
 import warnings
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -57,3 +58,85 @@ def test_a_batch_needs_shared_cells():
             gtol=1e-6,
             max_iter=10,
         )
+
+
+def _dense_hessian(hessian, n_gen, n_val):
+    """The block form of regression._latent_torch._Hessian as a full matrix (problem 0)."""
+    dim = n_gen + 2 * n_val
+    full = np.zeros((dim, dim))
+    full[np.arange(n_gen), np.arange(n_gen)] = hessian.g[0].numpy()
+    t = n_gen + np.arange(n_val)
+    u = t + n_val
+    full[t, t] = hessian.tt[0].numpy()
+    full[u, u] = hessian.uu[0].numpy()
+    full[t, u] = full[u, t] = hessian.tu[0].numpy()
+    full[:n_gen, n_gen:] = hessian.coupling[0].numpy()
+    full[n_gen:, :n_gen] = hessian.coupling[0].numpy().T
+    return full
+
+
+@pytest.mark.parametrize("observed", [1.0, 0.5])
+def test_likelihood_hessian_is_the_derivative_of_the_gradient(observed):
+    """The Newton solver's Hessian against central differences of the numpy gradient."""
+    import torch
+
+    from regression._latent_losses import likelihood_loss
+    from regression._latent_torch import _Batch
+
+    world = simulate_latent_world(7, 5, 300, observed=observed, seed=3)
+    cal = list(world.annotated[:2])
+    anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
+    data = LatentTraitModel()._data(world.counts.rates, world.counts.n_labeled.astype(float), anchors)
+    theta = np.random.default_rng(0).uniform(0.2, 0.9, data.n_params)
+    hessian = _Batch([data]).likelihood_hessian(torch.as_tensor(theta[None, :]))
+    step = 1e-6
+    numeric = np.empty((data.n_params, data.n_params))
+    for k in range(data.n_params):
+        shift = np.zeros(data.n_params)
+        shift[k] = step
+        numeric[:, k] = (
+            likelihood_loss(theta + shift, data)[1] - likelihood_loss(theta - shift, data)[1]
+        ) / (2 * step)
+    exact = _dense_hessian(hessian, data.n_gen, data.n_val)
+    np.testing.assert_allclose(exact, numeric, atol=1e-6 * np.abs(numeric).max())
+
+
+def test_fisher_information_is_the_hessian_where_the_counts_equal_their_expectation():
+    """With k = n P_hat (and anchor hits = m q) the observed information is the expected one."""
+    import torch
+
+    from regression._latent_losses import predicted_rates, split_theta
+    from regression._latent_torch import _Batch
+
+    world = simulate_latent_world(6, 4, 200, seed=2)
+    cal = list(world.annotated[:2])
+    anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
+    data = LatentTraitModel()._data(world.counts.rates, world.counts.n_labeled.astype(float), anchors)
+    theta = np.random.default_rng(1).uniform(0.2, 0.9, data.n_params)
+    g, tpr, tnr = split_theta(theta, data.n_gen)
+    exact_data = replace(
+        data,
+        rate=predicted_rates(theta, data),
+        g_val=g[data.g_idx],
+        tpr_val=tpr[data.tpr_idx],
+        tnr_val=tnr[data.tnr_idx],
+    )
+    batch = _Batch([exact_data])
+    point = torch.as_tensor(theta[None, :])
+    observed = _dense_hessian(batch.likelihood_hessian(point), data.n_gen, data.n_val)
+    expected = _dense_hessian(batch.likelihood_hessian(point, expected=True), data.n_gen, data.n_val)
+    np.testing.assert_allclose(observed, expected, rtol=1e-10, atol=1e-12)
+    assert np.linalg.eigvalsh(expected).min() > 0
+
+
+@pytest.mark.filterwarnings("ignore::regression.latent_trait.MisfitWarning")
+def test_newton_reaches_the_same_optimum_from_the_boundary_start():
+    """Starting the validators at TPR = TNR = 1 (App. D) instead of 0.5 changes nothing anchored."""
+    judgments, human = load_agreeableness_judgments()
+    cal = ["gpt-4o", "claude_3_opus"]
+    fits = [
+        LatentTraitModel(n_restarts=2, backend="torch", start=start).fit_table(judgments, human, cal)
+        for start in ("paper", "released")
+    ]
+    assert all(fit.converged for fit in fits)
+    np.testing.assert_allclose(fits[0].theta, fits[1].theta, atol=1e-5)
