@@ -32,6 +32,7 @@ import pandas as pd
 from scipy import stats
 from scipy.optimize import minimize
 
+from regression._latent_items import ItemVotes, draw_item_weights, encode_items, item_replicates
 from regression._latent_losses import (
     LatentData,
     likelihood_loss,
@@ -60,6 +61,7 @@ LOSSES = ("likelihood", "paper")
 STARTS = ("paper", "released")
 BACKENDS = ("scipy", "torch")
 GRADIENTS = ("exact", "released")
+INTERVAL_METHODS = ("auto", "profile", "parametric", "nonparametric", "items")
 #: Parameters of the likelihood stay this far inside (0, 1) so that every log is finite.
 LIKELIHOOD_MARGIN = 1e-6
 #: The released code's start jitter: uniform(-eps/2, eps/2) on g and on v+ / v-.
@@ -137,6 +139,8 @@ class _Inputs:
     n: pd.DataFrame | None
     anchors: Anchors
     equal_weights: bool
+    #: The votes and human labels, encoded (``fit_table`` only): the item bootstrap resamples them.
+    items: ItemVotes | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -337,6 +341,17 @@ class LatentTraitResult:
         if int(n_boot) < 2:
             raise ValueError(f"n_boot ({n_boot!r}) must be at least 2.")
         rng = _rng(seed)
+        if method == "items":
+            if inputs.items is None:
+                raise ValueError(
+                    "method='items' resamples items, so it needs the item-level votes; this "
+                    "result does not keep them (it was fitted from a matrix with fit(), or "
+                    "extended with add_generators()). Fit with LatentTraitModel.fit_table("
+                    "judgments, human_labels, calibration_generators) to use it."
+                )
+            weights = draw_item_weights(inputs.items, int(n_boot), rng)
+            datas = item_replicates(data, inputs.items, weights)
+            return self._percentile_table(model, datas, theta, alpha, alternative, method)
         if method == "parametric":
             cell_p = np.clip(predicted_rates(theta, data), 0.0, 1.0)
             g, tpr, tnr = split_theta(theta, data.n_gen)
@@ -356,9 +371,21 @@ class LatentTraitResult:
                     tnr_val=_redraw(rng, data.tnr_n, p_tnr),
                 )
             )
+        return self._percentile_table(model, datas, theta, alpha, alternative, method)
+
+    def _percentile_table(
+        self,
+        model: LatentTraitModel,
+        datas: list[LatentData],
+        theta: np.ndarray,
+        alpha: float,
+        alternative: str,
+        method: str,
+    ) -> pd.DataFrame:
+        """Refit every replicate from the estimate (one start each, one batch) and take quantiles."""
         starts = np.repeat(theta[None, :], len(datas), axis=0)
         thetas, _, _, _ = model._solve(datas, starts)
-        boot = thetas[:, : data.n_gen]
+        boot = thetas[:, : len(self.precision)]
         lo_q = alpha / 2 if alternative == "two-sided" else alpha
         low = np.quantile(boot, lo_q, axis=0)
         high = np.quantile(boot, 1 - lo_q, axis=0)
@@ -379,7 +406,7 @@ class LatentTraitResult:
     def interval_method(self, method: str = "auto") -> str:
         """The method ``interval(method=...)`` uses: ``"auto"`` is ``"profile"``
         for an anchored likelihood fit, ``"parametric"`` otherwise."""
-        methods = ("auto", "profile", "parametric", "nonparametric")
+        methods = INTERVAL_METHODS
         if method not in methods:
             raise ValueError(f"method ({method!r}) not recognized; must be one of {methods}.")
         if method != "auto":
@@ -649,7 +676,8 @@ class LatentTraitModel:
             anchors = Anchors()
         else:
             anchors = Anchors.from_human_labels(judgments, human_labels, calibration_generators)
-        return self._fit(counts.rates, counts.n_labeled.astype(float), anchors)
+        items, _ = encode_items(judgments, human_labels, counts.rates)
+        return self._fit(counts.rates, counts.n_labeled.astype(float), anchors, items=items)
 
     def _data(self, rates: pd.DataFrame, n: pd.DataFrame | None, anchors: Anchors) -> LatentData:
         return _build_data(rates, n, anchors, equal_n=_default_n(anchors, n))
@@ -660,6 +688,7 @@ class LatentTraitModel:
         n: pd.DataFrame | None,
         anchors: Anchors,
         extra_start: np.ndarray | None = None,
+        items: ItemVotes | None = None,
     ) -> LatentTraitResult:
         self._check_settings()
         _check_anchor_labels(anchors, rates)
@@ -727,7 +756,7 @@ class LatentTraitModel:
             message=messages[best],
             dispersion=dispersion,
             model=copy.copy(self),
-            inputs=_Inputs(rates, n, anchors, n is None),
+            inputs=_Inputs(rates, n, anchors, n is None, items),
         )
 
     def starts(self, data: LatentData, rng: Any) -> np.ndarray:
