@@ -274,7 +274,7 @@ class LatentTraitResult:
         ----------
         alpha : float
             1 - confidence level.
-        method : {"auto", "profile", "parametric", "nonparametric"}
+        method : {"auto", "profile", "parametric", "nonparametric", "items"}
             ``"auto"`` (default): ``"profile"`` for an anchored likelihood fit,
             else ``"parametric"`` (see :meth:`interval_method`).
             ``"parametric"``: percentile bootstrap; every count is redrawn from
@@ -286,7 +286,12 @@ class LatentTraitResult:
             loss, anchored fits only): the profile-likelihood interval
             ``{gamma : D_i(gamma) <= phi z^2}``, where ``D_i`` is the deviance
             with g_i held at gamma and every other parameter refitted; see
-            ``quasi``.
+            ``quasi``. ``"items"`` (only for a fit by :meth:`LatentTraitModel.fit_table`):
+            percentile bootstrap of the *items*: each generator's items (the
+            union of its items in the judgments and the human labels) are
+            redrawn with replacement, stratified by generator, and every cell
+            count, the pooled TPR / TNR confusion counts and the human precision
+            of the calibration generators are recomputed from the redrawn items.
         n_boot : int
             Bootstrap replicates; each is refitted from the estimate (one start).
         seed : int, Generator or None
@@ -308,16 +313,41 @@ class LatentTraitResult:
             ``attrs["method"]`` is the method used and, for ``"profile"``,
             ``attrs["phi"]`` the deviance scale.
 
+        Raises
+        ------
+        ValueError
+            A method not recognized; ``n_boot < 2``; ``"profile"`` on a paper-loss
+            or unanchored fit; ``"items"`` on a result without item-level votes
+            (from :meth:`LatentTraitModel.fit` or :meth:`add_generators`).
+
         Notes
         -----
-        What the bootstrap intervals cover: the binomial sampling of the items
-        behind every cell and every anchor, *given* the model (eq. (1)) and
-        independence between cells. They do not cover that one item is judged by
+        What the count bootstraps (``"parametric"``, ``"nonparametric"``)
+        cover: the binomial sampling of the items behind every cell and every
+        anchor, *given* the model (eq. (1)) and independence between cells. They do not cover that one item is judged by
         several validators (their votes are correlated), nor that TPR / TNR may
         differ between generators (the paper's stability assumption, section 5),
         nor the optimiser's own noise; with ``counts=None`` the items per cell are
         the pseudo-count the fit used, so the width is only indicative.
         Precision anchors given without counts are held fixed.
+
+        The item bootstrap (``"items"``) covers the sampling of the items
+        themselves: that one item is judged by every validator (an item that
+        fools one validator tends to fool others, and its true validity moves all
+        its votes together), and that on the calibration generators the same
+        items give the cells, the TPR / TNR anchors and the human precision.
+        Where votes on an item are correlated it is wider than the count
+        bootstraps, which treat every cell as independent. It is a nonparametric
+        bootstrap of the data, not of the model: it does not need eq. (1) to
+        hold for its resampling, but its percentiles are those of the same
+        estimator, so a bias of the model (a generator-specific TPR / TNR) is
+        not covered; nor is the optimiser's noise. The target is the precision
+        of the population of outputs each generator's items were drawn from. A
+        cell or an anchor that receives no item in a replicate adds nothing
+        (count 0; its value stays the original as a placeholder, which the
+        paper loss, ignoring counts, then uses). Cost: like the other bootstraps
+        (``n_boot`` refits in one batch) plus one sparse product per kind of
+        count; the votes are encoded once by ``fit_table``.
 
         The profile interval is exact in large samples when the model holds
         (Wilks), respects [0, 1] and the curvature of the likelihood (an
