@@ -12,9 +12,12 @@ Run: ``python benchmarks/run.py latent_trait``. Prints four tables:
 4. leave-s-out error of the likelihood against the paper loss and the
    baselines, on the real data and on simulated worlds;
 5. coverage of the 95 % precision intervals (plain and quasi profile
-   likelihood, parametric bootstrap): on the real item votes (every calibration
-   subset of the 6 annotated generators, the held-out ones scored) and on
-   simulated worlds (the generators without human labels scored).
+   likelihood, parametric bootstrap, item bootstrap): on the real item votes
+   (every calibration subset of the 6 annotated generators, the held-out ones
+   scored), on simulated count worlds (the generators without human labels
+   scored; no items, so no item bootstrap: "–") and on simulated item worlds
+   (every validator judges the same items; an item shift moves all of an
+   item's votes together; scored against each generator's true precision).
 """
 
 from __future__ import annotations
@@ -41,7 +44,13 @@ from jurycal.datasets import (
     load_paper_regression_errors,
     load_validator_rates,
 )
-from regression import Anchors, LatentTraitModel, leave_out_evaluation, simulate_latent_world
+from regression import (
+    Anchors,
+    LatentTraitModel,
+    leave_out_evaluation,
+    simulate_item_votes,
+    simulate_latent_world,
+)
 from regression._latent_losses import paper_loss
 
 ANNOTATED = list(ANNOTATED_GENERATORS)
@@ -220,12 +229,15 @@ INTERVALS = {
     "profile": {"method": "profile", "quasi": False},
     "quasi profile": {"method": "profile", "quasi": True},
     "parametric bootstrap": {"method": "parametric", "n_boot": 100},
+    "item bootstrap": {"method": "items", "n_boot": 100},
 }
 
 
 def _coverage_rows(result, truth: pd.Series, scored: list[str], **labels: object) -> list[dict]:
     rows = []
     for name, settings in INTERVALS.items():
+        if settings["method"] == "items" and result.inputs.items is None:
+            continue  # a fit from counts: no items to resample
         table = result.interval(0.05, **settings).loc[scored]
         inside = (table.low <= truth[scored]) & (truth[scored] <= table.high)
         rows += [
@@ -233,6 +245,10 @@ def _coverage_rows(result, truth: pd.Series, scored: list[str], **labels: object
             for c, w in zip(inside, table.high - table.low, strict=True)
         ]
     return rows
+
+
+#: Simulated item worlds per shift (14 x 14, 500 items each: as large as the real votes).
+ITEM_WORLDS = 10
 
 
 def coverage_table() -> pd.DataFrame:
@@ -258,6 +274,19 @@ def coverage_table() -> pd.DataFrame:
             free = [g for g in world.counts.generators if g not in cal]
             rows += _coverage_rows(
                 result, world.sample_precision, free, data=f"simulated, spread {spread}", s=3
+            )
+    for difficulty in (0.0, 2.0):
+        for seed in range(ITEM_WORLDS):
+            items = simulate_item_votes(
+                14, 14, 500, n_annotated=3, difficulty=difficulty, seed=seed
+            )
+            cal = list(items.annotated)
+            result = LatentTraitModel(n_restarts=2, backend="torch").fit_table(
+                items.judgments, items.human_labels, cal
+            )
+            free = [g for g in result.precision.index if g not in cal]
+            rows += _coverage_rows(
+                result, items.precision, free, data=f"item world, shift sd {difficulty}", s=3
             )
     table = pd.DataFrame(rows)
     return table.pivot_table(
@@ -286,7 +315,7 @@ def main() -> None:
     print("\n### 5. Coverage and mean width of 95 % precision intervals\n")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        print(coverage_table().to_string())
+        print(coverage_table().to_string(na_rep="–"))
 
 
 if __name__ == "__main__":

@@ -144,10 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("--restarts", type=int, default=25)
         cmd.add_argument(
             "--interval",
-            choices=("auto", "profile", "parametric", "nonparametric", "none"),
+            choices=("auto", "profile", "parametric", "nonparametric", "items", "none"),
             default="auto",
             help="precision intervals (auto: quasi-profile likelihood for the likelihood "
-            "loss, parametric bootstrap for the paper loss)",
+            "loss, parametric bootstrap for the paper loss; items: bootstrap of each "
+            "generator's items, covering the correlation of an item's votes across validators)",
         )
         cmd.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates")
         cmd.add_argument("--alpha", type=float, default=0.05)
@@ -580,7 +581,11 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
         warnings.simplefilter("ignore")  # every warning is on the result and printed below
         base = _latent_model(args).fit_table(judgments[~is_new], human, calibration)
         new_counts = counts_from_judgments(judgments[is_new])
-        result = base.add_generators(new_counts.rates, new_counts.n_labeled.astype(float))
+        if args.interval == "items":
+            # add_generators keeps no item votes; the same model fitted to the whole table does.
+            result = _latent_model(args).fit_table(judgments, human, calibration)
+        else:
+            result = base.add_generators(new_counts.rates, new_counts.n_labeled.astype(float))
     text, payload = _latent_output(args, result, human, calibration)
     row = payload["generators"].set_index("generator").loc[new]
     shift = (result.precision.drop(new) - base.precision).abs().max()

@@ -344,6 +344,14 @@ def describe_latent_interval(attrs: Mapping[str, Any]) -> str:
             "widened for extra-binomial noise; a systematic generator-specific TPR / TNR "
             "can still put the truth outside."
         )
+    if attrs["method"] == "items":
+        return (
+            f"{level} item bootstrap intervals ({attrs['n_boot']} replicates resampling each "
+            "generator's items with replacement, every cell, anchor and human precision "
+            "recomputed from them): item sampling, including the correlation of one item's "
+            "votes across validators and the items the anchors share with the cells; "
+            "not model misfit (a generator-specific TPR / TNR)."
+        )
     source = "the fit" if attrs["method"] == "parametric" else "the observed proportions"
     return (
         f"{level} bootstrap intervals ({attrs['n_boot']} replicates redrawing every count from "

@@ -34,7 +34,12 @@ from regression.diagnostics import (
     youden_j,
 )
 from regression.intervals import ConfidenceInterval, wald_interval, wilson_interval
-from regression.latent_simulate import LatentWorld, simulate_latent_world
+from regression.latent_simulate import (
+    ItemWorld,
+    LatentWorld,
+    simulate_item_votes,
+    simulate_latent_world,
+)
 from regression.latent_trait import (
     ConvergenceWarning,
     LatentTraitModel,
@@ -118,6 +123,7 @@ __all__ = [
     "DEFAULT_BASELINES",
     "LatentTraitModel",
     "LatentTraitResult",
+    "ItemWorld",
     "LatentWorld",
     "MisfitWarning",
     "Split",
@@ -125,5 +131,6 @@ __all__ = [
     "confusion_from_judgments",
     "counts_from_judgments",
     "leave_out_evaluation",
+    "simulate_item_votes",
     "simulate_latent_world",
 ]

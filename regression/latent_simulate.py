@@ -22,7 +22,7 @@ from scipy.special import expit, logit
 from regression._validation import check_probability
 from regression.counts import Counts
 
-__all__ = ["LatentWorld", "simulate_latent_world"]
+__all__ = ["ItemWorld", "LatentWorld", "simulate_item_votes", "simulate_latent_world"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -151,4 +151,146 @@ def simulate_latent_world(
         tpr=pd.Series(tpr, index=vals, name="tpr"),
         tnr=pd.Series(tnr, index=vals, name="tnr"),
         annotated=tuple(gens[ann]),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class ItemWorld:
+    """A simulated world at the item level: every vote, and the truth behind it.
+
+    Attributes
+    ----------
+    judgments : DataFrame
+        ``generator, item, validator, label`` (DESIGN.md data model).
+    human_labels : DataFrame
+        ``generator, item, human`` for every item of the annotated generators.
+    precision : Series
+        The true g of every generator: the valid share of the population its
+        items are drawn from.
+    sample_precision : Series
+        The valid share of each generator's drawn items.
+    tpr, tnr : Series
+        Each validator's TPR and TNR on an item of average difficulty (shift 0);
+        with ``difficulty > 0`` the shares over items differ from them, the same
+        for every generator.
+    annotated : tuple of str
+    """
+
+    judgments: pd.DataFrame
+    human_labels: pd.DataFrame
+    precision: pd.Series
+    sample_precision: pd.Series
+    tpr: pd.Series
+    tnr: pd.Series
+    annotated: tuple[str, ...]
+
+
+def simulate_item_votes(
+    n_generators: int = 8,
+    n_validators: int = 6,
+    n_items: int = 300,
+    *,
+    n_annotated: int = 3,
+    difficulty: float = 0.0,
+    shared: bool = True,
+    g_range: tuple[float, float] = (0.6, 0.95),
+    tpr_range: tuple[float, float] = (0.8, 0.98),
+    tnr_range: tuple[float, float] = (0.3, 0.8),
+    seed: int | np.random.Generator | None = 0,
+) -> ItemWorld:
+    """Draw every vote of a latent-trait world, with items that move all their votes together.
+
+    Item t of generator i is valid with probability g_i and has a shift
+    ``s_t ~ N(0, difficulty)``; validator j calls it valid with probability
+    ``expit(logit(TPR_j) + s_t)`` if it is valid, ``expit(logit(1 - TNR_j) + s_t)``
+    if not (App. C.1, eqs. (4)-(6), with an item effect on the logit scale). An
+    item with a large shift looks valid to every validator at once. Given the
+    item, votes are independent; over items, each cell is binomial with the
+    same TPR / TNR for every generator, so eq. (1) holds cell by cell, but the
+    cells of one generator share its items (and on the annotated generators the
+    anchors share them too).
+
+    Parameters
+    ----------
+    n_generators, n_validators : int
+    n_items : int
+        Items per generator and validator.
+    n_annotated : int
+        The first ``n_annotated`` generators get human labels on every item.
+    difficulty : float
+        Standard deviation of the item shift (logit scale); 0 = no shift.
+    shared : bool
+        True (default): every validator judges the same ``n_items`` items of a
+        generator. False: every validator judges its own ``n_items`` items, so
+        no two cells share an item (votes independent across cells).
+    g_range, tpr_range, tnr_range : (float, float)
+        Uniform ranges of the true parameters.
+    seed : int, Generator or None
+
+    Examples
+    --------
+    >>> world = simulate_item_votes(3, 2, 5, n_annotated=1, seed=1)
+    >>> len(world.judgments), len(world.human_labels)
+    (30, 5)
+    >>> len(simulate_item_votes(3, 2, 5, n_annotated=1, shared=False).human_labels)
+    10
+    """
+    for name, value in (
+        ("n_generators", n_generators),
+        ("n_validators", n_validators),
+        ("n_items", n_items),
+    ):
+        if int(value) < 1:
+            raise ValueError(f"{name} ({value!r}) must be at least 1.")
+    if not 0 <= n_annotated <= n_generators:
+        raise ValueError(f"n_annotated ({n_annotated!r}) must lie in [0, n_generators].")
+    if not (np.isfinite(difficulty) and difficulty >= 0):
+        raise ValueError(f"difficulty ({difficulty!r}) must be a finite number >= 0.")
+    for name, bounds in (("g_range", g_range), ("tpr_range", tpr_range), ("tnr_range", tnr_range)):
+        check_probability(name, bounds)
+    rng = np.random.default_rng(seed)
+    gens = np.array([f"g{i:0{len(str(n_generators))}d}" for i in range(n_generators)])
+    vals = np.array([f"v{j:0{len(str(n_validators))}d}" for j in range(n_validators)])
+    g = rng.uniform(*g_range, n_generators)
+    tpr = rng.uniform(*tpr_range, n_validators)
+    tnr = rng.uniform(*tnr_range, n_validators)
+    # Items: (generator, t, 1) when shared, (generator, t, validator) otherwise.
+    width = 1 if shared else n_validators
+    shape = (n_generators, n_items, width)
+    valid = rng.random(shape) < g[:, None, None]
+    shift = rng.normal(0.0, difficulty, shape) if difficulty > 0 else np.zeros(shape)
+    base = np.where(valid, logit(tpr)[None, None, :], logit(1.0 - tnr)[None, None, :])
+    votes = rng.random((n_generators, n_items, n_validators)) < expit(base + shift)
+    item = np.arange(n_items)[None, :, None] * width + (
+        np.arange(n_validators)[None, None, :] if not shared else 0
+    )
+    full = (n_generators, n_items, n_validators)
+    judgments = pd.DataFrame(
+        {
+            "generator": np.broadcast_to(gens[:, None, None], full).ravel(),
+            "item": np.broadcast_to(item, full).ravel(),
+            "validator": np.broadcast_to(vals[None, None, :], full).ravel(),
+            "label": votes.ravel().astype(np.int64),
+        }
+    )
+    ann = n_annotated
+    human = pd.DataFrame(
+        {
+            "generator": np.repeat(gens[:ann], n_items * width),
+            "item": np.tile(np.arange(n_items * width), ann),
+            "human": valid[:ann].reshape(ann, n_items * width).ravel().astype(np.int64),
+        }
+    )
+    index = pd.Index(gens, name="generator")
+    columns = pd.Index(vals, name="validator")
+    return ItemWorld(
+        judgments=judgments,
+        human_labels=human,
+        precision=pd.Series(g, index=index, name="precision"),
+        sample_precision=pd.Series(
+            valid.reshape(n_generators, -1).mean(axis=1), index=index, name="sample_precision"
+        ),
+        tpr=pd.Series(tpr, index=columns, name="tpr"),
+        tnr=pd.Series(tnr, index=columns, name="tnr"),
+        annotated=tuple(gens[:ann]),
     )

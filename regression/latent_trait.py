@@ -32,6 +32,7 @@ import pandas as pd
 from scipy import stats
 from scipy.optimize import minimize
 
+from regression._latent_items import ItemVotes, draw_item_weights, encode_items, item_replicates
 from regression._latent_losses import (
     LatentData,
     likelihood_loss,
@@ -60,6 +61,7 @@ LOSSES = ("likelihood", "paper")
 STARTS = ("paper", "released")
 BACKENDS = ("scipy", "torch")
 GRADIENTS = ("exact", "released")
+INTERVAL_METHODS = ("auto", "profile", "parametric", "nonparametric", "items")
 #: Parameters of the likelihood stay this far inside (0, 1) so that every log is finite.
 LIKELIHOOD_MARGIN = 1e-6
 #: The released code's start jitter: uniform(-eps/2, eps/2) on g and on v+ / v-.
@@ -137,6 +139,8 @@ class _Inputs:
     n: pd.DataFrame | None
     anchors: Anchors
     equal_weights: bool
+    #: The votes and human labels, encoded (``fit_table`` only): the item bootstrap resamples them.
+    items: ItemVotes | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -270,7 +274,7 @@ class LatentTraitResult:
         ----------
         alpha : float
             1 - confidence level.
-        method : {"auto", "profile", "parametric", "nonparametric"}
+        method : {"auto", "profile", "parametric", "nonparametric", "items"}
             ``"auto"`` (default): ``"profile"`` for an anchored likelihood fit,
             else ``"parametric"`` (see :meth:`interval_method`).
             ``"parametric"``: percentile bootstrap; every count is redrawn from
@@ -282,7 +286,12 @@ class LatentTraitResult:
             loss, anchored fits only): the profile-likelihood interval
             ``{gamma : D_i(gamma) <= phi z^2}``, where ``D_i`` is the deviance
             with g_i held at gamma and every other parameter refitted; see
-            ``quasi``.
+            ``quasi``. ``"items"`` (only for a fit by :meth:`LatentTraitModel.fit_table`):
+            percentile bootstrap of the *items*: each generator's items (the
+            union of its items in the judgments and the human labels) are
+            redrawn with replacement, stratified by generator, and every cell
+            count, the pooled TPR / TNR confusion counts and the human precision
+            of the calibration generators are recomputed from the redrawn items.
         n_boot : int
             Bootstrap replicates; each is refitted from the estimate (one start).
         seed : int, Generator or None
@@ -304,16 +313,41 @@ class LatentTraitResult:
             ``attrs["method"]`` is the method used and, for ``"profile"``,
             ``attrs["phi"]`` the deviance scale.
 
+        Raises
+        ------
+        ValueError
+            A method not recognized; ``n_boot < 2``; ``"profile"`` on a paper-loss
+            or unanchored fit; ``"items"`` on a result without item-level votes
+            (from :meth:`LatentTraitModel.fit` or :meth:`add_generators`).
+
         Notes
         -----
-        What the bootstrap intervals cover: the binomial sampling of the items
-        behind every cell and every anchor, *given* the model (eq. (1)) and
-        independence between cells. They do not cover that one item is judged by
+        What the count bootstraps (``"parametric"``, ``"nonparametric"``)
+        cover: the binomial sampling of the items behind every cell and every
+        anchor, *given* the model (eq. (1)) and independence between cells. They do not cover that one item is judged by
         several validators (their votes are correlated), nor that TPR / TNR may
         differ between generators (the paper's stability assumption, section 5),
         nor the optimiser's own noise; with ``counts=None`` the items per cell are
         the pseudo-count the fit used, so the width is only indicative.
         Precision anchors given without counts are held fixed.
+
+        The item bootstrap (``"items"``) covers the sampling of the items
+        themselves: that one item is judged by every validator (an item that
+        fools one validator tends to fool others, and its true validity moves all
+        its votes together), and that on the calibration generators the same
+        items give the cells, the TPR / TNR anchors and the human precision.
+        Where votes on an item are correlated it is wider than the count
+        bootstraps, which treat every cell as independent. It is a nonparametric
+        bootstrap of the data, not of the model: it does not need eq. (1) to
+        hold for its resampling, but its percentiles are those of the same
+        estimator, so a bias of the model (a generator-specific TPR / TNR) is
+        not covered; nor is the optimiser's noise. The target is the precision
+        of the population of outputs each generator's items were drawn from. A
+        cell or an anchor that receives no item in a replicate adds nothing
+        (count 0; its value stays the original as a placeholder, which the
+        paper loss, ignoring counts, then uses). Cost: like the other bootstraps
+        (``n_boot`` refits in one batch) plus one sparse product per kind of
+        count; the votes are encoded once by ``fit_table``.
 
         The profile interval is exact in large samples when the model holds
         (Wilks), respects [0, 1] and the curvature of the likelihood (an
@@ -337,6 +371,17 @@ class LatentTraitResult:
         if int(n_boot) < 2:
             raise ValueError(f"n_boot ({n_boot!r}) must be at least 2.")
         rng = _rng(seed)
+        if method == "items":
+            if inputs.items is None:
+                raise ValueError(
+                    "method='items' resamples items, so it needs the item-level votes; this "
+                    "result does not keep them (it was fitted from a matrix with fit(), or "
+                    "extended with add_generators()). Fit with LatentTraitModel.fit_table("
+                    "judgments, human_labels, calibration_generators) to use it."
+                )
+            weights = draw_item_weights(inputs.items, int(n_boot), rng)
+            datas = item_replicates(data, inputs.items, weights)
+            return self._percentile_table(model, datas, theta, alpha, alternative, method)
         if method == "parametric":
             cell_p = np.clip(predicted_rates(theta, data), 0.0, 1.0)
             g, tpr, tnr = split_theta(theta, data.n_gen)
@@ -356,9 +401,21 @@ class LatentTraitResult:
                     tnr_val=_redraw(rng, data.tnr_n, p_tnr),
                 )
             )
+        return self._percentile_table(model, datas, theta, alpha, alternative, method)
+
+    def _percentile_table(
+        self,
+        model: LatentTraitModel,
+        datas: list[LatentData],
+        theta: np.ndarray,
+        alpha: float,
+        alternative: str,
+        method: str,
+    ) -> pd.DataFrame:
+        """Refit every replicate from the estimate (one start each, one batch) and take quantiles."""
         starts = np.repeat(theta[None, :], len(datas), axis=0)
         thetas, _, _, _ = model._solve(datas, starts)
-        boot = thetas[:, : data.n_gen]
+        boot = thetas[:, : len(self.precision)]
         lo_q = alpha / 2 if alternative == "two-sided" else alpha
         low = np.quantile(boot, lo_q, axis=0)
         high = np.quantile(boot, 1 - lo_q, axis=0)
@@ -379,7 +436,7 @@ class LatentTraitResult:
     def interval_method(self, method: str = "auto") -> str:
         """The method ``interval(method=...)`` uses: ``"auto"`` is ``"profile"``
         for an anchored likelihood fit, ``"parametric"`` otherwise."""
-        methods = ("auto", "profile", "parametric", "nonparametric")
+        methods = INTERVAL_METHODS
         if method not in methods:
             raise ValueError(f"method ({method!r}) not recognized; must be one of {methods}.")
         if method != "auto":
@@ -660,7 +717,8 @@ class LatentTraitModel:
             anchors = Anchors()
         else:
             anchors = Anchors.from_human_labels(judgments, human_labels, calibration_generators)
-        return self._fit(counts.rates, counts.n_labeled.astype(float), anchors)
+        items, _ = encode_items(judgments, human_labels, counts.rates)
+        return self._fit(counts.rates, counts.n_labeled.astype(float), anchors, items=items)
 
     def _data(self, rates: pd.DataFrame, n: pd.DataFrame | None, anchors: Anchors) -> LatentData:
         return _build_data(rates, n, anchors, equal_n=_default_n(anchors, n))
@@ -671,6 +729,7 @@ class LatentTraitModel:
         n: pd.DataFrame | None,
         anchors: Anchors,
         extra_start: np.ndarray | None = None,
+        items: ItemVotes | None = None,
     ) -> LatentTraitResult:
         self._check_settings()
         _check_anchor_labels(anchors, rates)
@@ -738,7 +797,7 @@ class LatentTraitModel:
             message=messages[best],
             dispersion=dispersion,
             model=copy.copy(self),
-            inputs=_Inputs(rates, n, anchors, n is None),
+            inputs=_Inputs(rates, n, anchors, n is None, items),
         )
 
     def starts(self, data: LatentData, rng: Any) -> np.ndarray:
