@@ -516,8 +516,9 @@ class LatentTraitModel:
     backend : {"scipy", "torch"}
         ``"scipy"``: L-BFGS-B with the exact gradient, one start after
         another. ``"torch"``: the same losses in torch, every start (and every
-        problem of a bootstrap or leave-s-out run) optimised as one batch by a
-        projected L-BFGS.
+        problem of a bootstrap or leave-s-out run) optimised as one batch: the
+        likelihood by a projected Newton method with its exact Hessian, the
+        paper loss by a projected L-BFGS.
     gradient : {"exact", "released"}
         Only for ``loss="paper"``: ``"released"`` uses the forward-difference
         gradient the released code's scipy call computed numerically (in closed
