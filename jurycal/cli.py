@@ -147,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
             choices=("auto", "profile", "parametric", "nonparametric", "items", "none"),
             default="auto",
             help="precision intervals (auto: quasi-profile likelihood for the likelihood "
-            "loss, parametric bootstrap for the paper loss; items: bootstrap of each "
+            "loss, nonparametric bootstrap for the paper loss; items: bootstrap of each "
             "generator's items, covering the correlation of an item's votes across validators)",
         )
         cmd.add_argument("--n-boot", type=int, default=200, help="bootstrap replicates")

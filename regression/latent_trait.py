@@ -276,7 +276,8 @@ class LatentTraitResult:
             1 - confidence level.
         method : {"auto", "profile", "parametric", "nonparametric", "items"}
             ``"auto"`` (default): ``"profile"`` for an anchored likelihood fit,
-            else ``"parametric"`` (see :meth:`interval_method`).
+            ``"nonparametric"`` for the paper loss, else ``"parametric"`` (see
+            :meth:`interval_method`).
             ``"parametric"``: percentile bootstrap; every count is redrawn from
             the fitted model: ``k_ij ~ Bin(n_ij, P_hat_ij)``, the calibration
             counts from ``Bin(m_h, g_h)``, ``Bin(tp + fn, tpr_j)``,
@@ -412,8 +413,18 @@ class LatentTraitResult:
         alternative: str,
         method: str,
     ) -> pd.DataFrame:
-        """Refit every replicate from the estimate (one start each, one batch) and take quantiles."""
-        starts = np.repeat(theta[None, :], len(datas), axis=0)
+        """Refit every replicate (one start each, one batch) and take quantiles.
+
+        The likelihood refits from the estimate: its optimum is unique, so this
+        only saves iterations. The paper loss refits from the replicate's own
+        first start, as the estimator does: from the estimate, L-BFGS-B stalls at
+        once on the RMSE kink and the unanchored generators' intervals collapse
+        to a point.
+        """
+        if model.loss == "likelihood":
+            starts = np.repeat(theta[None, :], len(datas), axis=0)
+        else:
+            starts = np.stack([model.first_start(d) for d in datas])
         thetas, _, _, _ = model._solve(datas, starts)
         boot = thetas[:, : len(self.precision)]
         lo_q = alpha / 2 if alternative == "two-sided" else alpha
@@ -434,15 +445,25 @@ class LatentTraitResult:
         return table
 
     def interval_method(self, method: str = "auto") -> str:
-        """The method ``interval(method=...)`` uses: ``"auto"`` is ``"profile"``
-        for an anchored likelihood fit, ``"parametric"`` otherwise."""
+        """The method ``interval(method=...)`` uses.
+
+        ``"auto"`` is ``"profile"`` for an anchored likelihood fit,
+        ``"nonparametric"`` for the paper loss and ``"parametric"`` for an
+        unanchored likelihood fit. The paper loss's estimate is where L-BFGS-B
+        stalls near its start (the row means), so what varies between samples
+        is the data's row means; a parametric bootstrap would redraw from the
+        fitted rates, whose row means the fit does not reproduce, and shift
+        every replicate away from the estimate.
+        """
         methods = INTERVAL_METHODS
         if method not in methods:
             raise ValueError(f"method ({method!r}) not recognized; must be one of {methods}.")
         if method != "auto":
             return method
+        if self.loss_name == "paper":
+            return "nonparametric"
         anchored = self.inputs is not None and not self.inputs.anchors.is_empty
-        return "profile" if self.loss_name == "likelihood" and anchored else "parametric"
+        return "profile" if anchored else "parametric"
 
     def _profile(
         self,
@@ -803,24 +824,31 @@ class LatentTraitModel:
 
     def starts(self, data: LatentData, rng: Any) -> np.ndarray:
         """The ``n_restarts`` starting points, one per row (see ``start``)."""
+        base = self.first_start(data)
+        out = np.empty((self.n_restarts, data.n_params))
+        out[0] = base
+        for r in range(1, self.n_restarts):
+            x = base.copy()
+            x[: data.n_gen] += rng.uniform(-JITTER_G / 2, JITTER_G / 2, data.n_gen)
+            x[data.n_gen : data.n_gen + data.n_val] += rng.uniform(
+                -JITTER_V / 2, JITTER_V / 2, data.n_val
+            )
+            x[data.n_gen + data.n_val :] += rng.uniform(-JITTER_V / 2, JITTER_V / 2, data.n_val)
+            out[r] = self._into_box(x)
+        return out
+
+    def first_start(self, data: LatentData) -> np.ndarray:
+        """The start without jitter: g = row means, TPR = TNR = 1 or 0.5 (see ``start``)."""
         sums = np.bincount(data.rows, weights=data.rate, minlength=data.n_gen)
         cells = np.bincount(data.rows, minlength=data.n_gen)
-        g0 = sums / np.maximum(cells, 1)
         v0 = 1.0 if self.start_name == "paper" else 0.5
-        base = np.concatenate([g0, np.full(2 * data.n_val, v0)])
-        out = np.empty((self.n_restarts, data.n_params))
-        for r in range(self.n_restarts):
-            x = base.copy()
-            if r:
-                x[: data.n_gen] += rng.uniform(-JITTER_G / 2, JITTER_G / 2, data.n_gen)
-                x[data.n_gen : data.n_gen + data.n_val] += rng.uniform(
-                    -JITTER_V / 2, JITTER_V / 2, data.n_val
-                )
-                x[data.n_gen + data.n_val :] += rng.uniform(-JITTER_V / 2, JITTER_V / 2, data.n_val)
-            out[r] = np.clip(x, 0.0, 1.0)
-        if self.loss == "likelihood":
-            out = np.clip(out, 1e-3, 1 - 1e-3)
-        return out
+        return self._into_box(
+            np.concatenate([sums / np.maximum(cells, 1), np.full(2 * data.n_val, v0)])
+        )
+
+    def _into_box(self, x: np.ndarray) -> np.ndarray:
+        x = np.clip(x, 0.0, 1.0)
+        return np.clip(x, 1e-3, 1 - 1e-3) if self.loss == "likelihood" else x
 
     def _solve(
         self,

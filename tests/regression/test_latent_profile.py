@@ -5,7 +5,7 @@ import pytest
 from scipy import stats
 from scipy.optimize import minimize
 
-from regression import Anchors, LatentTraitModel, simulate_latent_world
+from regression import Anchors, LatentTraitModel, UnidentifiedWarning, simulate_latent_world
 from regression._latent_losses import likelihood_loss, likelihood_weight
 
 
@@ -79,7 +79,10 @@ def test_quasi_profile_widens_by_the_dispersion_and_auto_picks_profile():
     paper = LatentTraitModel(loss="paper", n_restarts=1).fit(
         world.counts.rates, anchors=result.inputs.anchors
     )
-    assert paper.interval_method() == "parametric"
+    assert paper.interval_method() == "nonparametric"
+    with pytest.warns(UnidentifiedWarning):
+        unanchored = LatentTraitModel(n_restarts=1).fit(world.counts)
+    assert unanchored.interval_method() == "parametric"
 
 
 def test_profile_covers_where_the_model_holds_and_quasi_covers_under_spread():

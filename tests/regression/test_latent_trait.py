@@ -155,6 +155,23 @@ def test_interval_contains_estimate_and_narrows_with_items(method):
     assert (low <= high).all()
 
 
+def test_paper_loss_bootstrap_refits_like_the_estimator():
+    """The paper loss stalls near its start: refitted from the estimate, every replicate would
+    stop at once and the unannotated generators' intervals collapse to a point (the bug this
+    guards); auto picks the nonparametric bootstrap, whose replicates centre on the estimate."""
+    rates = load_validator_rates("none")
+    cal = ["gpt-4o", "gpt-4-turbo", "claude_3_opus"]
+    anchors = Anchors.from_confusion(load_confusion("none"), cal, precision=TRUTH[cal])
+    result = LatentTraitModel(loss="paper", n_restarts=1, backend="torch").fit(
+        rates, anchors=anchors
+    )
+    table = result.interval(alpha=0.1, n_boot=60, seed=0)
+    assert table.attrs["method"] == "nonparametric"
+    unannotated = table.drop(index=list(TRUTH.index))
+    assert ((table.low <= table.estimate) & (table.estimate <= table.high)).all()
+    assert ((unannotated.high - unannotated.low) > 0.01).all()
+
+
 def test_parametric_bootstrap_covers_the_truth():
     # 90 % intervals for g in worlds where the model holds; tolerance 3 Monte Carlo SEs.
     hits, total = 0, 0
