@@ -39,7 +39,7 @@ from jurycal.datasets import (
     load_repair_sample,
     load_validator_rates,
 )
-from jurycal.report import Report, add_comparison, latent_trait_table
+from jurycal.report import Report, add_comparison, describe_latent_interval, latent_trait_table
 from regression import (
     Anchors,
     CalibrationTable,
@@ -180,7 +180,7 @@ def _regression_section(report: Report, level: str = "none") -> None:
         f"anchors from {len(calibration)} annotated generators. Held out: {held_out}, "
         f"estimated {result.precision[held_out]:.3f} against the human {truth[held_out]:.3f} "
         f"(abs error {error:.3f}); the eight unannotated generators get estimates too. "
-        "Intervals: parametric bootstrap of the cells (item sampling), not model misfit."
+        f"Intervals: {describe_latent_interval(table.attrs)}"
     )
     report.table(table)
     validators = pd.DataFrame(
