@@ -92,29 +92,12 @@ def simulate_latent_world(
     >>> world.counts.n_labeled.shape, len(world.confusion)
     ((5, 4), 8)
     """
-    for name, value in (
-        ("n_generators", n_generators),
-        ("n_validators", n_validators),
-        ("n_items", n_items),
-    ):
-        if int(value) < 1:
-            raise ValueError(f"{name} ({value!r}) must be at least 1.")
-    if not 0 <= n_annotated <= n_generators:
-        raise ValueError(f"n_annotated ({n_annotated!r}) must lie in [0, n_generators].")
     if not 0 < observed <= 1:
         raise ValueError(f"observed ({observed!r}) must lie in (0, 1].")
-    for name, bounds in (("g_range", g_range), ("tpr_range", tpr_range), ("tnr_range", tnr_range)):
-        check_probability(name, bounds)
     rng = np.random.default_rng(seed)
-    gens = pd.Index(
-        [f"g{i:0{len(str(n_generators))}d}" for i in range(n_generators)], name="generator"
+    gens, vals, g, tpr, tnr = _draw_traits(
+        (n_generators, n_validators, n_items, n_annotated), (g_range, tpr_range, tnr_range), rng
     )
-    vals = pd.Index(
-        [f"v{j:0{len(str(n_validators))}d}" for j in range(n_validators)], name="validator"
-    )
-    g = rng.uniform(*g_range, n_generators)
-    tpr = rng.uniform(*tpr_range, n_validators)
-    tnr = rng.uniform(*tnr_range, n_validators)
     shape = (n_generators, n_validators)
     if spread > 0:
         tpr_ij = expit(logit(tpr)[None, :] + rng.normal(0, spread, shape))
@@ -235,25 +218,13 @@ def simulate_item_votes(
     >>> len(simulate_item_votes(3, 2, 5, n_annotated=1, shared=False).human_labels)
     10
     """
-    for name, value in (
-        ("n_generators", n_generators),
-        ("n_validators", n_validators),
-        ("n_items", n_items),
-    ):
-        if int(value) < 1:
-            raise ValueError(f"{name} ({value!r}) must be at least 1.")
-    if not 0 <= n_annotated <= n_generators:
-        raise ValueError(f"n_annotated ({n_annotated!r}) must lie in [0, n_generators].")
     if not (np.isfinite(difficulty) and difficulty >= 0):
         raise ValueError(f"difficulty ({difficulty!r}) must be a finite number >= 0.")
-    for name, bounds in (("g_range", g_range), ("tpr_range", tpr_range), ("tnr_range", tnr_range)):
-        check_probability(name, bounds)
     rng = np.random.default_rng(seed)
-    gens = np.array([f"g{i:0{len(str(n_generators))}d}" for i in range(n_generators)])
-    vals = np.array([f"v{j:0{len(str(n_validators))}d}" for j in range(n_validators)])
-    g = rng.uniform(*g_range, n_generators)
-    tpr = rng.uniform(*tpr_range, n_validators)
-    tnr = rng.uniform(*tnr_range, n_validators)
+    gen_index, val_index, g, tpr, tnr = _draw_traits(
+        (n_generators, n_validators, n_items, n_annotated), (g_range, tpr_range, tnr_range), rng
+    )
+    gens, vals = gen_index.to_numpy(dtype=object), val_index.to_numpy(dtype=object)
     # Items: (generator, t, 1) when shared, (generator, t, validator) otherwise.
     width = 1 if shared else n_validators
     shape = (n_generators, n_items, width)
@@ -281,16 +252,49 @@ def simulate_item_votes(
             "human": valid[:ann].reshape(ann, n_items * width).ravel().astype(np.int64),
         }
     )
-    index = pd.Index(gens, name="generator")
-    columns = pd.Index(vals, name="validator")
     return ItemWorld(
         judgments=judgments,
         human_labels=human,
-        precision=pd.Series(g, index=index, name="precision"),
+        precision=pd.Series(g, index=gen_index, name="precision"),
         sample_precision=pd.Series(
-            valid.reshape(n_generators, -1).mean(axis=1), index=index, name="sample_precision"
+            valid.reshape(n_generators, -1).mean(axis=1), index=gen_index, name="sample_precision"
         ),
-        tpr=pd.Series(tpr, index=columns, name="tpr"),
-        tnr=pd.Series(tnr, index=columns, name="tnr"),
+        tpr=pd.Series(tpr, index=val_index, name="tpr"),
+        tnr=pd.Series(tnr, index=val_index, name="tnr"),
         annotated=tuple(gens[:ann]),
     )
+
+
+def _draw_traits(
+    sizes: tuple[int, int, int, int],
+    ranges: tuple[tuple[float, float], ...],
+    rng: np.random.Generator,
+) -> tuple[pd.Index, pd.Index, np.ndarray, np.ndarray, np.ndarray]:
+    """Check a world's sizes and ranges; its generator and validator names and true g, TPR, TNR.
+
+    ``sizes`` is ``(n_generators, n_validators, n_items, n_annotated)``, ``ranges``
+    the uniform ranges of g, TPR and TNR, drawn in that order.
+    """
+    n_generators, n_validators, n_items, n_annotated = sizes
+    for name, value in (
+        ("n_generators", n_generators),
+        ("n_validators", n_validators),
+        ("n_items", n_items),
+    ):
+        if int(value) < 1:
+            raise ValueError(f"{name} ({value!r}) must be at least 1.")
+    if not 0 <= n_annotated <= n_generators:
+        raise ValueError(f"n_annotated ({n_annotated!r}) must lie in [0, n_generators].")
+    for name, bounds in zip(("g_range", "tpr_range", "tnr_range"), ranges, strict=True):
+        check_probability(name, bounds)
+    gens = pd.Index(
+        [f"g{i:0{len(str(n_generators))}d}" for i in range(n_generators)], name="generator"
+    )
+    vals = pd.Index(
+        [f"v{j:0{len(str(n_validators))}d}" for j in range(n_validators)], name="validator"
+    )
+    g_range, tpr_range, tnr_range = ranges
+    g = rng.uniform(*g_range, n_generators)
+    tpr = rng.uniform(*tpr_range, n_validators)
+    tnr = rng.uniform(*tnr_range, n_validators)
+    return gens, vals, g, tpr, tnr
