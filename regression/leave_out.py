@@ -31,6 +31,7 @@ from regression.anchors import (
 )
 from regression.counts import Counts, counts_from_judgments
 from regression.latent_trait import (
+    ConvergenceWarning,
     LatentTraitModel,
     _matrix_inputs,
     fresh_rng,
@@ -292,6 +293,8 @@ def _fit_splits(
             rng, current = fresh_rng(model.seed), size
         starts.append(model.starts(data, rng))
     per = model.n_restarts
+    if model.backend_note is not None:
+        warnings.warn(model.backend_note, ConvergenceWarning, stacklevel=3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if model.backend == "torch" and datas:

@@ -94,7 +94,7 @@ def test_likelihood_beats_the_paper_loss_where_the_model_holds():
         precision=world.sample_precision[list(world.annotated)],
         sizes=[1, 3],
         models={
-            "paper": LatentTraitModel(loss="paper", n_restarts=5, backend="torch"),
+            "paper": LatentTraitModel(loss="paper", n_restarts=5),
             "likelihood": LatentTraitModel(n_restarts=2, backend="torch"),
         },
     )
