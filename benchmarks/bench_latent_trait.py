@@ -10,7 +10,8 @@ Run: ``python benchmarks/run.py latent_trait``. Prints five tables:
    own bookkeeping), which no faster objective can lower;
 2. large matrices: 1,000 x 100 (dense) and 10,000 x 200 (20 % of cells
    observed), time and peak memory, each in a fresh process;
-3. the paper's released leave-s-out errors against ours (mean MaxAE per s);
+3. the paper's released leave-s-out errors against ours (mean MaxAE per s),
+   with the paper's text settings on both backends;
 4. leave-s-out error of the likelihood against the paper loss and the
    baselines, on the real data and on simulated worlds;
 5. coverage of the 95 % precision intervals (plain and quasi profile
