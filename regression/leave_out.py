@@ -31,7 +31,6 @@ from regression.anchors import (
 )
 from regression.counts import Counts, counts_from_judgments
 from regression.latent_trait import (
-    ConvergenceWarning,
     LatentTraitModel,
     _matrix_inputs,
     fresh_rng,
@@ -293,8 +292,6 @@ def _fit_splits(
             rng, current = fresh_rng(model.seed), size
         starts.append(model.starts(data, rng))
     per = model.n_restarts
-    if model.backend_note is not None:
-        warnings.warn(model.backend_note, ConvergenceWarning, stacklevel=3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if model.backend == "torch" and datas:

@@ -6,7 +6,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from jurycal.datasets import load_agreeableness_judgments
+from jurycal.datasets import (
+    ANNOTATED_GENERATORS,
+    load_agreeableness_judgments,
+    load_confusion,
+    load_human_precision,
+    load_validator_rates,
+)
 from regression import Anchors, LatentTraitModel, simulate_latent_world
 
 
@@ -36,6 +42,27 @@ def test_torch_matches_scipy_on_simulated_worlds(observed):
     anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
     scipy_fit, torch_fit = _both(lambda m: m.fit(world.counts, anchors=anchors))
     np.testing.assert_allclose(torch_fit.theta, scipy_fit.theta, atol=1e-4)
+
+
+def test_torch_paper_loss_stops_near_scipy_on_the_paper_matrix():
+    """The paper loss's estimate is where the optimiser stops on its RMSE kink, so the backends
+    cannot agree to 1e-4; the torch L-BFGS must stop as low and as near as L-BFGS-B does. With
+    a backtracking-only line search it stalled on a higher loss (+11 % with gpt-4-turbo as the
+    calibration generator) up to 0.63 away; lengthening steps that fail the curvature
+    condition brought it to within 0.043 on every calibration subset of the paper's matrix."""
+    rates = load_validator_rates("none")
+    truth = load_human_precision()
+    for generator in ANNOTATED_GENERATORS:
+        anchors = Anchors.from_confusion(
+            load_confusion("none"), [generator], precision=truth[[generator]]
+        )
+        fits = {
+            backend: LatentTraitModel(loss="paper", backend=backend).fit(rates, anchors=anchors)
+            for backend in ("scipy", "torch")
+        }
+        gap = (fits["torch"].precision - fits["scipy"].precision).abs().max()
+        assert gap < 0.06, generator
+        assert fits["torch"].loss <= fits["scipy"].loss * 1.01, generator
 
 
 def test_a_batch_needs_shared_cells():
@@ -86,7 +113,9 @@ def test_likelihood_hessian_is_the_derivative_of_the_gradient(observed):
     world = simulate_latent_world(7, 5, 300, observed=observed, seed=3)
     cal = list(world.annotated[:2])
     anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
-    data = LatentTraitModel()._data(world.counts.rates, world.counts.n_labeled.astype(float), anchors)
+    data = LatentTraitModel()._data(
+        world.counts.rates, world.counts.n_labeled.astype(float), anchors
+    )
     theta = np.random.default_rng(0).uniform(0.2, 0.9, data.n_params)
     hessian = _Batch([data]).likelihood_hessian(torch.as_tensor(theta[None, :]))
     step = 1e-6
@@ -111,7 +140,9 @@ def test_fisher_information_is_the_hessian_where_the_counts_equal_their_expectat
     world = simulate_latent_world(6, 4, 200, seed=2)
     cal = list(world.annotated[:2])
     anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
-    data = LatentTraitModel()._data(world.counts.rates, world.counts.n_labeled.astype(float), anchors)
+    data = LatentTraitModel()._data(
+        world.counts.rates, world.counts.n_labeled.astype(float), anchors
+    )
     theta = np.random.default_rng(1).uniform(0.2, 0.9, data.n_params)
     g, tpr, tnr = split_theta(theta, data.n_gen)
     exact_data = replace(
@@ -124,7 +155,9 @@ def test_fisher_information_is_the_hessian_where_the_counts_equal_their_expectat
     batch = _Batch([exact_data])
     point = torch.as_tensor(theta[None, :])
     observed = _dense_hessian(batch.likelihood_hessian(point), data.n_gen, data.n_val)
-    expected = _dense_hessian(batch.likelihood_hessian(point, expected=True), data.n_gen, data.n_val)
+    expected = _dense_hessian(
+        batch.likelihood_hessian(point, expected=True), data.n_gen, data.n_val
+    )
     np.testing.assert_allclose(observed, expected, rtol=1e-10, atol=1e-12)
     assert np.linalg.eigvalsh(expected).min() > 0
 
@@ -135,7 +168,9 @@ def test_newton_reaches_the_same_optimum_from_the_boundary_start():
     judgments, human = load_agreeableness_judgments()
     cal = ["gpt-4o", "claude_3_opus"]
     fits = [
-        LatentTraitModel(n_restarts=2, backend="torch", start=start).fit_table(judgments, human, cal)
+        LatentTraitModel(n_restarts=2, backend="torch", start=start).fit_table(
+            judgments, human, cal
+        )
         for start in ("paper", "released")
     ]
     assert all(fit.converged for fit in fits)

@@ -19,7 +19,6 @@ from regression import (
     LatentTraitModel,
     MisfitWarning,
     UnidentifiedWarning,
-    leave_out_evaluation,
     simulate_latent_world,
 )
 
@@ -77,27 +76,6 @@ def test_non_convergence_is_reported():
     with pytest.warns(ConvergenceWarning, match="did not converge"):
         result = _world_fit(world, n_cal=2, max_iter=2)
     assert not result.converged
-
-
-def test_paper_loss_on_torch_says_to_use_scipy():
-    world = simulate_latent_world(6, 5, 300, n_annotated=2, seed=1)
-    with pytest.warns(ConvergenceWarning, match="Use backend='scipy' for the paper loss"):
-        result = _world_fit(world, n_cal=2, loss="paper", backend="torch")
-    assert any("backend='scipy'" in note for note in result.warnings)
-    with pytest.warns(ConvergenceWarning, match="backend='scipy'"):
-        leave_out_evaluation(
-            world.counts,
-            confusion=world.confusion,
-            precision=world.sample_precision[list(world.annotated)],
-            sizes=[1],
-            models={"paper": LatentTraitModel(loss="paper", n_restarts=1, backend="torch")},
-            baselines={},
-        )
-    for settings in ({"loss": "paper"}, {"backend": "torch"}):
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", ConvergenceWarning)
-            result = _world_fit(world, n_cal=2, **settings)
-        assert not any("backend='scipy'" in note for note in result.warnings)
 
 
 def test_misfit_warning_on_the_real_votes():
