@@ -393,7 +393,7 @@ class _Run:
 
         The Armijo search only shortens a step; L-BFGS-B's line search (More and
         Thuente 1994) also lengthens one that fails the curvature condition
-        ``g_new . d >= 0.9 g . d`` (Nocedal & Wright, eq. (3.7b)). At the paper
+        ``g_new . d >= 0.9 g . d`` (Nocedal & Wright, eq. (3.6b)). At the paper
         loss's RMSE kinks the quasi-Newton steps shrink, and without this the
         projected L-BFGS stalled at a higher loss than scipy in 34-38 of the 62
         anchored calibration subsets of the paper's matrices. Updates
