@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ensemble.voting import _plain
-from regression._validation import coerce_binary, require_columns
+from regression.checks import coerce_binary, require_columns
 from regression.intervals import ConfidenceInterval, wilson_interval
 
 __all__ = [

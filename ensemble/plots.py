@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from regression._validation import require_columns
+from regression.checks import require_columns
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

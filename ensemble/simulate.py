@@ -33,7 +33,7 @@ import pandas as pd
 from scipy.special import expit, logit
 
 from ensemble.voting import JUDGMENT_COLUMNS
-from regression._validation import check_counts, check_probability
+from regression.checks import check_counts, check_probability
 
 __all__ = ["SimulatedVotes", "simulate_votes"]
 

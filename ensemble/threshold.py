@@ -33,7 +33,7 @@ from ensemble.voting import (
     _check_rule,
     _labels_from_tally,
 )
-from regression._validation import check_probability
+from regression.checks import check_probability
 
 __all__ = ["METRICS", "ThresholdChoice", "pick_threshold", "sweep_thresholds"]
 

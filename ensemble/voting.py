@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression._validation import coerce_binary, require_columns
+from regression.checks import coerce_binary, require_columns
 
 __all__ = [
     "JUDGMENT_COLUMNS",

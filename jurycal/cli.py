@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 
 from jurycal.io import read_table, write_table
-from regression._validation import require_columns
+from regression.checks import require_columns
 
 __all__ = ["build_parser", "main"]
 

@@ -32,7 +32,7 @@ import pandas as pd
 from scipy import sparse
 
 from regression._latent_losses import LatentData
-from regression._validation import coerce_binary
+from regression.checks import coerce_binary
 from regression.anchors import _check_human_labels
 from regression.counts import JUDGMENT_COLUMNS
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression._validation import check_counts, check_probability, coerce_binary, require_columns
+from regression.checks import check_counts, check_probability, coerce_binary, require_columns
 from regression.counts import JUDGMENT_COLUMNS
 
 __all__ = ["CONFUSION_COLUMNS", "Anchors", "ConfusionCounts", "confusion_from_judgments"]

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from regression._validation import check_alpha, check_alternative, check_counts
+from regression.checks import check_alpha, check_alternative, check_counts
 from regression.intervals import ConfidenceInterval
 
 __all__ = [

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression._validation import check_alpha, check_alternative, check_probability
+from regression.checks import check_alpha, check_alternative, check_probability
 from regression.bootstrap import BootstrapResult, Seed, _check_n_boot, resample_tables
 from regression.diagnostics import (
     LOW_J,

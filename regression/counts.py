@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression._validation import check_counts, coerce_binary, require_columns
+from regression.checks import check_counts, coerce_binary, require_columns
 
 __all__ = ["JUDGMENT_COLUMNS", "Counts", "counts_from_judgments"]
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from regression._validation import check_alpha, check_alternative
+from regression.checks import check_alpha, check_alternative
 from regression.bootstrap import BootstrapResult, Seed, count_bootstrap
 from regression.intervals import ConfidenceInterval, normal_bounds
 from regression.tables import as_calibration_table

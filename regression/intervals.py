@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
-from regression._validation import check_alpha, check_alternative, check_counts
+from regression.checks import check_alpha, check_alternative, check_counts
 
 __all__ = [
     "ConfidenceInterval",

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit, logit
 
-from regression._validation import check_probability
+from regression.checks import check_probability
 from regression.counts import Counts
 
 __all__ = ["ItemWorld", "LatentWorld", "simulate_item_votes", "simulate_latent_world"]

@@ -41,7 +41,7 @@ from regression._latent_losses import (
     split_theta,
 )
 from regression._latent_profile import profile_interval
-from regression._validation import check_alpha, check_alternative, check_counts
+from regression.checks import check_alpha, check_alternative, check_counts
 from regression.anchors import Anchors
 from regression.counts import Counts, counts_from_judgments
 from regression.intervals import ConfidenceInterval

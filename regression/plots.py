@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from regression._validation import require_columns
+from regression.checks import require_columns
 from regression.comparison import ModelComparison, shared_calibration_bias
 from regression.rogan_gladen import allocate_calibration, rg_interval
 from regression.single_judge import SingleJudgeResult

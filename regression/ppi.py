@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from regression._validation import check_alpha, check_alternative, check_counts
+from regression.checks import check_alpha, check_alternative, check_counts
 from regression.intervals import ConfidenceInterval, normal_bounds
 
 __all__ = ["PPIMeanResult", "ppi_binary_from_counts", "ppi_mean"]

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from regression._validation import check_counts, check_positive, check_probability
+from regression.checks import check_counts, check_positive, check_probability
 from regression.intervals import normal_bounds, normal_quantile
 
 __all__ = [

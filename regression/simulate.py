@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression._validation import check_alpha, check_counts, check_probability
+from regression.checks import check_alpha, check_counts, check_probability
 from regression.bootstrap import Seed, _check_n_boot
 from regression.intervals import wilson_interval
 from regression.ppi import ppi_binary_from_counts

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression._validation import check_alpha, check_alternative
+from regression.checks import check_alpha, check_alternative
 from regression.diagnostics import LOW_J, YoudenJResult, judge_warnings, youden_j
 from regression.intervals import ConfidenceInterval, normal_bounds, wald_interval, wilson_interval
 from regression.ppi import ppi_binary_from_counts

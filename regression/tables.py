@@ -7,7 +7,7 @@ labelled each item, reduces to the 2 x 2 table human x judge
 (:class:`CalibrationTable`); two models judged on the same test items reduce to
 the paired 2 x 2 table judge-on-A x judge-on-B (:class:`PairedJudgeTable`).
 
-Labels enter through :func:`regression._validation.coerce_binary` (bool, 0/1,
+Labels enter through :func:`regression.checks.coerce_binary` (bool, 0/1,
 ``"valid"`` / ``"invalid"``). A missing *judge* label (NaN, ``None``, ``pd.NA``)
 is dropped and counted in ``n_dropped``, never silently used; a missing *human*
 label is an error, because a calibration item without its human label is not a
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression._validation import check_counts, coerce_binary, require_columns
+from regression.checks import check_counts, coerce_binary, require_columns
 
 __all__ = [
     "CalibrationTable",

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression._validation import require_columns
+from regression.checks import require_columns
 
 from .alignment import STAGE_FUZZY, align_entries
 from .labels import LABEL_INVENTED, LABEL_SYNONYM, LabelPolicy, normalise_label, strict_label

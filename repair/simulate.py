@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression._validation import check_probability, require_columns
+from regression.checks import check_probability, require_columns
 
 __all__ = ["MessRates", "SimulatedOutputs", "simulate_validator_outputs"]
 

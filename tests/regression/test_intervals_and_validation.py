@@ -1,4 +1,4 @@
-"""The shared input checks and binomial intervals (regression._validation, regression.intervals)."""
+"""The shared input checks and binomial intervals (regression.checks, regression.intervals)."""
 
 import numpy as np
 import pandas as pd
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from regression._validation import (
+from regression.checks import (
     check_alpha,
     check_alternative,
     check_probability,

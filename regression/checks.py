@@ -1,8 +1,9 @@
-"""Input checks shared by every stage: validate once, where data enters, and name the value.
+"""The ground floor of every stage: the table schema and the input checks.
 
-The three stages (``regression``, ``ensemble``, ``repair``) import these helpers
-from here so that a bad probability, label or column set is reported the same
-way everywhere (STYLE.md point 4).
+Validate once, where data enters, and name the offending value. The three
+stages (``regression``, ``ensemble``, ``repair``) and the ``jurycal``
+application import these helpers from here, so that a bad probability, label,
+column set, seed or bootstrap count is reported the same way everywhere.
 """
 
 from __future__ import annotations
@@ -10,30 +11,86 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import copy
+
 import numpy as np
 import pandas as pd
 
 __all__ = [
     "ALTERNATIVES",
+    "HUMAN_COLUMNS",
+    "JUDGMENT_COLUMNS",
+    "MAX_N_BOOT",
+    "MIN_N_BOOT",
+    "SeedLike",
+    "as_rng",
     "check_alpha",
     "check_alternative",
     "check_counts",
+    "check_human_labels",
+    "check_n_boot",
     "check_positive",
     "check_probability",
     "coerce_binary",
+    "fresh_rng",
+    "plain",
     "require_columns",
 ]
 
 ALTERNATIVES = ("two-sided", "less", "greater")
 
+#: The judgments table, one row per vote: the contract between the stages.
+JUDGMENT_COLUMNS = ("generator", "item", "validator", "label")
+#: Human labels: one row per labelled item.
+HUMAN_COLUMNS = ("generator", "item", "human")
+
+#: A bootstrap needs two replicates for a spread; fewer gives a zero-width interval.
+MIN_N_BOOT = 2
+#: More replicates than this cost memory without changing an interval's digits.
+MAX_N_BOOT = 1_000_000
+
+#: Everything that accepts randomness takes one of these; the same seed gives the same numbers.
+SeedLike = int | np.random.Generator | np.random.RandomState | None
+
 # Strings accepted as binary labels (after lower-casing and stripping).
 _VALID_STRINGS = {"valid": 1.0, "invalid": 0.0, "1": 1.0, "0": 0.0, "true": 1.0, "false": 0.0}
+
+
+def plain(value: Any) -> Any:
+    """A numpy scalar as the Python value, so that messages and JSON read ``7``, not ``np.int64(7)``."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def as_rng(seed: SeedLike) -> np.random.Generator | np.random.RandomState:
+    """The generator ``seed`` names: a given generator itself, else a new one seeded with it."""
+    if isinstance(seed, (np.random.Generator, np.random.RandomState)):
+        return seed
+    return np.random.default_rng(seed)
+
+
+def fresh_rng(seed: SeedLike) -> np.random.Generator | np.random.RandomState:
+    """A new generator in the state ``seed`` describes (a given generator's state is copied)."""
+    if isinstance(seed, (np.random.Generator, np.random.RandomState)):
+        return copy.deepcopy(seed)
+    return np.random.default_rng(seed)
+
+
+def check_n_boot(n_boot: Any) -> int:
+    """Return ``n_boot`` as an int, raising unless it is a whole number in [MIN_N_BOOT, MAX_N_BOOT]."""
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)):
+        raise ValueError(f"n_boot must be a whole number; got {n_boot!r}.")
+    if not MIN_N_BOOT <= n_boot <= MAX_N_BOOT:
+        raise ValueError(
+            f"n_boot ({plain(n_boot)!r}) must lie in {MIN_N_BOOT}..{MAX_N_BOOT:,}: "
+            "fewer than two replicates give no spread, more cost memory for no digits."
+        )
+    return int(n_boot)
 
 
 def _first_offender(values: np.ndarray, bad: np.ndarray) -> Any:
     """The first flagged entry as a plain Python value, so messages read ``got 1.2``."""
     flat_values, flat_bad = np.ravel(values), np.ravel(bad)
-    return flat_values[np.flatnonzero(flat_bad)[0]].item()
+    return plain(flat_values[np.flatnonzero(flat_bad)[0]])
 
 
 def check_probability(name: str, value: Any) -> np.ndarray:
@@ -128,9 +185,8 @@ def coerce_binary(name: str, values: Any, *, allow_missing: bool = False) -> np.
 
 
 def _not_binary(name: str, value: Any, position: int) -> ValueError:
-    shown = value.item() if isinstance(value, np.generic) else value
     return ValueError(
-        f"{name} must be 0/1, bool or 'valid'/'invalid'; got {shown!r} at position {position}."
+        f"{name} must be 0/1, bool or 'valid'/'invalid'; got {plain(value)!r} at position {position}."
     )
 
 
@@ -162,3 +218,28 @@ def require_columns(frame: pd.DataFrame, columns: Iterable[str], name: str) -> N
             f"{name} is missing column(s) {absent}; expected columns {expected}, "
             f"got {list(map(str, frame.columns))}."
         )
+
+
+def check_human_labels(human_labels: pd.DataFrame, name: str = "human_labels") -> pd.DataFrame:
+    """Human labels as a fresh ``generator, item, human`` frame, ``human`` coerced to 1.0 / 0.0.
+
+    Raises
+    ------
+    ValueError
+        A missing column, a label that is not binary, a missing label, or a
+        repeated ``(generator, item)``, each naming the offending row.
+    """
+    require_columns(human_labels, HUMAN_COLUMNS, name)
+    human = human_labels[list(HUMAN_COLUMNS)].copy()
+    human["human"] = coerce_binary("human", human["human"], allow_missing=True)
+    if human["human"].isna().any():
+        row = int(np.flatnonzero(human["human"].isna().to_numpy())[0])
+        raise ValueError(f"{name} has a missing label at row {row}; drop or fill it first.")
+    repeated = human.duplicated(["generator", "item"])
+    if repeated.any():
+        row = int(np.flatnonzero(repeated.to_numpy())[0])
+        first = tuple(plain(v) for v in human[["generator", "item"]].iloc[row])
+        raise ValueError(
+            f"{name} has a duplicate (generator, item) = {first!r} (first repeated at row {row})."
+        )
+    return human
