@@ -20,8 +20,8 @@ from jurycal.importers.records import (
     VoteBook,
     check_threshold,
     expand_paths,
-    finite_number,
     load_json,
+    pass_or_score,
     typed,
 )
 from jurycal.importers.result import ImportFormatError, ImportResult
@@ -169,14 +169,4 @@ def _label(metric: Mapping[str, Any], threshold: float | None, book: VoteBook) -
     if metric.get("error"):
         book.count("metrics that errored read as missing")
         return None
-    if threshold is not None:
-        score = finite_number(metric.get("score"))
-        if score is not None:
-            return int(score >= threshold)
-        book.count("metrics without a score read as missing")
-        return None
-    success = metric.get("success")
-    if isinstance(success, bool):
-        return int(success)
-    book.count("metrics without a success verdict read as missing")
-    return None
+    return pass_or_score(metric.get("success"), metric.get("score"), threshold, book, "metrics")

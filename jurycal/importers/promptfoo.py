@@ -23,8 +23,8 @@ from jurycal.importers.records import (
     VoteBook,
     check_threshold,
     expand_paths,
-    finite_number,
     load_json,
+    pass_or_score,
     short_hash,
     typed,
 )
@@ -196,14 +196,9 @@ def _label(component: Mapping[str, Any], threshold: float | None, book: VoteBook
     if _dig(component, "metadata", "graderError"):
         book.count("grader errors read as missing")
         return None
-    if threshold is not None:
-        score = finite_number(component.get("score"))
-        if score is not None:
-            return int(score >= threshold)
-        book.count("assertions without a numeric score read as missing")
-        return None
-    verdict = component.get("pass")
-    return int(verdict) if isinstance(verdict, bool) else None
+    return pass_or_score(
+        component.get("pass"), component.get("score"), threshold, book, "assertions"
+    )
 
 
 def _provider_name(provider: Any) -> str | None:

@@ -26,6 +26,7 @@ __all__ = [
     "finite_number",
     "load_json",
     "load_jsonl",
+    "pass_or_score",
     "short_hash",
     "typed",
 ]
@@ -122,6 +123,26 @@ def finite_number(value: Any) -> float | None:
         return None
     number = float(value)
     return number if math.isfinite(number) else None
+
+
+def pass_or_score(
+    verdict: Any, score: Any, threshold: float | None, book: VoteBook, what: str
+) -> int | None:
+    """The tool's own pass/fail ``verdict``, or ``score >= threshold`` when a threshold is given.
+
+    A verdict that is not a bool, or a score that is not a finite number, is a
+    missing label, counted in ``book``'s notes as ``what`` without one.
+    """
+    if threshold is not None:
+        number = finite_number(score)
+        if number is None:
+            book.count(f"{what} without a numeric score read as missing")
+            return None
+        return int(number >= threshold)
+    if isinstance(verdict, bool):
+        return int(verdict)
+    book.count(f"{what} without a pass/fail verdict read as missing")
+    return None
 
 
 def check_threshold(threshold: float | None) -> float | None:

@@ -122,6 +122,7 @@ def test_round_trip_from_an_inspect_log_to_a_report(fixtures: Path, tmp_path: Pa
     result.judgments.to_csv(table, index=False)
     judgments = read_table(table)  # what a user's next step reads back
     labels = vote(judgments, rule="majority", missing="ignore")
+    assert isinstance(labels, pd.Series)  # indexed by (generator, item)
     # By hand, the majority of the votes cast per item: 7#1 missing + P (valid) -> 1; 8#1 I + N
     # (missing) -> 0; paris#1 C + C -> 1; paris#2 I + I -> 0.
     assert labels.sort_index().tolist() == [1.0, 0.0, 1.0, 0.0]
@@ -167,7 +168,7 @@ def test_any_json_gives_a_result_or_a_value_error(tmp_path: Path, data: object, 
     options = {"deepeval": {"generator": "g"}, "alpaca_eval": {"baseline": "b"},
                "mt_bench": {"baseline": "b"}}.get(name, {})  # fmt: skip
     try:
-        result = import_judgments(name, path, **options)
+        result = import_judgments(name, path, None, **options)
     except ValueError:
         return
     assert list(result.judgments.columns) == ["generator", "item", "validator", "label"]
@@ -228,7 +229,7 @@ def test_a_fixture_with_one_field_changed_gives_a_result_or_a_value_error(
         path.write_text(json.dumps(mutated))
     options = {"deepeval": {"generator": "g"}}.get(name, {})
     try:
-        result = import_judgments(name, path, **options)
+        result = import_judgments(name, path, None, **options)
     except ValueError:
         return
     assert result.judgments["label"].dropna().isin([0, 1]).all()
