@@ -31,13 +31,20 @@ def register(subparsers: Any) -> None:
         description="Read an eval tool's result files into the judgments table "
         f"(generator, item, validator, label). Formats: {formats}.",
     )
-    parser.add_argument("format", choices=list(IMPORTERS), metavar="FORMAT",
-                        help=f"one of {', '.join(IMPORTERS)}")  # fmt: skip
+    parser.add_argument(
+        "format", choices=list(IMPORTERS), metavar="FORMAT", help=f"one of {', '.join(IMPORTERS)}"
+    )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="result files or directories")
-    parser.add_argument("-o", "--output", required=True, metavar="OUT",
-                        help="judgments table to write (.csv, .tsv, .parquet, .jsonl)")  # fmt: skip
-    parser.add_argument("--human-out", metavar="H",
-                        help="write the human labels the files record here")  # fmt: skip
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT",
+        help="judgments table to write (.csv, .tsv, .parquet, .jsonl)",
+    )
+    parser.add_argument(
+        "--human-out", metavar="H", help="write the human labels the files record here"
+    )
     parser.add_argument(
         "--threshold",
         type=float,
@@ -45,18 +52,28 @@ def register(subparsers: Any) -> None:
         help="numeric scores >= T are valid (defaults: inspect 0.5 for scores in [0, 1], "
         "alpaca_eval 0.5, mt_bench 7; promptfoo and deepeval use their own pass/fail)",
     )
-    parser.add_argument("--partial", choices=PARTIAL_POLICIES,
-                        help="inspect: read a partial grade P as missing (default), valid or "
-                        "invalid")  # fmt: skip
-    parser.add_argument("--item-key", choices=ITEM_KEYS,
-                        help="promptfoo: key items by test index (default) or a hash of the "
-                        "test's vars")  # fmt: skip
-    parser.add_argument("--generator", metavar="NAME",
-                        help="deepeval: the model that wrote the outputs (needed when the run "
-                        "did not log hyperparameters 'model')")  # fmt: skip
-    parser.add_argument("--baseline", metavar="NAME",
-                        help="alpaca_eval / mt_bench pairwise: the reference model (default: "
-                        "generator_1 / model_2 when it is one model)")  # fmt: skip
+    parser.add_argument(
+        "--partial",
+        choices=PARTIAL_POLICIES,
+        help="inspect: read a partial grade P as missing (default), valid or invalid",
+    )
+    parser.add_argument(
+        "--item-key",
+        choices=ITEM_KEYS,
+        help="promptfoo: key items by test index (default) or a hash of the test's vars",
+    )
+    parser.add_argument(
+        "--generator",
+        metavar="NAME",
+        help="deepeval: the model that wrote the outputs (needed when the run "
+        "did not log hyperparameters 'model')",
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="NAME",
+        help="alpaca_eval / mt_bench pairwise: the reference model (default: "
+        "generator_1 / model_2 when it is one model)",
+    )
     parser.add_argument("--json", action="store_true", help="print the account as JSON")
     parser.set_defaults(handler=run)
 

@@ -128,9 +128,14 @@ def _read_file(path: Path, threshold: float | None, generator: str | None, book:
     name = generator if generator is not None else recorded
     cases = [
         *typed(data.get("testCases") or [], list, path, _EXPECTED, "testCases"),
-        *typed(data.get("conversationalTestCases") or [], list, path, _EXPECTED,
-               "conversationalTestCases"),
-    ]  # fmt: skip
+        *typed(
+            data.get("conversationalTestCases") or [],
+            list,
+            path,
+            _EXPECTED,
+            "conversationalTestCases",
+        ),
+    ]
     names = Counter(str(c.get("name")) for c in cases if isinstance(c, dict))
     for position, case in enumerate(cases):
         if not isinstance(case, dict) or "name" not in case:

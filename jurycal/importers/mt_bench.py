@@ -38,8 +38,9 @@ _EXPECTED = (
     "MT-Bench judgments (JSON Lines with question_id, judge and either model + score or "
     "model_1 + model_2 + g1_winner)"
 )
-_SINGLE_FIELDS = {"question_id", "model", "judge", "user_prompt", "judgment", "score", "turn",
-                  "tstamp"}  # fmt: skip
+_SINGLE_FIELDS = {
+    "question_id", "model", "judge", "user_prompt", "judgment", "score", "turn", "tstamp",
+}  # fmt: skip
 _PAIR_FIELDS = {
     "question_id", "model_1", "model_2", "g1_winner", "g2_winner", "winner", "judge",
     "g1_user_prompt", "g1_judgment", "g2_user_prompt", "g2_judgment", "turn", "tstamp",

@@ -8,7 +8,7 @@ import json
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -182,16 +182,6 @@ def short_hash(value: Any) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
-@dataclass(frozen=True)
-class _Vote:
-    generator: str
-    item: str
-    judge: str
-    question: str
-    label: int | None
-    source: str
-
-
 class VoteBook:
     """Votes, human labels, unknown fields and notes, gathered while files are read.
 
@@ -203,7 +193,8 @@ class VoteBook:
 
     def __init__(self, source_format: str) -> None:
         self.source_format = source_format
-        self._votes: list[_Vote] = []
+        # (generator, item, judge, question, label, source) per vote; tuples keep a million cheap.
+        self._votes: list[tuple[str, str, str, str, int | None, str]] = []
         self._human: dict[tuple[str, str], dict[int, list[str]]] = defaultdict(dict)
         self._unknown: set[str] = set()
         self._notes: list[str] = []
@@ -215,17 +206,17 @@ class VoteBook:
     ) -> None:
         """Record one judge's verdict (``label`` 1, 0, or None for no usable verdict)."""
         self._votes.append(
-            _Vote(str(generator), str(item), str(judge), str(question), label, str(source))
+            (str(generator), str(item), str(judge), str(question), label, str(source))
         )
 
     def human(self, generator: Any, item: Any, label: int, source: Path) -> None:
         """Record a person's label for (generator, item)."""
         self._human[(str(generator), str(item))].setdefault(label, []).append(str(source))
 
-    def unknown(self, obj: Mapping[str, Any], known: Iterable[str], where: str) -> None:
+    def unknown(self, obj: Mapping[str, Any], known: AbstractSet[str], where: str) -> None:
         """List the keys of ``obj`` outside ``known`` as ``where.key``."""
-        known_set = set(known)
-        self._unknown.update(f"{where}.{key}" for key in obj if key not in known_set)
+        if not obj.keys() <= known:
+            self._unknown.update(f"{where}.{key}" for key in obj if key not in known)
 
     def note(self, text: str) -> None:
         """Add a note once, however often it is raised."""
@@ -239,12 +230,13 @@ class VoteBook:
     def result(self, threshold_used: float | None) -> ImportResult:
         """The :class:`ImportResult`, raising if a (generator, item, validator) repeats."""
         questions: dict[str, set[str]] = defaultdict(set)
-        for v in self._votes:
-            questions[v.judge].add(v.question)
-        rows = []
-        for v in self._votes:
-            validator = v.judge if len(questions[v.judge]) == 1 else f"{v.judge}:{v.question}"
-            rows.append((v.generator, v.item, validator, v.label, v.source))
+        for _, _, judge, question, _, _ in self._votes:
+            questions[judge].add(question)
+        rows = [
+            (generator, item, judge if len(questions[judge]) == 1 else f"{judge}:{question}",
+             label, source)
+            for generator, item, judge, question, label, source in self._votes
+        ]  # fmt: skip
         frame = pd.DataFrame(rows, columns=[*JUDGMENT_COLUMNS, "source"])
         keys = ["generator", "item", "validator"]
         repeated = frame.duplicated(keys)
