@@ -3,6 +3,7 @@ collecting votes into the judgments table, and keeping account of unknown fields
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import math
@@ -63,7 +64,7 @@ def expand_paths(paths: PathsLike, suffixes: Sequence[str]) -> list[Path]:
         elif path.is_file():
             files.append(path)
         else:
-            raise FileNotFoundError(f"no such file: {str(path)!r}.")
+            raise FileNotFoundError(errno.ENOENT, "no such file or directory", str(path))
     return files
 
 
