@@ -14,7 +14,7 @@ the table sums 100 items or 10^9 (``benchmarks/bench_single_judge.py``).
 * :class:`BootstrapResult`: the replicates, with percentile intervals.
 
 Paired designs (two models judged on the same items) are one table (the
-paired 2 x 2, :class:`regression.tables.PairedJudgeTable`), so a multinomial
+paired 2 x 2, :class:`regression.single_judge.tables.PairedJudgeTable`), so a multinomial
 draw on it resamples both models on the same item indices, as Fiedler App. B
 ("Pairing") and App. E.4 require.
 """
@@ -95,7 +95,7 @@ def resample_tables(tables: Sequence[Any], n_boot: int, seed: Seed = None) -> li
     """Redraw several independent count tables at once: one :func:`resample_table` per table.
 
     Use it when several statistics must share the same replicates (e.g. the
-    four comparison estimators of :func:`regression.comparison.compare_models`).
+    four comparison estimators of :func:`regression.single_judge.comparison.compare_models`).
 
     Examples
     --------

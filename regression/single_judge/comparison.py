@@ -32,8 +32,9 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha, check_alternative, check_probability
-from regression.bootstrap import BootstrapResult, Seed, _check_n_boot, resample_tables
-from regression.diagnostics import (
+from regression.intervals import ConfidenceInterval, normal_bounds
+from regression.single_judge.bootstrap import BootstrapResult, Seed, _check_n_boot, resample_tables
+from regression.single_judge.diagnostics import (
     LOW_J,
     NEAR_TIE,
     DeltaJResult,
@@ -43,10 +44,9 @@ from regression.diagnostics import (
     near_tie_warnings,
     youden_j,
 )
-from regression.intervals import ConfidenceInterval, normal_bounds
-from regression.ppi import ppi_binary_from_counts
-from regression.rogan_gladen import _rg_theta
-from regression.tables import (
+from regression.single_judge.ppi import ppi_binary_from_counts
+from regression.single_judge.rogan_gladen import _rg_theta
+from regression.single_judge.tables import (
     CalibrationTable,
     JudgeCounts,
     PairedJudgeTable,
@@ -453,7 +453,7 @@ def compare_models(
     labels : (str, str), keyword-only
         Names of A and B in the report.
     low_j, near_tie : float, keyword-only
-        Warning thresholds (:data:`regression.diagnostics.LOW_J`, ``NEAR_TIE``).
+        Warning thresholds (:data:`regression.single_judge.diagnostics.LOW_J`, ``NEAR_TIE``).
 
     Returns
     -------
@@ -472,14 +472,14 @@ def compare_models(
     multinomial draws on the counts; all four estimators and Delta J are
     computed on the same replicates; replicates where an estimator is
     undefined (J <= 0 or an empty class) are NaN and count against its interval
-    (``bootstrap.n_invalid``; see :func:`regression.bootstrap.percentile_interval`). The plug-in estimate is reported; the bootstrap
+    (``bootstrap.n_invalid``; see :func:`regression.single_judge.bootstrap.percentile_interval`). The plug-in estimate is reported; the bootstrap
     median is in ``to_frame()``. Delta-method SEs: App. B (shared RG), Lee
     eq. (15) per model (model-specific RG), the PPI++ CLT variance; paired
     designs subtract the test covariance of the two judge labels.
 
     Examples
     --------
-    >>> from regression.tables import CalibrationTable
+    >>> from regression.single_judge.tables import CalibrationTable
     >>> res = compare_models(
     ...     [1] * 70 + [0] * 30, [1] * 60 + [0] * 40,
     ...     CalibrationTable(tp=40, fn=10, fp=15, tn=35),

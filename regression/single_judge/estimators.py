@@ -22,11 +22,16 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha, check_alternative
-from regression.diagnostics import LOW_J, YoudenJResult, judge_warnings, youden_j
 from regression.intervals import ConfidenceInterval, normal_bounds, wald_interval, wilson_interval
-from regression.ppi import ppi_binary_from_counts
-from regression.rogan_gladen import rg_estimate, rg_interval, rg_standard_error
-from regression.tables import CalibrationTable, JudgeCounts, as_calibration_table, as_judge_counts
+from regression.single_judge.diagnostics import LOW_J, YoudenJResult, judge_warnings, youden_j
+from regression.single_judge.ppi import ppi_binary_from_counts
+from regression.single_judge.rogan_gladen import rg_estimate, rg_interval, rg_standard_error
+from regression.single_judge.tables import (
+    CalibrationTable,
+    JudgeCounts,
+    as_calibration_table,
+    as_judge_counts,
+)
 
 __all__ = [
     "COVERS",
@@ -106,7 +111,7 @@ class PrevalenceEstimate:
         """The interval at ``confidence_level``, recomputed from the counts; clipped to [0, 1].
 
         naive: Wilson (default) or Wald on k / n; Rogan-Gladen: Lee et al.
-        eqs. (8)-(12) (:func:`regression.rogan_gladen.rg_interval`); PPI++:
+        eqs. (8)-(12) (:func:`regression.single_judge.rogan_gladen.rg_interval`); PPI++:
         estimate -/+ z * se.
         """
         alpha = check_alpha(1 - confidence_level)
@@ -358,7 +363,7 @@ def estimate_prevalence(
     naive_interval : {'wilson', 'wald'}, keyword-only
     low_j : float, keyword-only
         J below this triggers the low-quality warning (default 0.3, see
-        :data:`regression.diagnostics.LOW_J`).
+        :data:`regression.single_judge.diagnostics.LOW_J`).
     human, judge : str, keyword-only
         Column names for DataFrame input.
 
@@ -377,7 +382,7 @@ def estimate_prevalence(
     -----
     Rogan-Gladen: Lee et al. eq. (7) with the interval of eqs. (8)-(12).
     PPI++: Fiedler section 3.3 with power tuning (binary labels, computed
-    from the 2 x 2 table; equal to :func:`regression.ppi.ppi_mean` on the rows).
+    from the 2 x 2 table; equal to :func:`regression.single_judge.ppi.ppi_mean` on the rows).
     Naive: eq. (3) with a Wilson interval. The interval covers what
     :attr:`SingleJudgeResult.covers` says. RG stays unbiased when the test
     prevalence differs from the calibration prevalence (Lee section 8); PPI++

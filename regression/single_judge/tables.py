@@ -13,7 +13,7 @@ is dropped and counted in ``n_dropped``, never silently used; a missing *human*
 label is an error, because a calibration item without its human label is not a
 calibration item.
 
-Cell order, used by the bootstraps (:mod:`regression.bootstrap`):
+Cell order, used by the bootstraps (:mod:`regression.single_judge.bootstrap`):
 ``CalibrationTable.cells`` is ``(tp, fn, fp, tn)`` (human valid: judge valid,
 judge invalid; human invalid: judge valid, judge invalid) and
 ``PairedJudgeTable.cells`` is ``(both, a_only, b_only, neither)``.

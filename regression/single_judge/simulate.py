@@ -27,10 +27,10 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha, check_counts, check_probability
-from regression.bootstrap import Seed, _check_n_boot
 from regression.intervals import wilson_interval
-from regression.ppi import ppi_binary_from_counts
-from regression.rogan_gladen import _rg_theta, allocate_calibration, rg_interval
+from regression.single_judge.bootstrap import Seed, _check_n_boot
+from regression.single_judge.ppi import ppi_binary_from_counts
+from regression.single_judge.rogan_gladen import _rg_theta, allocate_calibration, rg_interval
 
 __all__ = [
     "SimulatedComparison",

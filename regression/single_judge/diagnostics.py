@@ -16,8 +16,8 @@ And a third caution: near-tie comparisons stay fragile even when Delta J
 looks small, because modest residual bias can create a spuriously directional
 estimate (sections 4.4 and 6.1).
 
-The warning texts produced here are what :mod:`regression.single_judge` and
-:mod:`regression.comparison` attach to their results.
+The warning texts produced here are what :mod:`regression.single_judge.estimators` and
+:mod:`regression.single_judge.comparison` attach to their results.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from typing import Any
 import numpy as np
 
 from regression.checks import check_alpha, check_alternative
-from regression.bootstrap import BootstrapResult, Seed, count_bootstrap
 from regression.intervals import ConfidenceInterval, normal_bounds
-from regression.tables import as_calibration_table
+from regression.single_judge.bootstrap import BootstrapResult, Seed, count_bootstrap
+from regression.single_judge.tables import as_calibration_table
 
 __all__ = [
     "LOW_J",
@@ -134,7 +134,7 @@ def youden_j(
 
     Examples
     --------
-    >>> from regression.tables import CalibrationTable
+    >>> from regression.single_judge.tables import CalibrationTable
     >>> res = youden_j(CalibrationTable(tp=80, fn=20, fp=30, tn=70))
     >>> round(res.estimate, 3), [round(b, 3) for b in res.ci]
     (0.5, [0.371, 0.609])
@@ -227,7 +227,7 @@ def delta_youden_j(
     -----
     Fiedler section 4.4, Table 1 (Delta J with a 95 % bootstrap interval),
     App. C (Delta J drives the shared-calibration bias, see
-    :func:`regression.comparison.shared_calibration_bias`). The two tables are
+    :func:`regression.single_judge.comparison.shared_calibration_bias`). The two tables are
     resampled independently (independent calibration samples); replicates in
     which a class comes out empty are NaN and widen the interval (``bootstrap.n_invalid``).
     The interval covers calibration sampling only, which is the relevant
@@ -235,7 +235,7 @@ def delta_youden_j(
 
     Examples
     --------
-    >>> from regression.tables import CalibrationTable
+    >>> from regression.single_judge.tables import CalibrationTable
     >>> a = CalibrationTable(tp=50, fn=50, fp=40, tn=60)   # J_A = 0.1
     >>> b = CalibrationTable(tp=80, fn=20, fp=20, tn=80)   # J_B = 0.6
     >>> res = delta_youden_j(a, b, n_boot=2000, seed=0)
@@ -270,7 +270,7 @@ def judge_warnings(j: YoudenJResult, *, low_j: float = LOW_J, label: str = "judg
 
     Examples
     --------
-    >>> from regression.tables import CalibrationTable
+    >>> from regression.single_judge.tables import CalibrationTable
     >>> for w in judge_warnings(youden_j(CalibrationTable(tp=12, fn=8, fp=9, tn=11))):
     ...     print(w)  # doctest: +ELLIPSIS
     low judge quality: J = 0.150 < 0.3 ... weaken the claim (Fiedler 4.4, 7).
@@ -301,7 +301,7 @@ def delta_j_warnings(delta_j: DeltaJResult, *, labels: tuple[str, str] = ("A", "
 
     Examples
     --------
-    >>> from regression.tables import CalibrationTable
+    >>> from regression.single_judge.tables import CalibrationTable
     >>> a = CalibrationTable(tp=50, fn=50, fp=40, tn=60)
     >>> b = CalibrationTable(tp=80, fn=20, fp=20, tn=80)
     >>> delta_j_warnings(delta_youden_j(a, b, n_boot=2000, seed=0))[0][:45]

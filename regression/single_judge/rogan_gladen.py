@@ -15,7 +15,7 @@ items whose human label is valid / invalid.
 
 A judge no better than chance (J = TPR + TNR - 1 <= 0) does not identify the
 prevalence: the estimate is NaN and the interval is [0, 1]; the high-level
-layer (:mod:`regression.single_judge`) adds a warning.
+layer (:mod:`regression.single_judge.estimators`) adds a warning.
 """
 
 from __future__ import annotations
@@ -187,7 +187,7 @@ def rg_interval(
     randomness of the test sample *and* of the calibration sample (given m0,
     m1); Lee et al. Fig. 5(b) reports ~95 % coverage for every theta in
     {0, 0.05, ..., 1} at (q0, q1) = (0.7, 0.9), n = 1000, m0 = m1 = 100
-    (reproduced by :func:`regression.simulate.coverage_study`). The code
+    (reproduced by :func:`regression.single_judge.simulate.coverage_study`). The code
     follows the authors' reference implementation (App. C, Fig. 8).
 
     Examples
