@@ -24,7 +24,7 @@ import pandas as pd
 
 from ensemble.voting import _plain
 from regression.checks import coerce_binary, require_columns
-from regression.intervals import ConfidenceInterval, wilson_interval
+from regression.intervals import ConfidenceInterval, IntervalMixin, wilson_interval
 
 __all__ = [
     "EnsemblePrecision",
@@ -36,7 +36,7 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class Proportion:
+class Proportion(IntervalMixin):
     """A proportion ``k / n`` of item counts, with its Wilson interval. Arrays broadcast.
 
     Attributes
@@ -56,28 +56,19 @@ class Proportion:
         np.divide(k, n, out=out, where=n > 0)
         return out
 
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
-        """Wilson score interval at ``confidence_level`` (NaN where ``n == 0``).
-
-        ``alternative='less'`` gives an upper bound, ``'greater'`` a lower one.
-        """
-        if not 0.0 < confidence_level < 1.0:
-            raise ValueError(
-                f"confidence_level ({confidence_level!r}) must lie strictly between 0 and 1."
-            )
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+        """Wilson score interval at level ``1 - alpha`` (NaN where ``n == 0``)."""
         k, n = np.broadcast_arrays(np.asarray(self.k), np.asarray(self.n))
         low, high = np.full(k.shape, np.nan), np.full(k.shape, np.nan)
         has = n > 0
         if has.any():
-            interval = wilson_interval(k[has], n[has], 1.0 - confidence_level, alternative)
+            interval = wilson_interval(k[has], n[has], alpha, alternative)
             low[has], high[has] = interval.low, interval.high
         return ConfidenceInterval(low, high)
 
 
 @dataclass(frozen=True)
-class EnsemblePrecision:
+class EnsemblePrecision(IntervalMixin):
     """Per-generator ensemble precision: the fraction of labelled items labelled valid.
 
     Attributes
@@ -101,13 +92,9 @@ class EnsemblePrecision:
         """``n_valid / n_labelled`` per generator."""
         return Proportion(self.n_valid, self.n_labelled).estimate
 
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
         """Wilson interval per generator; covers item sampling, not the ensemble's bias."""
-        return Proportion(self.n_valid, self.n_labelled).confidence_interval(
-            confidence_level, alternative
-        )
+        return Proportion(self.n_valid, self.n_labelled).confidence_interval(1 - alpha, alternative)
 
     def to_frame(self, confidence_level: float = 0.95) -> pd.DataFrame:
         """One row per generator: ``precision, low, high, n_valid, n_labelled, n_unlabelled``."""

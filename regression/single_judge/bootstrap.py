@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from regression.checks import check_alpha, check_alternative, check_counts
-from regression.intervals import ConfidenceInterval
+from regression.intervals import ConfidenceInterval, IntervalMixin
 
 __all__ = [
     "BootstrapResult",
@@ -155,7 +155,7 @@ def percentile_interval(
 
 
 @dataclass(frozen=True, eq=False)
-class BootstrapResult:
+class BootstrapResult(IntervalMixin):
     """Bootstrap replicates of a statistic, with its plug-in estimate.
 
     Attributes
@@ -199,17 +199,9 @@ class BootstrapResult:
         valid = self.replicates[~np.isnan(self.replicates)]
         return float(np.median(valid)) if valid.size else float("nan")
 
-    @property
-    def ci(self) -> ConfidenceInterval:
-        return self.confidence_interval(1 - self.alpha, self.alternative)
-
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
-        """Percentile interval of the replicates at ``confidence_level``."""
-        return percentile_interval(
-            self.replicates, 1 - confidence_level, alternative, limits=self.limits
-        )
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+        """Percentile interval of the replicates (:func:`percentile_interval`)."""
+        return percentile_interval(self.replicates, alpha, alternative, limits=self.limits)
 
 
 def count_bootstrap(

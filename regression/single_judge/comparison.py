@@ -32,7 +32,12 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha, check_alternative, check_probability
-from regression.intervals import ConfidenceInterval, normal_bounds
+from regression.intervals import (
+    ConfidenceInterval,
+    IntervalMixin,
+    alpha_from_level,
+    normal_bounds,
+)
 from regression.single_judge.bootstrap import BootstrapResult, Seed, _check_n_boot, resample_tables
 from regression.single_judge.diagnostics import (
     LOW_J,
@@ -126,7 +131,7 @@ def shared_calibration_bias(theta_a: Any, tpr_a: Any, tnr_a: Any, tpr_b: Any, tn
 
 
 @dataclass(frozen=True)
-class ComparisonEstimate:
+class ComparisonEstimate(IntervalMixin):
     """One estimator of Delta theta = theta_A - theta_B.
 
     Attributes
@@ -151,9 +156,12 @@ class ComparisonEstimate:
     covers: str
 
     @property
-    def ci(self) -> ConfidenceInterval:
-        """The bootstrap percentile interval at the comparison's level."""
-        return self.bootstrap.ci
+    def alpha(self) -> float:
+        return self.bootstrap.alpha
+
+    @property
+    def alternative(self) -> str:
+        return self.bootstrap.alternative
 
     def confidence_interval(
         self,
@@ -162,15 +170,22 @@ class ComparisonEstimate:
         *,
         kind: str = "bootstrap",
     ) -> ConfidenceInterval:
-        """Percentile bootstrap interval (``kind='bootstrap'``) or ``estimate -/+ z se_delta`` (``'delta'``), within [-1, 1]."""
+        """Percentile bootstrap interval (``kind='bootstrap'``, as :attr:`ci`) or the delta-method one.
+
+        ``kind='delta'`` gives ``estimate -/+ z se_delta`` within [-1, 1].
+        """
         if kind == "bootstrap":
-            return self.bootstrap.confidence_interval(confidence_level, alternative)
+            return super().confidence_interval(confidence_level, alternative)
         if kind != "delta":
             raise ValueError(f"kind ({kind!r}) not recognized; must be 'bootstrap' or 'delta'.")
+        alpha = alpha_from_level(confidence_level)
         low, high = normal_bounds(
-            self.estimate, self.se_delta, 1 - confidence_level, alternative, limits=_DIFF_LIMITS
+            self.estimate, self.se_delta, alpha, alternative, limits=_DIFF_LIMITS
         )
         return ConfidenceInterval(float(low), float(high))
+
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+        return self.bootstrap.confidence_interval(1 - alpha, alternative)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from regression.checks import check_alpha, check_alternative
-from regression.intervals import ConfidenceInterval, normal_bounds
+from regression.intervals import ConfidenceInterval, IntervalMixin, normal_bounds
 from regression.single_judge.bootstrap import BootstrapResult, Seed, count_bootstrap
 from regression.single_judge.tables import as_calibration_table
 
@@ -54,7 +54,7 @@ NEAR_TIE = 0.05
 
 
 @dataclass(frozen=True)
-class YoudenJResult:
+class YoudenJResult(IntervalMixin):
     """Youden's J of one judge (on one model's calibration items) with an interval.
 
     Attributes
@@ -83,13 +83,7 @@ class YoudenJResult:
         q1, q0 = self._adjusted()
         return float(np.sqrt(q1 * (1 - q1) / (self.n_pos + 2) + q0 * (1 - q0) / (self.n_neg + 2)))
 
-    @property
-    def ci(self) -> ConfidenceInterval:
-        return self.confidence_interval(1 - self.alpha, self.alternative)
-
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
         """Agresti-Caffo interval for J = P(judge valid | valid) - P(judge valid | invalid), clipped to [-1, 1].
 
         Covers calibration sampling given the class sizes m0, m1. J is a
@@ -98,9 +92,7 @@ class YoudenJResult:
         al. eqs. (10)-(11) use) keeps near-nominal coverage in small samples.
         """
         q1, q0 = self._adjusted()
-        low, high = normal_bounds(
-            q1 + q0 - 1, self.se, 1 - confidence_level, alternative, limits=(-1.0, 1.0)
-        )
+        low, high = normal_bounds(q1 + q0 - 1, self.se, alpha, alternative, limits=(-1.0, 1.0))
         return ConfidenceInterval(float(low), float(high))
 
     def _adjusted(self) -> tuple[float, float]:
@@ -162,7 +154,7 @@ def _j_from_cells(cells: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class DeltaJResult:
+class DeltaJResult(IntervalMixin):
     """Delta J = J_A - J_B with a bootstrap interval over calibration items.
 
     Attributes
@@ -181,14 +173,16 @@ class DeltaJResult:
     bootstrap: BootstrapResult
 
     @property
-    def ci(self) -> ConfidenceInterval:
-        return self.bootstrap.ci
+    def alpha(self) -> float:
+        return self.bootstrap.alpha
 
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
+    @property
+    def alternative(self) -> str:
+        return self.bootstrap.alternative
+
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
         """Percentile bootstrap interval (Fiedler App. E.4); covers calibration sampling."""
-        return self.bootstrap.confidence_interval(confidence_level, alternative)
+        return self.bootstrap.confidence_interval(1 - alpha, alternative)
 
     @property
     def excludes_zero(self) -> bool:

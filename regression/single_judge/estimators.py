@@ -22,7 +22,13 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha, check_alternative
-from regression.intervals import ConfidenceInterval, normal_bounds, wald_interval, wilson_interval
+from regression.intervals import (
+    ConfidenceInterval,
+    IntervalMixin,
+    normal_bounds,
+    wald_interval,
+    wilson_interval,
+)
 from regression.single_judge.diagnostics import LOW_J, YoudenJResult, judge_warnings, youden_j
 from regression.single_judge.ppi import ppi_binary_from_counts
 from regression.single_judge.rogan_gladen import rg_estimate, rg_interval, rg_standard_error
@@ -64,7 +70,7 @@ _NAIVE_INTERVALS = ("wilson", "wald")
 
 
 @dataclass(frozen=True)
-class PrevalenceEstimate:
+class PrevalenceEstimate(IntervalMixin):
     """One estimator's estimate of theta (the human valid-rate on the test distribution).
 
     Attributes
@@ -101,20 +107,13 @@ class PrevalenceEstimate:
         """The randomness the interval accounts for."""
         return COVERS[self.method]
 
-    @property
-    def ci(self) -> ConfidenceInterval:
-        return self.confidence_interval(1 - self.alpha, self.alternative)
-
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
-        """The interval at ``confidence_level``, recomputed from the counts; clipped to [0, 1].
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+        """The interval at level ``1 - alpha``, recomputed from the counts; clipped to [0, 1].
 
         naive: Wilson (default) or Wald on k / n; Rogan-Gladen: Lee et al.
         eqs. (8)-(12) (:func:`regression.single_judge.rogan_gladen.rg_interval`); PPI++:
         estimate -/+ z * se.
         """
-        alpha = check_alpha(1 - confidence_level)
         t = self.test
         if self.method == "naive":
             fn = wilson_interval if self.naive_interval == "wilson" else wald_interval
@@ -189,7 +188,7 @@ def naive_estimate(
 
 
 @dataclass(frozen=True)
-class SingleJudgeResult:
+class SingleJudgeResult(IntervalMixin):
     """Single-judge estimate of theta: the chosen method, all three side by side, J and warnings.
 
     Attributes
@@ -226,14 +225,17 @@ class SingleJudgeResult:
         return self.primary.se
 
     @property
-    def ci(self) -> ConfidenceInterval:
-        """The primary method's interval at the result's level."""
-        return self.primary.ci
+    def alpha(self) -> float:
+        return self.primary.alpha
+
+    @property
+    def alternative(self) -> str:
+        return self.primary.alternative
 
     @property
     def interval(self) -> ConfidenceInterval:
         """Alias of :attr:`ci`."""
-        return self.primary.ci
+        return self.ci
 
     @property
     def covers(self) -> str:
@@ -273,10 +275,9 @@ class SingleJudgeResult:
     def youden_j(self) -> float:
         return self.calibration.youden_j
 
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
-        return self.primary.confidence_interval(confidence_level, alternative)
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+        """The primary method's interval."""
+        return self.primary.confidence_interval(1 - alpha, alternative)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per method: estimate, interval, SE, lam, covers (index: method)."""

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from regression.checks import check_alpha, check_alternative, check_counts
-from regression.intervals import ConfidenceInterval, normal_bounds
+from regression.intervals import ConfidenceInterval, IntervalMixin, normal_bounds
 
 __all__ = ["PPIMeanResult", "ppi_binary_from_counts", "ppi_mean"]
 
@@ -43,7 +43,7 @@ _UNBOUNDED = (-np.inf, np.inf)
 
 
 @dataclass(frozen=True)
-class PPIMeanResult:
+class PPIMeanResult(IntervalMixin):
     """A PPI++ estimate of a mean.
 
     Attributes
@@ -70,16 +70,11 @@ class PPIMeanResult:
     alpha: float = 0.05
     alternative: str = "two-sided"
 
-    @property
-    def ci(self) -> ConfidenceInterval:
-        """The interval at level ``1 - alpha`` (unbounded side(s) are +/- inf for one-sided)."""
-        return self.confidence_interval(1 - self.alpha, self.alternative)
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+        """``estimate -/+ z * se``, the open side of a one-sided interval at -/+ inf.
 
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
-        """``estimate -/+ z * se``; covers test and calibration sampling (CLT; Angelopoulos et al. 2024)."""
-        alpha = check_alpha(1 - confidence_level)
+        Covers test and calibration sampling (CLT; Angelopoulos et al. 2024).
+        """
         low, high = normal_bounds(self.estimate, self.se, alpha, alternative, limits=_UNBOUNDED)
         return ConfidenceInterval(float(low), float(high))
 
