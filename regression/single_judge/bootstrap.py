@@ -27,7 +27,14 @@ from typing import Any
 
 import numpy as np
 
-from regression.checks import check_alpha, check_alternative, check_counts
+from regression.checks import (
+    SeedLike,
+    as_rng,
+    check_alpha,
+    check_alternative,
+    check_counts,
+    check_n_boot,
+)
 from regression.intervals import ConfidenceInterval, IntervalMixin
 
 __all__ = [
@@ -39,10 +46,10 @@ __all__ = [
     "resample_tables",
 ]
 
-Seed = int | np.random.Generator | None
 
-
-def resample_table(cells: Any, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+def resample_table(
+    cells: Any, n_boot: int, rng: np.random.Generator | np.random.RandomState
+) -> np.ndarray:
     """``n_boot`` multinomial redraws of a count table with its own total and cell proportions.
 
     Parameters
@@ -50,8 +57,8 @@ def resample_table(cells: Any, n_boot: int, rng: np.random.Generator) -> np.ndar
     cells : array of counts, any shape
         The observed table (one multinomial sample over all its cells).
     n_boot : int
-        Number of replicates.
-    rng : numpy.random.Generator
+        Number of replicates, 2 to 1,000,000 (:func:`regression.checks.check_n_boot`).
+    rng : numpy.random.Generator or RandomState
 
     Returns
     -------
@@ -65,7 +72,7 @@ def resample_table(cells: Any, n_boot: int, rng: np.random.Generator) -> np.ndar
     ((4, 4), [100, 100, 100, 100])
     """
     counts = check_counts("cells", cells)
-    _check_n_boot(n_boot)
+    n_boot = check_n_boot(n_boot)
     total = int(counts.sum())
     if total == 0:
         return np.zeros((n_boot, *counts.shape), dtype=np.int64)
@@ -73,7 +80,9 @@ def resample_table(cells: Any, n_boot: int, rng: np.random.Generator) -> np.ndar
     return draws.reshape(n_boot, *counts.shape).astype(np.int64)
 
 
-def resample_binomial(k: Any, n: Any, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+def resample_binomial(
+    k: Any, n: Any, n_boot: int, rng: np.random.Generator | np.random.RandomState
+) -> np.ndarray:
     """``n_boot`` binomial redraws of ``k`` successes in ``n`` (broadcasts; shape ``(n_boot, *shape)``).
 
     Examples
@@ -85,13 +94,13 @@ def resample_binomial(k: Any, n: Any, n_boot: int, rng: np.random.Generator) -> 
     n_arr = check_counts("n", n)
     if np.any(k_arr > n_arr):
         raise ValueError(f"k ({k!r}) must not be greater than n ({n!r}).")
-    _check_n_boot(n_boot)
+    n_boot = check_n_boot(n_boot)
     p = np.divide(k_arr, n_arr, out=np.zeros(np.broadcast(k_arr, n_arr).shape), where=n_arr > 0)
     shape = (n_boot, *p.shape)
     return rng.binomial(np.broadcast_to(n_arr, p.shape), p, size=shape).astype(np.int64)
 
 
-def resample_tables(tables: Sequence[Any], n_boot: int, seed: Seed = None) -> list[np.ndarray]:
+def resample_tables(tables: Sequence[Any], n_boot: int, seed: SeedLike = None) -> list[np.ndarray]:
     """Redraw several independent count tables at once: one :func:`resample_table` per table.
 
     Use it when several statistics must share the same replicates (e.g. the
@@ -103,7 +112,7 @@ def resample_tables(tables: Sequence[Any], n_boot: int, seed: Seed = None) -> li
     >>> test.shape, cal.shape
     ((3, 2), (3, 4))
     """
-    rng = np.random.default_rng(seed)
+    rng = as_rng(seed)
     arrays = [check_counts(f"tables[{i}]", t) for i, t in enumerate(tables)]
     return [resample_table(a, n_boot, rng) for a in arrays]
 
@@ -209,7 +218,7 @@ def count_bootstrap(
     tables: Sequence[Any],
     *,
     n_boot: int = 10_000,
-    seed: Seed = None,
+    seed: SeedLike = None,
     alpha: float = 0.05,
     alternative: str = "two-sided",
     limits: tuple[float, float] = (-np.inf, np.inf),
@@ -226,9 +235,10 @@ def count_bootstrap(
         Independent samples (e.g. the test table and each calibration table),
         each resampled on its own with its own total.
     n_boot : int
-        Replicates (default 10,000, as Fiedler App. E.4).
-    seed : int, Generator or None
-        Randomness (``np.random.default_rng(seed)``).
+        Replicates, 2 to 1,000,000 (default 10,000, as Fiedler App. E.4).
+    seed : int, Generator, RandomState or None
+        Randomness: a generator is used as it is, anything else seeds
+        ``np.random.default_rng``; the same seed gives the same replicates.
     alpha, alternative, limits
         For the result's interval.
 
@@ -244,7 +254,7 @@ def count_bootstrap(
     >>> round(res.estimate, 3), round(res.se, 3)
     (0.3, 0.015)
     """
-    _check_n_boot(n_boot)
+    n_boot = check_n_boot(n_boot)
     arrays = [check_counts(f"tables[{i}]", t) for i, t in enumerate(tables)]
     estimate = float(np.asarray(statistic(*(a[np.newaxis] for a in arrays))).reshape(-1)[0])
     draws = resample_tables(arrays, n_boot, seed)
@@ -252,8 +262,3 @@ def count_bootstrap(
     return BootstrapResult(
         estimate, reps, check_alpha(alpha), check_alternative(alternative), limits
     )
-
-
-def _check_n_boot(n_boot: int) -> None:
-    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 1:
-        raise ValueError(f"n_boot must be a positive integer; got {n_boot!r}.")

@@ -31,14 +31,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression.checks import check_alpha, check_alternative, check_probability
+from regression.checks import (
+    SeedLike,
+    check_alpha,
+    check_alternative,
+    check_n_boot,
+    check_probability,
+    plain,
+)
 from regression.intervals import (
     ConfidenceInterval,
     IntervalMixin,
     alpha_from_level,
     normal_bounds,
 )
-from regression.single_judge.bootstrap import BootstrapResult, Seed, _check_n_boot, resample_tables
+from regression.single_judge.bootstrap import BootstrapResult, resample_tables
 from regression.single_judge.diagnostics import (
     LOW_J,
     NEAR_TIE,
@@ -50,7 +57,7 @@ from regression.single_judge.diagnostics import (
     youden_j,
 )
 from regression.single_judge.ppi import ppi_binary_from_counts
-from regression.single_judge.rogan_gladen import _rg_theta
+from regression.single_judge.rogan_gladen import rg_from_rates
 from regression.single_judge.tables import (
     CalibrationTable,
     JudgeCounts,
@@ -123,7 +130,7 @@ def shared_calibration_bias(theta_a: Any, tpr_a: Any, tnr_a: Any, tpr_b: Any, tn
         first = bad[np.flatnonzero(bad <= 0)[0]]
         raise ValueError(
             f"J_B = tpr_b + tnr_b - 1 must be positive (the shared calibration must be better "
-            f"than chance); got {first.item()!r}."
+            f"than chance); got {plain(first)!r}."
         )
     j_a = q1a + q0a - 1
     bias = (th * (j_a - j_b) - (q0a - q0b)) / j_b
@@ -338,8 +345,8 @@ def _estimators(
     )[0]
     return {
         "naive": p_a - p_b,
-        "rg-shared": _rg_theta(p_a, tpr_s, tnr_s) - _rg_theta(p_b, tpr_s, tnr_s),
-        "rg-model-specific": _rg_theta(p_a, tpr_a, tnr_a) - _rg_theta(p_b, tpr_b, tnr_b),
+        "rg-shared": rg_from_rates(p_a, tpr_s, tnr_s) - rg_from_rates(p_b, tpr_s, tnr_s),
+        "rg-model-specific": rg_from_rates(p_a, tpr_a, tnr_a) - rg_from_rates(p_b, tpr_b, tnr_b),
         "ppi++-model-specific": ppi_a - ppi_b,
         "delta_j": (tpr_a + tnr_a) - (tpr_b + tnr_b),
     }
@@ -437,7 +444,7 @@ def compare_models(
     paired: bool = True,
     shared_calibration: str = "pooled",
     n_boot: int = 10_000,
-    seed: Seed = None,
+    seed: SeedLike = None,
     alternative: str = "two-sided",
     labels: tuple[str, str] = ("A", "B"),
     low_j: float = LOW_J,
@@ -463,7 +470,7 @@ def compare_models(
         incumbent's: ``'b'``).
     n_boot : int, keyword-only
         Bootstrap replicates (default 10,000, Fiedler App. E.4).
-    seed : int, Generator or None, keyword-only
+    seed : int, Generator, RandomState or None, keyword-only
     alternative : {'two-sided', 'less', 'greater'}, keyword-only
     labels : (str, str), keyword-only
         Names of A and B in the report.
@@ -506,7 +513,7 @@ def compare_models(
     """
     alpha = check_alpha(alpha)
     check_alternative(alternative)
-    _check_n_boot(n_boot)
+    n_boot = check_n_boot(n_boot)
     if shared_calibration not in _SHARED_CHOICES:
         raise ValueError(
             f"shared_calibration ({shared_calibration!r}) not recognized; must be 'pooled', "

@@ -27,9 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from regression.checks import check_alpha, check_alternative
+from regression.checks import SeedLike, check_alpha, check_alternative
 from regression.intervals import ConfidenceInterval, IntervalMixin, normal_bounds
-from regression.single_judge.bootstrap import BootstrapResult, Seed, count_bootstrap
+from regression.single_judge.bootstrap import BootstrapResult, count_bootstrap
 from regression.single_judge.tables import as_calibration_table
 
 __all__ = [
@@ -197,7 +197,7 @@ def delta_youden_j(
     alpha: float = 0.05,
     *,
     n_boot: int = 10_000,
-    seed: Seed = None,
+    seed: SeedLike = None,
     alternative: str = "two-sided",
 ) -> DeltaJResult:
     """Delta J = J_A - J_B between two models' calibration sets, with a bootstrap interval.
@@ -210,7 +210,7 @@ def delta_youden_j(
         1 - confidence level.
     n_boot : int, keyword-only
         Bootstrap replicates (multinomial redraws of each 2 x 2 table).
-    seed : int, Generator or None, keyword-only
+    seed : int, Generator, RandomState or None, keyword-only
     alternative : {'two-sided', 'less', 'greater'}, keyword-only
 
     Returns

@@ -187,7 +187,7 @@ def test_bad_input():
         compare_models(a, b[:10], CAL_A, CAL_B)
     with pytest.raises(ValueError, match=r"paired=True needs item-level labels"):
         compare_models(JudgeCounts(5, 10), JudgeCounts(5, 10), CAL_A, CAL_B)
-    with pytest.raises(ValueError, match=r"n_boot must be a positive integer; got -5"):
+    with pytest.raises(ValueError, match=r"n_boot \(-5\) must lie in 2\.\.1,000,000"):
         compare_models(a, b, CAL_A, CAL_B, n_boot=-5)
     res = compare_models(a, b, CAL_A, CAL_B, n_boot=100, seed=0)
     with pytest.raises(ValueError, match=r"kind \('normal'\) not recognized"):
