@@ -11,7 +11,8 @@ A walk through the wing, in the order the data flows:
 * :mod:`~regression.single_judge.estimators`: naive, Rogan-Gladen and PPI++
   side by side for one model (:func:`estimate_prevalence`);
 * :mod:`~regression.single_judge.comparison`: two models through one judge
-  (:func:`compare_models`);
+  (:func:`compare_models`), and what it returns
+  (:mod:`~regression.single_judge.comparison_results`);
 * :mod:`~regression.single_judge.bootstrap`: bootstraps on count tables;
 * :mod:`~regression.single_judge.simulate`: simulated worlds and coverage studies.
 
@@ -26,12 +27,11 @@ from regression.single_judge.bootstrap import (
     resample_table,
     resample_tables,
 )
-from regression.single_judge.comparison import (
+from regression.single_judge.comparison import compare_models, shared_calibration_bias
+from regression.single_judge.comparison_results import (
     COMPARISON_METHODS,
     ComparisonEstimate,
     ModelComparison,
-    compare_models,
-    shared_calibration_bias,
 )
 from regression.single_judge.diagnostics import (
     LOW_J,
