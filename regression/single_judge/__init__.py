@@ -20,7 +20,9 @@ The wing never imports the many-judges (latent-trait) wing.
 """
 
 from regression.single_judge.bootstrap import (
+    FEW_BOOT,
     BootstrapResult,
+    bootstrap_warnings,
     count_bootstrap,
     percentile_interval,
     resample_binomial,
@@ -30,6 +32,7 @@ from regression.single_judge.bootstrap import (
 from regression.single_judge.comparison import compare_models, shared_calibration_bias
 from regression.single_judge.comparison_results import (
     COMPARISON_METHODS,
+    DELTA_THETA_LIMITS,
     ComparisonEstimate,
     ModelComparison,
 )
@@ -42,6 +45,7 @@ from regression.single_judge.diagnostics import (
     delta_youden_j,
     judge_warnings,
     near_tie_warnings,
+    small_calibration_warnings,
     youden_j,
 )
 from regression.single_judge.estimators import (
@@ -52,10 +56,17 @@ from regression.single_judge.estimators import (
     estimate_prevalence,
     naive_estimate,
 )
-from regression.single_judge.ppi import PPIMeanResult, ppi_binary_from_counts, ppi_mean
+from regression.single_judge.ppi import (
+    PPI_MIN_PER_CLASS,
+    PPIMeanResult,
+    SmallCalibrationWarning,
+    ppi_binary_from_counts,
+    ppi_mean,
+)
 from regression.single_judge.rogan_gladen import (
     allocate_calibration,
     rg_estimate,
+    rg_from_rates,
     rg_interval,
     rg_standard_error,
 )
@@ -79,6 +90,8 @@ __all__ = [
     "BootstrapResult",
     "COMPARISON_METHODS",
     "COVERS",
+    "DELTA_THETA_LIMITS",
+    "FEW_BOOT",
     "CalibrationTable",
     "ComparisonEstimate",
     "DeltaJResult",
@@ -88,15 +101,18 @@ __all__ = [
     "ModelComparison",
     "NEAR_TIE",
     "PPIMeanResult",
+    "PPI_MIN_PER_CLASS",
     "PairedJudgeTable",
     "PrevalenceEstimate",
     "SimulatedComparison",
     "SimulatedSingleJudge",
     "SingleJudgeResult",
+    "SmallCalibrationWarning",
     "YoudenJResult",
     "allocate_calibration",
     "as_calibration_table",
     "as_judge_counts",
+    "bootstrap_warnings",
     "compare_models",
     "count_bootstrap",
     "coverage_study",
@@ -114,10 +130,12 @@ __all__ = [
     "resample_table",
     "resample_tables",
     "rg_estimate",
+    "rg_from_rates",
     "rg_interval",
     "rg_standard_error",
     "shared_calibration_bias",
     "simulate_comparison",
+    "small_calibration_warnings",
     "simulate_single_judge",
     "youden_j",
 ]

@@ -57,6 +57,7 @@ from regression.single_judge.diagnostics import (
     delta_j_warnings,
     judge_warnings,
     near_tie_warnings,
+    small_calibration_warnings,
     youden_j,
 )
 from regression.single_judge.ppi import ppi_binary_from_counts
@@ -324,11 +325,13 @@ def _comparison_warnings(
     estimates: tuple[ComparisonEstimate, ...],
     delta_j: DeltaJResult,
     design: _TestDesign,
+    cal_a: CalibrationTable,
+    cal_b: CalibrationTable,
     labels: tuple[str, str],
     low_j: float,
     near_tie: float,
 ) -> list[str]:
-    """J per model, Delta J, near tie, dropped items, undefined replicates, few replicates."""
+    """J per model, Delta J, near tie, small calibration, dropped items, the bootstrap's own."""
     a, b = labels
     notes = judge_warnings(delta_j.j_a, low_j=low_j, label=f"judge on {a}")
     notes += judge_warnings(delta_j.j_b, low_j=low_j, label=f"judge on {b}")
@@ -338,6 +341,8 @@ def _comparison_warnings(
         near_tie=near_tie,
         reference="ppi++-model-specific",
     )
+    notes += small_calibration_warnings(cal_a, label=f"on {a}")
+    notes += small_calibration_warnings(cal_b, label=f"on {b}")
     if design.n_dropped:
         notes.append(f"{design.n_dropped} test item(s) with a missing judge label were dropped.")
     for est in estimates:
@@ -459,7 +464,7 @@ def compare_models(
         youden_j(cal_b, alpha),
         boot("delta_j", (-2.0, 2.0)),
     )
-    notes = _comparison_warnings(estimates, delta_j, design, labels, low_j, near_tie)
+    notes = _comparison_warnings(estimates, delta_j, design, cal_a, cal_b, labels, low_j, near_tie)
     return ModelComparison(
         estimates,
         delta_j,

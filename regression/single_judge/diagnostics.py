@@ -30,7 +30,8 @@ import numpy as np
 from regression.checks import SeedLike, check_alpha, check_alternative
 from regression.intervals import ConfidenceInterval, IntervalMixin, normal_bounds
 from regression.single_judge.bootstrap import BootstrapResult, count_bootstrap
-from regression.single_judge.tables import as_calibration_table
+from regression.single_judge.ppi import PPI_MIN_PER_CLASS
+from regression.single_judge.tables import CalibrationTable, as_calibration_table
 
 __all__ = [
     "LOW_J",
@@ -41,6 +42,7 @@ __all__ = [
     "delta_youden_j",
     "judge_warnings",
     "near_tie_warnings",
+    "small_calibration_warnings",
     "youden_j",
 ]
 
@@ -347,3 +349,36 @@ def near_tie_warnings(
         listed = ", ".join(f"{k} {v:+.3f}" for k, v in finite.items())
         out.append(f"estimators disagree on the direction of Delta theta ({listed}).")
     return out
+
+
+def small_calibration_warnings(table: CalibrationTable, *, label: str = "") -> list[str]:
+    """The PPI++ warning for a calibration table too small to estimate PPI++'s variance.
+
+    Parameters
+    ----------
+    table : CalibrationTable
+    label : str, keyword-only
+        Whose calibration it is, for the text (e.g. ``"on model A"``).
+
+    Returns
+    -------
+    list of str
+        One text when ``m1`` or ``m0`` is below :data:`~regression.single_judge.ppi.PPI_MIN_PER_CLASS`
+        (PPI++ then uses the worst-case rectifier variance, see
+        :mod:`regression.single_judge.ppi`), else an empty list.
+
+    Examples
+    --------
+    >>> from regression.single_judge import CalibrationTable
+    >>> small_calibration_warnings(CalibrationTable(tp=1, fn=0, fp=0, tn=1))[0][:46]
+    'PPI++ calibration has m1 = 1 human-valid and m'
+    """
+    if min(table.n_pos, table.n_neg) >= PPI_MIN_PER_CLASS:
+        return []
+    where = f" {label}" if label else ""
+    return [
+        f"PPI++ calibration{where} has m1 = {table.n_pos} human-valid and m0 = {table.n_neg} "
+        f"human-invalid item(s), fewer than {PPI_MIN_PER_CLASS} in a class: too few to "
+        "estimate how often the judge errs, so PPI++ uses the worst-case variance of its "
+        "rectifier and its interval is the widest the labels allow; label more items."
+    ]

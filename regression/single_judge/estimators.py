@@ -29,7 +29,13 @@ from regression.intervals import (
     wald_interval,
     wilson_interval,
 )
-from regression.single_judge.diagnostics import LOW_J, YoudenJResult, judge_warnings, youden_j
+from regression.single_judge.diagnostics import (
+    LOW_J,
+    YoudenJResult,
+    judge_warnings,
+    small_calibration_warnings,
+    youden_j,
+)
 from regression.single_judge.ppi import ppi_binary_from_counts
 from regression.single_judge.rogan_gladen import rg_estimate, rg_interval, rg_standard_error
 from regression.single_judge.tables import (
@@ -450,6 +456,7 @@ def estimate_prevalence(
                 f"{rg_est:.0f}: the judge's test valid-rate {counts.p_hat:.3f} lies outside "
                 f"[1 - TNR, TPR] = [{1 - table.tnr:.3f}, {table.tpr:.3f}]."
             )
+    notes += small_calibration_warnings(table)
     if counts.n_dropped:
         notes.append(
             f"{counts.n_dropped} test item(s) with a missing judge label were dropped "

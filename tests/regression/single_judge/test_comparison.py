@@ -1,4 +1,4 @@
-"""Model comparison Delta theta and the shared-calibration bias (regression.comparison).
+"""Model comparison Delta theta and the shared-calibration bias (regression.single_judge.comparison).
 
 Reference: Fiedler, "Bias and Uncertainty in LLM-as-a-Judge Estimation": App. B (delta
 method), App. C (shared-calibration bias, worked example), App. E.4 (bootstrap), section 5.
@@ -223,3 +223,18 @@ def test_an_interval_that_misses_its_estimate_is_named_in_the_warnings():
         [1] * 70 + [0] * 30, [1] * 60 + [0] * 40, CAL_A, CAL_B, n_boot=2000, seed=0
     )
     assert not any("bootstrap replicates" in w for w in plenty.warnings)
+
+
+def test_a_tiny_calibration_is_named_for_the_model_it_belongs_to():
+    tiny = CalibrationTable(tp=3, fn=1, fp=1, tn=3)
+    res = compare_models(
+        [1] * 70 + [0] * 30,
+        [1] * 60 + [0] * 40,
+        tiny,
+        CAL_B,
+        n_boot=2000,
+        seed=0,
+        labels=("x", "y"),
+    )
+    texts = [w for w in res.warnings if w.startswith("PPI++ calibration")]
+    assert texts == [texts[0]] and texts[0].startswith("PPI++ calibration on x has m1 = 4")
