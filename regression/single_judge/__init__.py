@@ -21,6 +21,7 @@ The wing never imports the many-judges (latent-trait) wing.
 
 from regression.single_judge.bootstrap import (
     FEW_BOOT,
+    BootstrapInterval,
     BootstrapResult,
     bootstrap_warnings,
     count_bootstrap,
@@ -87,6 +88,7 @@ from regression.single_judge.tables import (
 )
 
 __all__ = [
+    "BootstrapInterval",
     "BootstrapResult",
     "COMPARISON_METHODS",
     "COVERS",

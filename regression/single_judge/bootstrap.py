@@ -2,9 +2,9 @@
 
 Resampling n items with replacement and tabulating them gives a multinomial
 draw on the table with the observed cell proportions, so a bootstrap of any
-statistic of a contingency table never needs the rows (DESIGN.md,
-"Statistical core"): 10,000 replicates cost the same few milliseconds whether
-the table sums 100 items or 10^9 (``benchmarks/bench_single_judge.py``).
+statistic of a contingency table never needs the rows: 10,000 replicates cost
+the same few milliseconds whether the table sums 100 items or 10^9
+(``benchmarks/bench_single_judge.py``).
 
 * :func:`resample_table` / :func:`resample_binomial`: the draws, shape
   ``(n_boot, *table.shape)``; any module can reuse them for its own tables.
@@ -39,6 +39,7 @@ from regression.intervals import ConfidenceInterval, IntervalMixin
 
 __all__ = [
     "FEW_BOOT",
+    "BootstrapInterval",
     "BootstrapResult",
     "bootstrap_warnings",
     "count_bootstrap",
@@ -231,8 +232,29 @@ class BootstrapResult(IntervalMixin):
         return percentile_interval(self.replicates, alpha, alternative, limits=self.limits)
 
 
+class BootstrapInterval(IntervalMixin):
+    """For a result whose interval is its ``bootstrap``'s: level, sidedness and bounds from it.
+
+    The inheriting class has a ``bootstrap`` attribute (a :class:`BootstrapResult`).
+    """
+
+    bootstrap: BootstrapResult
+
+    @property
+    def alpha(self) -> float:
+        return self.bootstrap.alpha
+
+    @property
+    def alternative(self) -> str:
+        return self.bootstrap.alternative
+
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+        """The bootstrap's percentile interval (Fiedler App. E.4)."""
+        return self.bootstrap.confidence_interval(1 - alpha, alternative)
+
+
 def bootstrap_warnings(results: Mapping[str, BootstrapResult]) -> list[str]:
-    """Say when bootstrap intervals cannot be read as printed: too few replicates, or an estimate outside.
+    """Say when bootstrap intervals cannot be read as printed: too few replicates, a missed estimate.
 
     Parameters
     ----------

@@ -134,7 +134,7 @@ def shared_calibration_bias(theta_a: Any, tpr_a: Any, tnr_a: Any, tpr_b: Any, tn
 
 @dataclass(frozen=True, eq=False)
 class _TestDesign:
-    """The test items of a comparison as count tables: one paired 2 x 2, or two independent 1 x 2."""
+    """The test items of a comparison as count tables: one paired 2 x 2, or two 1 x 2."""
 
     counts_a: JudgeCounts
     counts_b: JudgeCounts
@@ -415,13 +415,15 @@ def compare_models(
     (or each test set) and each calibration table independently, by
     multinomial draws on the counts; all four estimators and Delta J are
     computed on the same replicates; replicates where an estimator is
-    undefined (J <= 0 or an empty class) are NaN and count against its interval
-    (``bootstrap.n_invalid``; see :func:`~regression.single_judge.bootstrap.percentile_interval`).
-    The plug-in estimate is reported; the bootstrap median is in ``to_frame()``.
+    undefined (J <= 0 or an empty class) are NaN and count against its
+    interval (``bootstrap.n_invalid``; see
+    :func:`~regression.single_judge.bootstrap.percentile_interval`). The
+    plug-in estimate is reported; the bootstrap median is in ``to_frame()``.
     Fewer than 1,000 replicates, or an interval that misses its own estimate,
-    add a warning (:func:`~regression.single_judge.bootstrap.bootstrap_warnings`). Delta-method SEs: App. B (shared RG), Lee
-    eq. (15) per model (model-specific RG), the PPI++ CLT variance; paired
-    designs subtract the test covariance of the two judge labels.
+    add a warning (:func:`~regression.single_judge.bootstrap.bootstrap_warnings`).
+    Delta-method SEs: App. B (shared RG), Lee eq. (15) per model
+    (model-specific RG), the PPI++ CLT variance; paired designs subtract the
+    test covariance of the two judge labels.
 
     Examples
     --------

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from regression.intervals import ConfidenceInterval, IntervalMixin, alpha_from_level, normal_bounds
-from regression.single_judge.bootstrap import BootstrapResult
+from regression.intervals import ConfidenceInterval, alpha_from_level, normal_bounds
+from regression.single_judge.bootstrap import BootstrapInterval, BootstrapResult
 from regression.single_judge.diagnostics import DeltaJResult, YoudenJResult
 from regression.single_judge.tables import CalibrationTable, JudgeCounts, PairedJudgeTable
 
@@ -32,7 +32,7 @@ DELTA_THETA_LIMITS = (-1.0, 1.0)
 
 
 @dataclass(frozen=True)
-class ComparisonEstimate(IntervalMixin):
+class ComparisonEstimate(BootstrapInterval):
     """One estimator of Delta theta = theta_A - theta_B.
 
     Attributes
@@ -56,14 +56,6 @@ class ComparisonEstimate(IntervalMixin):
     bootstrap: BootstrapResult
     covers: str
 
-    @property
-    def alpha(self) -> float:
-        return self.bootstrap.alpha
-
-    @property
-    def alternative(self) -> str:
-        return self.bootstrap.alternative
-
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
@@ -71,7 +63,7 @@ class ComparisonEstimate(IntervalMixin):
         *,
         kind: str = "bootstrap",
     ) -> ConfidenceInterval:
-        """Percentile bootstrap interval (``kind='bootstrap'``, as :attr:`ci`) or the delta-method one.
+        """The percentile bootstrap interval (``kind='bootstrap'``) or the delta-method one.
 
         ``kind='delta'`` gives ``estimate -/+ z se_delta`` within [-1, 1].
         """
@@ -84,9 +76,6 @@ class ComparisonEstimate(IntervalMixin):
             self.estimate, self.se_delta, alpha, alternative, limits=DELTA_THETA_LIMITS
         )
         return ConfidenceInterval(float(low), float(high))
-
-    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
-        return self.bootstrap.confidence_interval(1 - alpha, alternative)
 
 
 @dataclass(frozen=True)

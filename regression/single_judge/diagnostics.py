@@ -29,7 +29,7 @@ import numpy as np
 
 from regression.checks import SeedLike, check_alpha, check_alternative
 from regression.intervals import ConfidenceInterval, IntervalMixin, normal_bounds
-from regression.single_judge.bootstrap import BootstrapResult, count_bootstrap
+from regression.single_judge.bootstrap import BootstrapInterval, BootstrapResult, count_bootstrap
 from regression.single_judge.ppi import PPI_MIN_PER_CLASS
 from regression.single_judge.tables import CalibrationTable, as_calibration_table
 
@@ -156,7 +156,7 @@ def _j_from_cells(cells: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class DeltaJResult(IntervalMixin):
+class DeltaJResult(BootstrapInterval):
     """Delta J = J_A - J_B with a bootstrap interval over calibration items.
 
     Attributes
@@ -166,25 +166,14 @@ class DeltaJResult(IntervalMixin):
     j_a, j_b : YoudenJResult
         The two models' J.
     bootstrap : BootstrapResult
-        Replicates of Delta J (each table redrawn on its own, items with replacement).
+        Replicates of Delta J (each table redrawn on its own, items with replacement);
+        :attr:`ci` is their percentile interval, which covers calibration sampling.
     """
 
     estimate: float
     j_a: YoudenJResult
     j_b: YoudenJResult
     bootstrap: BootstrapResult
-
-    @property
-    def alpha(self) -> float:
-        return self.bootstrap.alpha
-
-    @property
-    def alternative(self) -> str:
-        return self.bootstrap.alternative
-
-    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
-        """Percentile bootstrap interval (Fiedler App. E.4); covers calibration sampling."""
-        return self.bootstrap.confidence_interval(1 - alpha, alternative)
 
     @property
     def excludes_zero(self) -> bool:
@@ -363,8 +352,8 @@ def small_calibration_warnings(table: CalibrationTable, *, label: str = "") -> l
     Returns
     -------
     list of str
-        One text when ``m1`` or ``m0`` is below :data:`~regression.single_judge.ppi.PPI_MIN_PER_CLASS`
-        (PPI++ then uses the worst-case rectifier variance, see
+        One text when ``m1`` or ``m0`` is below
+        :data:`~regression.single_judge.ppi.PPI_MIN_PER_CLASS` (PPI++ then uses the worst-case rectifier variance, see
         :mod:`regression.single_judge.ppi`), else an empty list.
 
     Examples

@@ -281,7 +281,8 @@ def ppi_binary_from_counts(
     Parameters
     ----------
     tp, fn, fp, tn : int or array
-        Calibration cells (human 1/0 x judge 1/0), as :class:`regression.single_judge.tables.CalibrationTable`.
+        Calibration cells (human 1/0 x judge 1/0), as
+        :class:`~regression.single_judge.tables.CalibrationTable` holds them.
     k_test, n_test : int or array
         Test items the judge called valid, out of ``n_test``.
     lam : float, array or None

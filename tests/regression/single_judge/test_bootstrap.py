@@ -97,7 +97,7 @@ def test_bad_input():
 
 @pytest.mark.parametrize("n_boot", [0, 1, 1_000_001, 2.0, True, "100"])
 def test_every_bootstrap_refuses_a_count_outside_the_rule(n_boot):
-    # One replicate has no spread (a zero-width interval); the rule is regression.checks.check_n_boot.
+    # One replicate has no spread (a zero-width interval): regression.checks.check_n_boot.
     rng = np.random.default_rng(0)
     calls = [
         lambda: resample_table([3, 4], n_boot, rng),

@@ -1,4 +1,4 @@
-"""Youden's J, Delta J and the warnings of Fiedler sections 4.4 / 7 (regression.diagnostics)."""
+"""Youden's J, Delta J and the warnings of Fiedler sections 4.4 / 7 (regression.single_judge.diagnostics)."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Simulation harness and the Lee et al. coverage / shift studies (regression.simulate)."""
+"""Simulation harness and the Lee et al. coverage / shift studies (regression.single_judge.simulate)."""
 
 import numpy as np
 import pytest
