@@ -61,7 +61,9 @@ class IntervalMixin:
     returns the interval at level ``1 - alpha`` for an ``alpha`` and an
     ``alternative`` already checked. A result that carries its own level and
     sidedness has ``alpha`` and ``alternative`` attributes (dataclass fields or
-    properties); without them :attr:`ci` is the two-sided 95 % interval.
+    properties); without them :attr:`ci` is the two-sided 95 % interval. Such
+    dataclass fields need defaults: without one, the dataclass would take the
+    mixin's property as the default.
 
     Examples
     --------
