@@ -26,11 +26,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression.checks import check_alpha, check_counts, check_probability
-from regression.bootstrap import Seed, _check_n_boot
+from regression.checks import (
+    SeedLike,
+    as_rng,
+    check_alpha,
+    check_counts,
+    check_probability,
+    plain,
+)
 from regression.intervals import wilson_interval
-from regression.ppi import ppi_binary_from_counts
-from regression.rogan_gladen import _rg_theta, allocate_calibration, rg_interval
+from regression.single_judge.ppi import ppi_binary_from_counts
+from regression.single_judge.rogan_gladen import allocate_calibration, rg_from_rates, rg_interval
 
 __all__ = [
     "SimulatedComparison",
@@ -89,6 +95,13 @@ class SimulatedSingleJudge:
         return np.divide(self.tn, m0, out=np.full(m0.shape, np.nan), where=m0 > 0)
 
 
+def _check_n_rep(n_rep: Any) -> int:
+    """``n_rep`` as an int, raising unless it is a whole number >= 1 (one world is a world)."""
+    if isinstance(n_rep, bool) or not isinstance(n_rep, (int, np.integer)) or n_rep < 1:
+        raise ValueError(f"n_rep must be a whole number >= 1; got {plain(n_rep)!r}.")
+    return int(n_rep)
+
+
 def _judge_p(theta: Any, tpr: Any, tnr: Any) -> np.ndarray:
     """p = theta q1 + (1 - theta)(1 - q0), Lee et al. eq. (13)."""
     return np.asarray(theta, dtype=float) * tpr + (1 - theta) * (1 - tnr)
@@ -107,7 +120,7 @@ def simulate_single_judge(
     tpr_cal: Any = None,
     tnr_cal: Any = None,
     n_rep: int = 1,
-    seed: Seed = None,
+    seed: SeedLike = None,
 ) -> SimulatedSingleJudge:
     """Draw test and calibration counts for one judge. All settings broadcast.
 
@@ -131,7 +144,7 @@ def simulate_single_judge(
         Lee eq. 18); set them to break that assumption.
     n_rep : int, keyword-only
         Replications (leading axis of every output array).
-    seed : int, Generator or None, keyword-only
+    seed : int, Generator, RandomState or None, keyword-only
 
     Returns
     -------
@@ -148,8 +161,8 @@ def simulate_single_judge(
     >>> sim.k_test.shape, sim.n_pos.tolist()
     ((5,), [100, 100, 100, 100, 100])
     """
-    _check_n_boot(n_rep)
-    rng = np.random.default_rng(seed)
+    n_rep = _check_n_rep(n_rep)
+    rng = as_rng(seed)
     th = check_probability("theta", theta)
     q1 = check_probability("tpr", tpr)
     q0 = check_probability("tnr", tnr)
@@ -224,7 +237,7 @@ def simulate_comparison(
     m1: int,
     *,
     n_rep: int = 1,
-    seed: Seed = None,
+    seed: SeedLike = None,
 ) -> SimulatedComparison:
     """Two models judged on the same n test items, with a calibration set of (m0, m1) per model.
 
@@ -241,7 +254,7 @@ def simulate_comparison(
     m0, m1 : int
         Calibration class sizes for each model.
     n_rep : int, keyword-only
-    seed : int, Generator or None, keyword-only
+    seed : int, Generator, RandomState or None, keyword-only
 
     Returns
     -------
@@ -260,8 +273,8 @@ def simulate_comparison(
     >>> sim.test.shape, sim.cal_a.shape
     ((3, 4), (3, 4))
     """
-    _check_n_boot(n_rep)
-    rng = np.random.default_rng(seed)
+    n_rep = _check_n_rep(n_rep)
+    rng = as_rng(seed)
     tha, thb = check_probability("theta_a", theta_a), check_probability("theta_b", theta_b)
     q1a, q0a = check_probability("tpr_a", tpr_a), check_probability("tnr_a", tnr_a)
     q1b, q0b = check_probability("tpr_b", tpr_b), check_probability("tnr_b", tnr_b)
@@ -294,7 +307,7 @@ def coverage_study(
     m_pilot: int = 10,
     n_rep: int = 10_000,
     alpha: float = 0.05,
-    seed: Seed = None,
+    seed: SeedLike = None,
 ) -> pd.DataFrame:
     """Coverage, length and bias of the Lee et al. interval over a theta grid (Fig. 5(b), 5(c)).
 
@@ -313,7 +326,7 @@ def coverage_study(
     n_rep : int, keyword-only
         Replications per theta (default 10,000, as the paper).
     alpha : float, keyword-only
-    seed : int, Generator or None, keyword-only
+    seed : int, Generator, RandomState or None, keyword-only
 
     Returns
     -------
@@ -341,10 +354,10 @@ def coverage_study(
             f"allocation ({allocation!r}) not recognized; must be 'equal' or 'adaptive'."
         )
     alpha = check_alpha(alpha)
-    _check_n_boot(n_rep)
+    n_rep = _check_n_rep(n_rep)
     th = check_probability("thetas", np.linspace(0, 1, 21) if thetas is None else thetas)
     th = np.atleast_1d(th).astype(float)
-    rng = np.random.default_rng(seed)
+    rng = as_rng(seed)
     q1 = float(check_probability("tpr", tpr))
     q0 = float(check_probability("tnr", tnr))
     full = (n_rep, th.size)
@@ -362,7 +375,7 @@ def coverage_study(
         tp = pilot_tp + rng.binomial(m1 - int(m_pilot), q1)
         tn = pilot_tn + rng.binomial(m0 - int(m_pilot), q0)
     tpr_hat, tnr_hat = tp / m1, tn / m0
-    est = _rg_theta(p_hat, tpr_hat, tnr_hat)
+    est = rg_from_rates(p_hat, tpr_hat, tnr_hat)
     low, high = (np.asarray(b) for b in rg_interval(p_hat, tpr_hat, tnr_hat, int(n), m1, m0, alpha))
     covered = (low <= th) & (th <= high)
     n_low, n_high = (np.asarray(b) for b in wilson_interval(k, int(n), alpha))
@@ -395,7 +408,7 @@ def distribution_shift_study(
     m: int = 200,
     *,
     n_rep: int = 10_000,
-    seed: Seed = None,
+    seed: SeedLike = None,
 ) -> pd.DataFrame:
     """Mean bias of the estimators of Lee et al. Table 2 when the calibration prevalence shifts (Fig. 7).
 
@@ -407,7 +420,7 @@ def distribution_shift_study(
         Test prevalence theta_P (default 0.5, App. E).
     tpr, tnr, n, m : as Lee App. E: (q0, q1) = (0.7, 0.9), n = 1000, m = 200.
     n_rep : int, keyword-only
-    seed : int, Generator or None, keyword-only
+    seed : int, Generator, RandomState or None, keyword-only
 
     Returns
     -------
@@ -443,7 +456,7 @@ def distribution_shift_study(
         ppv = sim.tp / (sim.tp + sim.fp)  # P_Q(Z = 1 | judge valid)
         fomr = sim.fn / (sim.fn + sim.tn)  # P_Q(Z = 1 | judge invalid)
     ppi_tuned = ppi_binary_from_counts(sim.tp, sim.fn, sim.fp, sim.tn, sim.k_test, sim.n_test)[0]
-    rg = _rg_theta(p, sim.tpr_hat, sim.tnr_hat, clip=False)
+    rg = rg_from_rates(p, sim.tpr_hat, sim.tnr_hat, clip=False)
     ests = {
         "naive": p,
         "calibration_only": y_bar,

@@ -16,8 +16,8 @@ And a third caution: near-tie comparisons stay fragile even when Delta J
 looks small, because modest residual bias can create a spuriously directional
 estimate (sections 4.4 and 6.1).
 
-The warning texts produced here are what :mod:`regression.single_judge` and
-:mod:`regression.comparison` attach to their results.
+The warning texts produced here are what :mod:`regression.single_judge.estimators` and
+:mod:`regression.single_judge.comparison` attach to their results.
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from regression.checks import check_alpha, check_alternative
-from regression.bootstrap import BootstrapResult, Seed, count_bootstrap
-from regression.intervals import ConfidenceInterval, normal_bounds
-from regression.tables import as_calibration_table
+from regression.checks import SeedLike, check_alpha, check_alternative
+from regression.intervals import ConfidenceInterval, IntervalMixin, normal_bounds
+from regression.single_judge.bootstrap import BootstrapInterval, BootstrapResult, count_bootstrap
+from regression.single_judge.ppi import PPI_MIN_PER_CLASS
+from regression.single_judge.tables import CalibrationTable, as_calibration_table
 
 __all__ = [
     "LOW_J",
@@ -41,6 +42,7 @@ __all__ = [
     "delta_youden_j",
     "judge_warnings",
     "near_tie_warnings",
+    "small_calibration_warnings",
     "youden_j",
 ]
 
@@ -54,7 +56,7 @@ NEAR_TIE = 0.05
 
 
 @dataclass(frozen=True)
-class YoudenJResult:
+class YoudenJResult(IntervalMixin):
     """Youden's J of one judge (on one model's calibration items) with an interval.
 
     Attributes
@@ -83,13 +85,7 @@ class YoudenJResult:
         q1, q0 = self._adjusted()
         return float(np.sqrt(q1 * (1 - q1) / (self.n_pos + 2) + q0 * (1 - q0) / (self.n_neg + 2)))
 
-    @property
-    def ci(self) -> ConfidenceInterval:
-        return self.confidence_interval(1 - self.alpha, self.alternative)
-
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
         """Agresti-Caffo interval for J = P(judge valid | valid) - P(judge valid | invalid), clipped to [-1, 1].
 
         Covers calibration sampling given the class sizes m0, m1. J is a
@@ -98,9 +94,7 @@ class YoudenJResult:
         al. eqs. (10)-(11) use) keeps near-nominal coverage in small samples.
         """
         q1, q0 = self._adjusted()
-        low, high = normal_bounds(
-            q1 + q0 - 1, self.se, 1 - confidence_level, alternative, limits=(-1.0, 1.0)
-        )
+        low, high = normal_bounds(q1 + q0 - 1, self.se, alpha, alternative, limits=(-1.0, 1.0))
         return ConfidenceInterval(float(low), float(high))
 
     def _adjusted(self) -> tuple[float, float]:
@@ -134,7 +128,7 @@ def youden_j(
 
     Examples
     --------
-    >>> from regression.tables import CalibrationTable
+    >>> from regression.single_judge.tables import CalibrationTable
     >>> res = youden_j(CalibrationTable(tp=80, fn=20, fp=30, tn=70))
     >>> round(res.estimate, 3), [round(b, 3) for b in res.ci]
     (0.5, [0.371, 0.609])
@@ -162,7 +156,7 @@ def _j_from_cells(cells: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class DeltaJResult:
+class DeltaJResult(BootstrapInterval):
     """Delta J = J_A - J_B with a bootstrap interval over calibration items.
 
     Attributes
@@ -172,23 +166,14 @@ class DeltaJResult:
     j_a, j_b : YoudenJResult
         The two models' J.
     bootstrap : BootstrapResult
-        Replicates of Delta J (each table redrawn on its own, items with replacement).
+        Replicates of Delta J (each table redrawn on its own, items with replacement);
+        :attr:`ci` is their percentile interval, which covers calibration sampling.
     """
 
     estimate: float
     j_a: YoudenJResult
     j_b: YoudenJResult
     bootstrap: BootstrapResult
-
-    @property
-    def ci(self) -> ConfidenceInterval:
-        return self.bootstrap.ci
-
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
-        """Percentile bootstrap interval (Fiedler App. E.4); covers calibration sampling."""
-        return self.bootstrap.confidence_interval(confidence_level, alternative)
 
     @property
     def excludes_zero(self) -> bool:
@@ -203,7 +188,7 @@ def delta_youden_j(
     alpha: float = 0.05,
     *,
     n_boot: int = 10_000,
-    seed: Seed = None,
+    seed: SeedLike = None,
     alternative: str = "two-sided",
 ) -> DeltaJResult:
     """Delta J = J_A - J_B between two models' calibration sets, with a bootstrap interval.
@@ -216,7 +201,7 @@ def delta_youden_j(
         1 - confidence level.
     n_boot : int, keyword-only
         Bootstrap replicates (multinomial redraws of each 2 x 2 table).
-    seed : int, Generator or None, keyword-only
+    seed : int, Generator, RandomState or None, keyword-only
     alternative : {'two-sided', 'less', 'greater'}, keyword-only
 
     Returns
@@ -227,7 +212,7 @@ def delta_youden_j(
     -----
     Fiedler section 4.4, Table 1 (Delta J with a 95 % bootstrap interval),
     App. C (Delta J drives the shared-calibration bias, see
-    :func:`regression.comparison.shared_calibration_bias`). The two tables are
+    :func:`regression.single_judge.comparison.shared_calibration_bias`). The two tables are
     resampled independently (independent calibration samples); replicates in
     which a class comes out empty are NaN and widen the interval (``bootstrap.n_invalid``).
     The interval covers calibration sampling only, which is the relevant
@@ -235,7 +220,7 @@ def delta_youden_j(
 
     Examples
     --------
-    >>> from regression.tables import CalibrationTable
+    >>> from regression.single_judge.tables import CalibrationTable
     >>> a = CalibrationTable(tp=50, fn=50, fp=40, tn=60)   # J_A = 0.1
     >>> b = CalibrationTable(tp=80, fn=20, fp=20, tn=80)   # J_B = 0.6
     >>> res = delta_youden_j(a, b, n_boot=2000, seed=0)
@@ -270,7 +255,7 @@ def judge_warnings(j: YoudenJResult, *, low_j: float = LOW_J, label: str = "judg
 
     Examples
     --------
-    >>> from regression.tables import CalibrationTable
+    >>> from regression.single_judge.tables import CalibrationTable
     >>> for w in judge_warnings(youden_j(CalibrationTable(tp=12, fn=8, fp=9, tn=11))):
     ...     print(w)  # doctest: +ELLIPSIS
     low judge quality: J = 0.150 < 0.3 ... weaken the claim (Fiedler 4.4, 7).
@@ -301,7 +286,7 @@ def delta_j_warnings(delta_j: DeltaJResult, *, labels: tuple[str, str] = ("A", "
 
     Examples
     --------
-    >>> from regression.tables import CalibrationTable
+    >>> from regression.single_judge.tables import CalibrationTable
     >>> a = CalibrationTable(tp=50, fn=50, fp=40, tn=60)
     >>> b = CalibrationTable(tp=80, fn=20, fp=20, tn=80)
     >>> delta_j_warnings(delta_youden_j(a, b, n_boot=2000, seed=0))[0][:45]
@@ -353,3 +338,36 @@ def near_tie_warnings(
         listed = ", ".join(f"{k} {v:+.3f}" for k, v in finite.items())
         out.append(f"estimators disagree on the direction of Delta theta ({listed}).")
     return out
+
+
+def small_calibration_warnings(table: CalibrationTable, *, label: str = "") -> list[str]:
+    """The PPI++ warning for a calibration table too small to estimate PPI++'s variance.
+
+    Parameters
+    ----------
+    table : CalibrationTable
+    label : str, keyword-only
+        Whose calibration it is, for the text (e.g. ``"on model A"``).
+
+    Returns
+    -------
+    list of str
+        One text when ``m1`` or ``m0`` is below
+        :data:`~regression.single_judge.ppi.PPI_MIN_PER_CLASS` (PPI++ then uses the worst-case rectifier variance, see
+        :mod:`regression.single_judge.ppi`), else an empty list.
+
+    Examples
+    --------
+    >>> from regression.single_judge import CalibrationTable
+    >>> small_calibration_warnings(CalibrationTable(tp=1, fn=0, fp=0, tn=1))[0][:46]
+    'PPI++ calibration has m1 = 1 human-valid and m'
+    """
+    if min(table.n_pos, table.n_neg) >= PPI_MIN_PER_CLASS:
+        return []
+    where = f" {label}" if label else ""
+    return [
+        f"PPI++ calibration{where} has m1 = {table.n_pos} human-valid and m0 = {table.n_neg} "
+        f"human-invalid item(s), fewer than {PPI_MIN_PER_CLASS} in a class: too few to "
+        "estimate how often the judge errs, so PPI++ uses the worst-case variance of its "
+        "rectifier and its interval is the widest the labels allow; label more items."
+    ]

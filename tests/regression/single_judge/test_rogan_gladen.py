@@ -1,4 +1,4 @@
-"""Rogan-Gladen estimate and interval, and Algorithm 1 (regression.rogan_gladen).
+"""Rogan-Gladen estimate and interval, and Algorithm 1 (regression.single_judge.rogan_gladen).
 
 Reference: Lee et al., "How to Correctly Report LLM-as-a-Judge Evaluations"
 (final version): eq. (7), eqs. (8)-(12), eq. (15), App. A Algorithm 1, and the
@@ -44,7 +44,7 @@ def test_rg_estimate_by_hand():
 
 
 def test_rg_estimate_limits_and_clipping():
-    # a perfect judge (TPR = TNR = 1) gives the raw proportion back (STYLE.md point 8)
+    # a perfect judge (TPR = TNR = 1) gives the raw proportion back (Lee eq. 7 with J = 1)
     p = np.array([0.0, 0.2, 0.5, 1.0])
     np.testing.assert_allclose(rg_estimate(p, 1.0, 1.0), p)
     # p_hat below 1 - TNR or above TPR is clipped to [0, 1]

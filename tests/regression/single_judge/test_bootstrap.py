@@ -1,16 +1,21 @@
-"""Count-based bootstraps (regression.bootstrap)."""
+"""Count-based bootstraps (regression.single_judge.bootstrap)."""
 
 import numpy as np
 import pytest
 
 from regression import (
     BootstrapResult,
+    CalibrationTable,
+    compare_models,
     count_bootstrap,
+    delta_youden_j,
     percentile_interval,
     resample_binomial,
     resample_table,
     resample_tables,
 )
+
+CAL = CalibrationTable(tp=8, fn=2, fp=3, tn=7)
 
 
 def test_resample_table_keeps_total_and_proportions():
@@ -80,7 +85,7 @@ def test_undefined_replicates_count_against_the_interval():
 
 
 def test_bad_input():
-    with pytest.raises(ValueError, match=r"n_boot must be a positive integer; got 0"):
+    with pytest.raises(ValueError, match=r"n_boot \(0\) must lie in 2\.\.1,000,000"):
         resample_table([1, 2], 0, np.random.default_rng(0))
     with pytest.raises(ValueError, match=r"cells must be non-negative whole counts; got -1"):
         resample_table([1, -1], 5, np.random.default_rng(0))
@@ -88,3 +93,41 @@ def test_bad_input():
         resample_binomial(5, 4, 5, np.random.default_rng(0))
     with pytest.raises(ValueError, match=r"alternative \('up'\) not recognized"):
         percentile_interval([0.1, 0.2], alternative="up")
+
+
+@pytest.mark.parametrize("n_boot", [0, 1, 1_000_001, 2.0, True, "100"])
+def test_every_bootstrap_refuses_a_count_outside_the_rule(n_boot):
+    # One replicate has no spread (a zero-width interval): regression.checks.check_n_boot.
+    rng = np.random.default_rng(0)
+    calls = [
+        lambda: resample_table([3, 4], n_boot, rng),
+        lambda: resample_binomial(3, 7, n_boot, rng),
+        lambda: resample_tables([[3, 4]], n_boot, seed=0),
+        lambda: count_bootstrap(lambda t: t[:, 0] / t.sum(axis=1), [[3, 4]], n_boot=n_boot),
+        lambda: delta_youden_j(
+            CalibrationTable(5, 5, 5, 5), CalibrationTable(5, 5, 5, 5), n_boot=n_boot
+        ),
+        lambda: compare_models([1, 0, 1], [0, 0, 1], CAL, CAL, n_boot=n_boot),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=r"n_boot"):
+            call()
+
+
+def test_two_replicates_are_the_fewest_accepted():
+    res = count_bootstrap(lambda t: t[:, 0] / t.sum(axis=1), [[3, 4]], n_boot=2, seed=0)
+    assert res.n_boot == 2
+    assert resample_table([3, 4], 2, np.random.default_rng(0)).shape == (2, 2)
+
+
+def test_same_seed_same_replicates_and_a_generator_is_used_as_given():
+    stat = lambda t: t[:, 0] / t.sum(axis=1)  # noqa: E731
+    a = count_bootstrap(stat, [[30, 70]], n_boot=50, seed=3)
+    b = count_bootstrap(stat, [[30, 70]], n_boot=50, seed=3)
+    np.testing.assert_array_equal(a.replicates, b.replicates)
+    legacy = count_bootstrap(stat, [[30, 70]], n_boot=50, seed=np.random.RandomState(3))
+    assert legacy.replicates.shape == (50,)
+    rng = np.random.default_rng(3)
+    first = resample_tables([[30, 70]], 5, seed=rng)[0]
+    second = resample_tables([[30, 70]], 5, seed=rng)[0]
+    assert not np.array_equal(first, second)  # the generator advanced: it was not copied

@@ -1,4 +1,4 @@
-"""Model comparison Delta theta and the shared-calibration bias (regression.comparison).
+"""Model comparison Delta theta and the shared-calibration bias (regression.single_judge.comparison).
 
 Reference: Fiedler, "Bias and Uncertainty in LLM-as-a-Judge Estimation": App. B (delta
 method), App. C (shared-calibration bias, worked example), App. E.4 (bootstrap), section 5.
@@ -187,10 +187,54 @@ def test_bad_input():
         compare_models(a, b[:10], CAL_A, CAL_B)
     with pytest.raises(ValueError, match=r"paired=True needs item-level labels"):
         compare_models(JudgeCounts(5, 10), JudgeCounts(5, 10), CAL_A, CAL_B)
-    with pytest.raises(ValueError, match=r"n_boot must be a positive integer; got -5"):
+    with pytest.raises(ValueError, match=r"n_boot \(-5\) must lie in 2\.\.1,000,000"):
         compare_models(a, b, CAL_A, CAL_B, n_boot=-5)
     res = compare_models(a, b, CAL_A, CAL_B, n_boot=100, seed=0)
     with pytest.raises(ValueError, match=r"kind \('normal'\) not recognized"):
         res["naive"].confidence_interval(kind="normal")
     with pytest.raises(KeyError, match=r"method \('rg'\) not recognized"):
         res["rg"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(n_boot=st.integers(2, 50), seed=st.integers(0, 2**32 - 1))
+def test_few_replicates_never_give_an_unflagged_interval_that_misses_its_estimate(n_boot, seed):
+    # Issue 14: a coarse percentile interval can exclude its own plug-in estimate; the
+    # report must then say so, and always say that the replicates are too few.
+    res = compare_models(
+        [1] * 70 + [0] * 30, [1] * 60 + [0] * 40, CAL_A, CAL_B, n_boot=n_boot, seed=seed
+    )
+    assert any(w.startswith(f"too few bootstrap replicates ({n_boot})") for w in res.warnings)
+    for est in res.estimates:
+        low, high = est.ci
+        if not low <= est.estimate <= high:
+            assert any(w.startswith(f"{est.method}: the estimate") for w in res.warnings)
+
+
+def test_an_interval_that_misses_its_estimate_is_named_in_the_warnings():
+    # With seed 7 and 3 replicates (0.11, 0.13, 0.16) the naive interval misses its estimate 0.1.
+    res = compare_models(
+        [1] * 70 + [0] * 30, [1] * 60 + [0] * 40, CAL_A, CAL_B, paired=False, n_boot=3, seed=7
+    )
+    naive = res["naive"]
+    assert not naive.bootstrap.contains_estimate
+    assert any(w.startswith("naive: the estimate +0.100 lies outside") for w in res.warnings)
+    plenty = compare_models(
+        [1] * 70 + [0] * 30, [1] * 60 + [0] * 40, CAL_A, CAL_B, n_boot=2000, seed=0
+    )
+    assert not any("bootstrap replicates" in w for w in plenty.warnings)
+
+
+def test_a_tiny_calibration_is_named_for_the_model_it_belongs_to():
+    tiny = CalibrationTable(tp=3, fn=1, fp=1, tn=3)
+    res = compare_models(
+        [1] * 70 + [0] * 30,
+        [1] * 60 + [0] * 40,
+        tiny,
+        CAL_B,
+        n_boot=2000,
+        seed=0,
+        labels=("x", "y"),
+    )
+    texts = [w for w in res.warnings if w.startswith("PPI++ calibration")]
+    assert texts == [texts[0]] and texts[0].startswith("PPI++ calibration on x has m1 = 4")

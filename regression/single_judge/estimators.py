@@ -22,11 +22,28 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha, check_alternative
-from regression.diagnostics import LOW_J, YoudenJResult, judge_warnings, youden_j
-from regression.intervals import ConfidenceInterval, normal_bounds, wald_interval, wilson_interval
-from regression.ppi import ppi_binary_from_counts
-from regression.rogan_gladen import rg_estimate, rg_interval, rg_standard_error
-from regression.tables import CalibrationTable, JudgeCounts, as_calibration_table, as_judge_counts
+from regression.intervals import (
+    ConfidenceInterval,
+    IntervalMixin,
+    normal_bounds,
+    wald_interval,
+    wilson_interval,
+)
+from regression.single_judge.diagnostics import (
+    LOW_J,
+    YoudenJResult,
+    judge_warnings,
+    small_calibration_warnings,
+    youden_j,
+)
+from regression.single_judge.ppi import ppi_binary_from_counts
+from regression.single_judge.rogan_gladen import rg_estimate, rg_interval, rg_standard_error
+from regression.single_judge.tables import (
+    CalibrationTable,
+    JudgeCounts,
+    as_calibration_table,
+    as_judge_counts,
+)
 
 __all__ = [
     "COVERS",
@@ -59,7 +76,7 @@ _NAIVE_INTERVALS = ("wilson", "wald")
 
 
 @dataclass(frozen=True)
-class PrevalenceEstimate:
+class PrevalenceEstimate(IntervalMixin):
     """One estimator's estimate of theta (the human valid-rate on the test distribution).
 
     Attributes
@@ -96,20 +113,13 @@ class PrevalenceEstimate:
         """The randomness the interval accounts for."""
         return COVERS[self.method]
 
-    @property
-    def ci(self) -> ConfidenceInterval:
-        return self.confidence_interval(1 - self.alpha, self.alternative)
-
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
-        """The interval at ``confidence_level``, recomputed from the counts; clipped to [0, 1].
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+        """The interval at level ``1 - alpha``, recomputed from the counts; clipped to [0, 1].
 
         naive: Wilson (default) or Wald on k / n; Rogan-Gladen: Lee et al.
-        eqs. (8)-(12) (:func:`regression.rogan_gladen.rg_interval`); PPI++:
+        eqs. (8)-(12) (:func:`regression.single_judge.rogan_gladen.rg_interval`); PPI++:
         estimate -/+ z * se.
         """
-        alpha = check_alpha(1 - confidence_level)
         t = self.test
         if self.method == "naive":
             fn = wilson_interval if self.naive_interval == "wilson" else wald_interval
@@ -184,7 +194,7 @@ def naive_estimate(
 
 
 @dataclass(frozen=True)
-class SingleJudgeResult:
+class SingleJudgeResult(IntervalMixin):
     """Single-judge estimate of theta: the chosen method, all three side by side, J and warnings.
 
     Attributes
@@ -221,14 +231,17 @@ class SingleJudgeResult:
         return self.primary.se
 
     @property
-    def ci(self) -> ConfidenceInterval:
-        """The primary method's interval at the result's level."""
-        return self.primary.ci
+    def alpha(self) -> float:
+        return self.primary.alpha
+
+    @property
+    def alternative(self) -> str:
+        return self.primary.alternative
 
     @property
     def interval(self) -> ConfidenceInterval:
         """Alias of :attr:`ci`."""
-        return self.primary.ci
+        return self.ci
 
     @property
     def covers(self) -> str:
@@ -268,10 +281,9 @@ class SingleJudgeResult:
     def youden_j(self) -> float:
         return self.calibration.youden_j
 
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
-        return self.primary.confidence_interval(confidence_level, alternative)
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+        """The primary method's interval."""
+        return self.primary.confidence_interval(1 - alpha, alternative)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per method: estimate, interval, SE, lam, covers (index: method)."""
@@ -358,7 +370,7 @@ def estimate_prevalence(
     naive_interval : {'wilson', 'wald'}, keyword-only
     low_j : float, keyword-only
         J below this triggers the low-quality warning (default 0.3, see
-        :data:`regression.diagnostics.LOW_J`).
+        :data:`regression.single_judge.diagnostics.LOW_J`).
     human, judge : str, keyword-only
         Column names for DataFrame input.
 
@@ -377,7 +389,7 @@ def estimate_prevalence(
     -----
     Rogan-Gladen: Lee et al. eq. (7) with the interval of eqs. (8)-(12).
     PPI++: Fiedler section 3.3 with power tuning (binary labels, computed
-    from the 2 x 2 table; equal to :func:`regression.ppi.ppi_mean` on the rows).
+    from the 2 x 2 table; equal to :func:`regression.single_judge.ppi.ppi_mean` on the rows).
     Naive: eq. (3) with a Wilson interval. The interval covers what
     :attr:`SingleJudgeResult.covers` says. RG stays unbiased when the test
     prevalence differs from the calibration prevalence (Lee section 8); PPI++
@@ -444,6 +456,7 @@ def estimate_prevalence(
                 f"{rg_est:.0f}: the judge's test valid-rate {counts.p_hat:.3f} lies outside "
                 f"[1 - TNR, TPR] = [{1 - table.tnr:.3f}, {table.tpr:.3f}]."
             )
+    notes += small_calibration_warnings(table)
     if counts.n_dropped:
         notes.append(
             f"{counts.n_dropped} test item(s) with a missing judge label were dropped "

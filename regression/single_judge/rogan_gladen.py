@@ -15,7 +15,7 @@ items whose human label is valid / invalid.
 
 A judge no better than chance (J = TPR + TNR - 1 <= 0) does not identify the
 prevalence: the estimate is NaN and the interval is [0, 1]; the high-level
-layer (:mod:`regression.single_judge`) adds a warning.
+layer (:mod:`regression.single_judge.estimators`) adds a warning.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from regression.intervals import normal_bounds, normal_quantile
 __all__ = [
     "allocate_calibration",
     "rg_estimate",
+    "rg_from_rates",
     "rg_interval",
     "rg_standard_error",
 ]
@@ -84,11 +85,36 @@ def rg_estimate(p_hat: Any, tpr: Any, tnr: Any) -> Any:
     p = check_probability("p_hat", p_hat)
     q1 = check_probability("tpr", tpr)
     q0 = check_probability("tnr", tnr)
-    return _out(_rg_theta(p, q1, q0))
+    return _out(rg_from_rates(p, q1, q0))
 
 
-def _rg_theta(p: np.ndarray, q1: np.ndarray, q0: np.ndarray, *, clip: bool = True) -> np.ndarray:
-    """Eq. (7) without input checks, for bootstrap replicates: NaN in, NaN out; NaN where J <= 0."""
+def rg_from_rates(p: Any, q1: Any, q0: Any, *, clip: bool = True) -> np.ndarray:
+    """Eq. (7) on arrays of rates, for bootstrap and simulation replicates: NaN where undefined.
+
+    Unlike :func:`rg_estimate` it does not check its input: a NaN rate (an
+    empty calibration class in a replicate) gives NaN, and so does J <= 0,
+    so that whole replicate arrays go through in one call.
+
+    Parameters
+    ----------
+    p : array
+        The judge's valid-rate on the test items.
+    q1, q0 : array
+        The judge's TPR and TNR.
+    clip : bool, keyword-only
+        Clip the estimate to [0, 1] (the raw ratio when false).
+
+    Returns
+    -------
+    ndarray
+        (p + q0 - 1) / (q0 + q1 - 1), broadcast.
+
+    Examples
+    --------
+    >>> rg_from_rates(np.array([0.54, 0.2, np.nan]), 0.9, np.array([0.7, 0.7, 0.7]))
+    array([0.4, 0. , nan])
+    """
+    p, q1, q0 = (np.asarray(v, dtype=float) for v in (p, q1, q0))
     j = q0 + q1 - 1
     with np.errstate(invalid="ignore"):
         ok = j > 0
@@ -187,7 +213,7 @@ def rg_interval(
     randomness of the test sample *and* of the calibration sample (given m0,
     m1); Lee et al. Fig. 5(b) reports ~95 % coverage for every theta in
     {0, 0.05, ..., 1} at (q0, q1) = (0.7, 0.9), n = 1000, m0 = m1 = 100
-    (reproduced by :func:`regression.simulate.coverage_study`). The code
+    (reproduced by :func:`regression.single_judge.simulate.coverage_study`). The code
     follows the authors' reference implementation (App. C, Fig. 8).
 
     Examples

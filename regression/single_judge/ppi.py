@@ -25,25 +25,55 @@ Var(yhat) = 0), lam is 0 here: every lam then gives the same estimate.
 For binary labels everything is a function of the calibration 2 x 2 table and
 the test count; :func:`ppi_binary_from_counts` evaluates the same estimator on
 counts, vectorised over tables (the bootstraps use it).
+
+Small calibration sets. The interval rests on the sample variance of the
+rectifier y - lam * yhat over the calibration items. From a handful of items
+that variance is noise: two items on which judge and human agree give a
+variance of 0, and an interval as narrow as the naive one, as if the judge's
+errors were known exactly. So with fewer than :data:`PPI_MIN_PER_CLASS`
+calibration items of either human class (fewer than ``2 * PPI_MIN_PER_CLASS``
+items for an outcome that is not 0/1), the variance of the rectifier is not
+estimated but bounded: a variable confined to an interval of width w has
+variance at most w^2 / 4 (Popoviciu's inequality), and for y, yhat in [0, 1]
+the rectifier lies in an interval of width 1 + |lam|. The estimate is
+unchanged; the interval widens to what the labels can support, and
+:class:`SmallCalibrationWarning` says so. Outcomes or predictions outside
+[0, 1] have no such bound, and a calibration set that small is refused.
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from regression.checks import check_alpha, check_alternative, check_counts
-from regression.intervals import ConfidenceInterval, normal_bounds
+from regression.intervals import ConfidenceInterval, IntervalMixin, normal_bounds
 
-__all__ = ["PPIMeanResult", "ppi_binary_from_counts", "ppi_mean"]
+__all__ = [
+    "PPI_MIN_PER_CLASS",
+    "PPIMeanResult",
+    "SmallCalibrationWarning",
+    "ppi_binary_from_counts",
+    "ppi_mean",
+]
+
+#: Fewest calibration items per human class (y = 1, y = 0) from which PPI++ estimates the
+#: variance of its rectifier; below it the worst-case variance is used. Five is the classical
+#: "n p >= 5" floor under which a normal approximation to a binomial count is not trusted.
+PPI_MIN_PER_CLASS = 5
 
 _UNBOUNDED = (-np.inf, np.inf)
 
 
+class SmallCalibrationWarning(UserWarning):
+    """PPI++ used the worst-case rectifier variance: too few calibration items to estimate it."""
+
+
 @dataclass(frozen=True)
-class PPIMeanResult:
+class PPIMeanResult(IntervalMixin):
     """A PPI++ estimate of a mean.
 
     Attributes
@@ -60,6 +90,9 @@ class PPIMeanResult:
         1 - confidence level of :attr:`ci`.
     alternative : str
         Sidedness of :attr:`ci`.
+    worst_case_variance : bool
+        True when the calibration set was too small to estimate the rectifier's
+        variance and its upper bound (1 + |lam|)^2 / 4 was used instead.
     """
 
     estimate: float
@@ -69,17 +102,13 @@ class PPIMeanResult:
     n_test: int
     alpha: float = 0.05
     alternative: str = "two-sided"
+    worst_case_variance: bool = False
 
-    @property
-    def ci(self) -> ConfidenceInterval:
-        """The interval at level ``1 - alpha`` (unbounded side(s) are +/- inf for one-sided)."""
-        return self.confidence_interval(1 - self.alpha, self.alternative)
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+        """``estimate -/+ z * se``, the open side of a one-sided interval at -/+ inf.
 
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
-        """``estimate -/+ z * se``; covers test and calibration sampling (CLT; Angelopoulos et al. 2024)."""
-        alpha = check_alpha(1 - confidence_level)
+        Covers test and calibration sampling (CLT; Angelopoulos et al. 2024).
+        """
         low, high = normal_bounds(self.estimate, self.se, alpha, alternative, limits=_UNBOUNDED)
         return ConfidenceInterval(float(low), float(high))
 
@@ -132,8 +161,18 @@ def ppi_mean(
     ValueError
         If an array is not one-dimensional or has a non-finite entry,
         ``y_cal`` and ``yhat_cal`` differ in length, there are fewer than 2
-        calibration items or no test item, ``lam`` is not finite, or alpha /
-        alternative are invalid.
+        calibration items or no test item, ``lam`` is not finite, alpha /
+        alternative are invalid, or the calibration set is below the minimum
+        (see Warns) with outcomes or predictions outside [0, 1].
+
+    Warns
+    -----
+    SmallCalibrationWarning
+        With fewer than :data:`PPI_MIN_PER_CLASS` calibration items with
+        ``y = 1`` or with ``y = 0`` (fewer than ``2 * PPI_MIN_PER_CLASS`` items
+        when ``y`` is not 0/1): the rectifier's variance is then its upper
+        bound (1 + |lam|)^2 / 4, not its sample variance, and the result says
+        so (``worst_case_variance``).
 
     Notes
     -----
@@ -143,17 +182,28 @@ def ppi_mean(
     the mean. The interval covers test and calibration sampling (independent
     samples, CLT); with lam estimated from the same data it is asymptotically
     valid. Unlike Rogan-Gladen it assumes that calibration and test items come
-    from the same distribution (Lee et al. section 8, Table 2 (iii)).
+    from the same distribution (Lee et al. section 8, Table 2 (iii)). On
+    calibration sets at or above the minimum it matches ppi-python 0.2.3.
 
     Examples
     --------
-    >>> y_cal = [1, 1, 0, 1, 0, 0, 1, 1]
-    >>> yhat_cal = [1, 1, 0, 1, 1, 0, 0, 1]
+    >>> y_cal = [1, 1, 0, 1, 0, 0, 1, 1, 0, 0]
+    >>> yhat_cal = [1, 1, 0, 1, 1, 0, 0, 1, 0, 0]
     >>> res = ppi_mean(y_cal, yhat_cal, yhat_test=[1, 0, 1, 1, 0, 1, 1, 0, 1, 1])
     >>> round(res.estimate, 4), round(res.lam, 4), round(res.se, 4)
-    (0.6444, 0.2582, 0.16)
+    (0.5594, 0.2969, 0.1419)
     >>> [round(b, 4) for b in res.ci]
-    [0.3308, 0.9579]
+    [0.2812, 0.8376]
+
+    Two labelled items cannot say how often the judge errs, so the interval
+    is as wide as the worst case allows:
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     tiny = ppi_mean([1, 0], [1, 0], yhat_test=[1] * 60 + [0] * 40)
+    >>> tiny.worst_case_variance, round(tiny.se, 3), caught[0].category.__name__
+    (True, 0.709, 'SmallCalibrationWarning')
     """
     alpha = check_alpha(alpha)
     check_alternative(alternative)
@@ -178,8 +228,49 @@ def ppi_mean(
         if not np.isfinite(lam_val):
             raise ValueError(f"lam must be a finite number or None; got {lam!r}.")
     estimate = float(np.mean(lam_val * yh_test) + np.mean(y - lam_val * yh))
-    se = float(np.sqrt(np.std(lam_val * yh_test) ** 2 / big_n + np.std(y - lam_val * yh) ** 2 / n))
-    return PPIMeanResult(estimate, se, lam_val, n, big_n, alpha, alternative)
+    var_rect = float(np.var(y - lam_val * yh))
+    too_few = _too_few_labels(y)
+    if too_few:
+        if not (_in_unit_interval(y) and _in_unit_interval(yh)):
+            raise ValueError(
+                f"ppi_mean: {too_few}, and with outcomes or predictions outside [0, 1] there is "
+                "no worst-case variance to fall back on; label more calibration items."
+            )
+        var_rect = _worst_case_rectifier_variance(lam_val)
+        warnings.warn(
+            f"PPI++ {too_few}: the variance of the rectifier is not estimated but bounded "
+            f"by (1 + |lam|)^2 / 4 = {var_rect:.3f}, so the interval is the widest the labels "
+            "allow; label more calibration items for a sharper one.",
+            SmallCalibrationWarning,
+            stacklevel=2,
+        )
+    se = float(np.sqrt(np.var(lam_val * yh_test) / big_n + var_rect / n))
+    return PPIMeanResult(estimate, se, lam_val, n, big_n, alpha, alternative, bool(too_few))
+
+
+def _too_few_labels(y: np.ndarray) -> str:
+    """Why ``y`` is too small a calibration set for an estimated variance; '' when it is not."""
+    if np.all((y == 0) | (y == 1)):
+        n_pos = int(y.sum())
+        n_neg = y.size - n_pos
+        if min(n_pos, n_neg) < PPI_MIN_PER_CLASS:
+            return (
+                f"calibration has {n_pos} item(s) with y = 1 and {n_neg} with y = 0, fewer "
+                f"than {PPI_MIN_PER_CLASS} in a class"
+            )
+        return ""
+    if y.size < 2 * PPI_MIN_PER_CLASS:
+        return f"calibration has {y.size} item(s), fewer than {2 * PPI_MIN_PER_CLASS}"
+    return ""
+
+
+def _in_unit_interval(values: np.ndarray) -> bool:
+    return bool(np.all((values >= 0) & (values <= 1)))
+
+
+def _worst_case_rectifier_variance(lam: Any) -> Any:
+    """Popoviciu's bound w^2 / 4 for y - lam * yhat with y, yhat in [0, 1] (width 1 + |lam|)."""
+    return (1 + np.abs(lam)) ** 2 / 4
 
 
 def ppi_binary_from_counts(
@@ -190,7 +281,8 @@ def ppi_binary_from_counts(
     Parameters
     ----------
     tp, fn, fp, tn : int or array
-        Calibration cells (human 1/0 x judge 1/0), as :class:`regression.tables.CalibrationTable`.
+        Calibration cells (human 1/0 x judge 1/0), as
+        :class:`~regression.single_judge.tables.CalibrationTable` holds them.
     k_test, n_test : int or array
         Test items the judge called valid, out of ``n_test``.
     lam : float, array or None
@@ -199,7 +291,10 @@ def ppi_binary_from_counts(
     Returns
     -------
     (estimate, se, lam) : arrays
-        Equal to :func:`ppi_mean` on the 0/1 rows these counts summarise.
+        Equal to :func:`ppi_mean` on the 0/1 rows these counts summarise,
+        including its worst-case rectifier variance for tables with fewer than
+        :data:`PPI_MIN_PER_CLASS` items in a human class (no warning here: the
+        callers report it).
 
     Notes
     -----
@@ -253,7 +348,9 @@ def ppi_binary_from_counts(
     var_test = lam_arr**2 * p_test * (1 - p_test) / n_s
     r_mean = y_bar - lam_arr * p_cal
     r_sq = (tp_a * (1 - lam_arr) ** 2 + fn_a + fp_a * lam_arr**2) / m_s
-    var_rect = np.maximum(r_sq - r_mean**2, 0.0) / m_s
+    var_rect = np.maximum(r_sq - r_mean**2, 0.0)
+    too_few = (tp_a + fn_a < PPI_MIN_PER_CLASS) | (fp_a + tn_a < PPI_MIN_PER_CLASS)
+    var_rect = np.where(too_few, _worst_case_rectifier_variance(lam_arr), var_rect) / m_s
     se = np.sqrt(var_test + var_rect)
     nan = np.nan
     return (

@@ -1,4 +1,4 @@
-"""Count tables and the single-judge report (regression.tables, regression.single_judge)."""
+"""Count tables and the single-judge report (regression.single_judge.tables, .estimators)."""
 
 import numpy as np
 import pandas as pd
@@ -178,3 +178,18 @@ def test_estimate_prevalence_bad_data():
         estimate_prevalence([1, 0, 1], TEST)
     with pytest.raises(ValueError, match=r"no human-invalid item \(m0 = 0\)"):
         estimate_prevalence(CAL[CAL["human"] == 1], TEST)
+
+
+def test_a_two_item_calibration_gets_no_ppi_interval_as_narrow_as_the_naive_one():
+    # Issue 14: from one human-valid and one human-invalid item PPI++'s rectifier variance is
+    # 0 by accident; the worst-case variance (regression.single_judge.ppi) replaces it.
+    test = [1] * 600 + [0] * 400
+    res = estimate_prevalence(([1, 0], [1, 0]), test, method="ppi++")
+    naive_low, naive_high = res.naive.ci
+    assert naive_high - naive_low < 0.07
+    assert res.ci == (0.0, 1.0)  # 0.6 -/+ 1.96 * 0.709, clipped
+    assert any(
+        w.startswith("PPI++ calibration has m1 = 1 human-valid and m0 = 1") for w in res.warnings
+    )
+    enough = estimate_prevalence(CAL, TEST, method="ppi++")
+    assert not any(w.startswith("PPI++ calibration") for w in enough.warnings)

@@ -2,9 +2,9 @@
 
 Resampling n items with replacement and tabulating them gives a multinomial
 draw on the table with the observed cell proportions, so a bootstrap of any
-statistic of a contingency table never needs the rows (DESIGN.md,
-"Statistical core"): 10,000 replicates cost the same few milliseconds whether
-the table sums 100 items or 10^9 (``benchmarks/bench_single_judge.py``).
+statistic of a contingency table never needs the rows: 10,000 replicates cost
+the same few milliseconds whether the table sums 100 items or 10^9
+(``benchmarks/bench_single_judge.py``).
 
 * :func:`resample_table` / :func:`resample_binomial`: the draws, shape
   ``(n_boot, *table.shape)``; any module can reuse them for its own tables.
@@ -14,24 +14,34 @@ the table sums 100 items or 10^9 (``benchmarks/bench_single_judge.py``).
 * :class:`BootstrapResult`: the replicates, with percentile intervals.
 
 Paired designs (two models judged on the same items) are one table (the
-paired 2 x 2, :class:`regression.tables.PairedJudgeTable`), so a multinomial
+paired 2 x 2, :class:`regression.single_judge.tables.PairedJudgeTable`), so a multinomial
 draw on it resamples both models on the same item indices, as Fiedler App. B
 ("Pairing") and App. E.4 require.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from regression.checks import check_alpha, check_alternative, check_counts
-from regression.intervals import ConfidenceInterval
+from regression.checks import (
+    SeedLike,
+    as_rng,
+    check_alpha,
+    check_alternative,
+    check_counts,
+    check_n_boot,
+)
+from regression.intervals import ConfidenceInterval, IntervalMixin
 
 __all__ = [
+    "FEW_BOOT",
+    "BootstrapInterval",
     "BootstrapResult",
+    "bootstrap_warnings",
     "count_bootstrap",
     "percentile_interval",
     "resample_binomial",
@@ -39,10 +49,15 @@ __all__ = [
     "resample_tables",
 ]
 
-Seed = int | np.random.Generator | None
+#: Fewer replicates than this give percentile intervals whose ends move from seed to seed by
+#: a visible amount; Efron and Tibshirani (1993, *An Introduction to the Bootstrap*) advise at
+#: least 1,000 for percentile intervals, and Fiedler App. E.4 uses 10,000.
+FEW_BOOT = 1000
 
 
-def resample_table(cells: Any, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+def resample_table(
+    cells: Any, n_boot: int, rng: np.random.Generator | np.random.RandomState
+) -> np.ndarray:
     """``n_boot`` multinomial redraws of a count table with its own total and cell proportions.
 
     Parameters
@@ -50,8 +65,8 @@ def resample_table(cells: Any, n_boot: int, rng: np.random.Generator) -> np.ndar
     cells : array of counts, any shape
         The observed table (one multinomial sample over all its cells).
     n_boot : int
-        Number of replicates.
-    rng : numpy.random.Generator
+        Number of replicates, 2 to 1,000,000 (:func:`regression.checks.check_n_boot`).
+    rng : numpy.random.Generator or RandomState
 
     Returns
     -------
@@ -65,7 +80,7 @@ def resample_table(cells: Any, n_boot: int, rng: np.random.Generator) -> np.ndar
     ((4, 4), [100, 100, 100, 100])
     """
     counts = check_counts("cells", cells)
-    _check_n_boot(n_boot)
+    n_boot = check_n_boot(n_boot)
     total = int(counts.sum())
     if total == 0:
         return np.zeros((n_boot, *counts.shape), dtype=np.int64)
@@ -73,7 +88,9 @@ def resample_table(cells: Any, n_boot: int, rng: np.random.Generator) -> np.ndar
     return draws.reshape(n_boot, *counts.shape).astype(np.int64)
 
 
-def resample_binomial(k: Any, n: Any, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+def resample_binomial(
+    k: Any, n: Any, n_boot: int, rng: np.random.Generator | np.random.RandomState
+) -> np.ndarray:
     """``n_boot`` binomial redraws of ``k`` successes in ``n`` (broadcasts; shape ``(n_boot, *shape)``).
 
     Examples
@@ -85,17 +102,17 @@ def resample_binomial(k: Any, n: Any, n_boot: int, rng: np.random.Generator) -> 
     n_arr = check_counts("n", n)
     if np.any(k_arr > n_arr):
         raise ValueError(f"k ({k!r}) must not be greater than n ({n!r}).")
-    _check_n_boot(n_boot)
+    n_boot = check_n_boot(n_boot)
     p = np.divide(k_arr, n_arr, out=np.zeros(np.broadcast(k_arr, n_arr).shape), where=n_arr > 0)
     shape = (n_boot, *p.shape)
     return rng.binomial(np.broadcast_to(n_arr, p.shape), p, size=shape).astype(np.int64)
 
 
-def resample_tables(tables: Sequence[Any], n_boot: int, seed: Seed = None) -> list[np.ndarray]:
+def resample_tables(tables: Sequence[Any], n_boot: int, seed: SeedLike = None) -> list[np.ndarray]:
     """Redraw several independent count tables at once: one :func:`resample_table` per table.
 
     Use it when several statistics must share the same replicates (e.g. the
-    four comparison estimators of :func:`regression.comparison.compare_models`).
+    four comparison estimators of :func:`regression.single_judge.comparison.compare_models`).
 
     Examples
     --------
@@ -103,7 +120,7 @@ def resample_tables(tables: Sequence[Any], n_boot: int, seed: Seed = None) -> li
     >>> test.shape, cal.shape
     ((3, 2), (3, 4))
     """
-    rng = np.random.default_rng(seed)
+    rng = as_rng(seed)
     arrays = [check_counts(f"tables[{i}]", t) for i, t in enumerate(tables)]
     return [resample_table(a, n_boot, rng) for a in arrays]
 
@@ -155,7 +172,7 @@ def percentile_interval(
 
 
 @dataclass(frozen=True, eq=False)
-class BootstrapResult:
+class BootstrapResult(IntervalMixin):
     """Bootstrap replicates of a statistic, with its plug-in estimate.
 
     Attributes
@@ -200,16 +217,90 @@ class BootstrapResult:
         return float(np.median(valid)) if valid.size else float("nan")
 
     @property
-    def ci(self) -> ConfidenceInterval:
-        return self.confidence_interval(1 - self.alpha, self.alternative)
+    def contains_estimate(self) -> bool:
+        """Whether :attr:`ci` contains the plug-in estimate (true for a NaN estimate).
 
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
-        """Percentile interval of the replicates at ``confidence_level``."""
-        return percentile_interval(
-            self.replicates, 1 - confidence_level, alternative, limits=self.limits
+        A percentile interval need not: with few replicates its ends are
+        coarse order statistics, and a skewed replicate distribution can sit
+        to one side of the estimate. :func:`bootstrap_warnings` says so.
+        """
+        low, high = self.ci
+        return bool(np.isnan(self.estimate) or low <= self.estimate <= high)
+
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+        """Percentile interval of the replicates (:func:`percentile_interval`)."""
+        return percentile_interval(self.replicates, alpha, alternative, limits=self.limits)
+
+
+class BootstrapInterval(IntervalMixin):
+    """For a result whose interval is its ``bootstrap``'s: level, sidedness and bounds from it.
+
+    The inheriting class has a ``bootstrap`` attribute (a :class:`BootstrapResult`).
+    """
+
+    bootstrap: BootstrapResult
+
+    @property
+    def alpha(self) -> float:
+        return self.bootstrap.alpha
+
+    @property
+    def alternative(self) -> str:
+        return self.bootstrap.alternative
+
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+        """The bootstrap's percentile interval (Fiedler App. E.4)."""
+        return self.bootstrap.confidence_interval(1 - alpha, alternative)
+
+
+def bootstrap_warnings(results: Mapping[str, BootstrapResult]) -> list[str]:
+    """Say when bootstrap intervals cannot be read as printed: too few replicates, a missed estimate.
+
+    Parameters
+    ----------
+    results : mapping of name -> BootstrapResult
+        The bootstraps of one analysis, named as the report names them.
+
+    Returns
+    -------
+    list of str
+        One warning when any result has fewer than :data:`FEW_BOOT` replicates,
+        and one per result whose interval excludes its own plug-in estimate
+        (:attr:`BootstrapResult.contains_estimate`); empty when none applies.
+
+    Examples
+    --------
+    >>> few = BootstrapResult(0.5, np.array([0.6, 0.7, 0.8]))
+    >>> for w in bootstrap_warnings({"theta": few}):
+    ...     print(w)  # doctest: +ELLIPSIS
+    too few bootstrap replicates (3): percentile intervals ... n_boot of at least 1000 ...
+    theta: the estimate +0.500 lies outside its 95% bootstrap interval [+0.605, +0.795] ...
+    """
+    out: list[str] = []
+    few = {name: r.n_boot for name, r in results.items() if r.n_boot < FEW_BOOT}
+    if few:
+        same = len(set(few.values())) == 1 and len(few) == len(results)
+        listed = (
+            str(next(iter(few.values())))
+            if same
+            else ", ".join(f"{name} {n}" for name, n in few.items())
         )
+        out.append(
+            f"too few bootstrap replicates ({listed}): percentile intervals this coarse move "
+            "with the seed and can miss their own estimate, and the checks read from them "
+            f"(an interval excluding 0) are as rough; use n_boot of at least {FEW_BOOT} "
+            "(Fiedler uses 10,000)."
+        )
+    for name, r in results.items():
+        if not r.contains_estimate:
+            low, high = r.ci
+            out.append(
+                f"{name}: the estimate {r.estimate:+.3f} lies outside its "
+                f"{100 * (1 - r.alpha):g}% bootstrap interval [{low:+.3f}, {high:+.3f}] "
+                f"({r.n_boot} replicates): the replicates sit to one side of it; read the "
+                "interval with care, and with few replicates use more."
+            )
+    return out
 
 
 def count_bootstrap(
@@ -217,7 +308,7 @@ def count_bootstrap(
     tables: Sequence[Any],
     *,
     n_boot: int = 10_000,
-    seed: Seed = None,
+    seed: SeedLike = None,
     alpha: float = 0.05,
     alternative: str = "two-sided",
     limits: tuple[float, float] = (-np.inf, np.inf),
@@ -234,9 +325,10 @@ def count_bootstrap(
         Independent samples (e.g. the test table and each calibration table),
         each resampled on its own with its own total.
     n_boot : int
-        Replicates (default 10,000, as Fiedler App. E.4).
-    seed : int, Generator or None
-        Randomness (``np.random.default_rng(seed)``).
+        Replicates, 2 to 1,000,000 (default 10,000, as Fiedler App. E.4).
+    seed : int, Generator, RandomState or None
+        Randomness: a generator is used as it is, anything else seeds
+        ``np.random.default_rng``; the same seed gives the same replicates.
     alpha, alternative, limits
         For the result's interval.
 
@@ -252,7 +344,7 @@ def count_bootstrap(
     >>> round(res.estimate, 3), round(res.se, 3)
     (0.3, 0.015)
     """
-    _check_n_boot(n_boot)
+    n_boot = check_n_boot(n_boot)
     arrays = [check_counts(f"tables[{i}]", t) for i, t in enumerate(tables)]
     estimate = float(np.asarray(statistic(*(a[np.newaxis] for a in arrays))).reshape(-1)[0])
     draws = resample_tables(arrays, n_boot, seed)
@@ -260,8 +352,3 @@ def count_bootstrap(
     return BootstrapResult(
         estimate, reps, check_alpha(alpha), check_alternative(alternative), limits
     )
-
-
-def _check_n_boot(n_boot: int) -> None:
-    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 1:
-        raise ValueError(f"n_boot must be a positive integer; got {n_boot!r}.")

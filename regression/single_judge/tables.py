@@ -1,11 +1,12 @@
 """Contingency tables: the sufficient statistics of the single-judge case.
 
-Everything the single-judge estimators need is a count (DESIGN.md, "Statistical
-core"): the judge's verdicts on the test set reduce to ``k`` valid out of ``n``
-(:class:`JudgeCounts`); the calibration set, where both a human and the judge
-labelled each item, reduces to the 2 x 2 table human x judge
-(:class:`CalibrationTable`); two models judged on the same test items reduce to
-the paired 2 x 2 table judge-on-A x judge-on-B (:class:`PairedJudgeTable`).
+Everything the single-judge estimators need is a count, so their cost does not
+grow with the number of items: the judge's verdicts on the test set reduce to
+``k`` valid out of ``n`` (:class:`JudgeCounts`); the calibration set, where
+both a human and the judge labelled each item, reduces to the 2 x 2 table
+human x judge (:class:`CalibrationTable`); two models judged on the same test
+items reduce to the paired 2 x 2 table judge-on-A x judge-on-B
+(:class:`PairedJudgeTable`).
 
 Labels enter through :func:`regression.checks.coerce_binary` (bool, 0/1,
 ``"valid"`` / ``"invalid"``). A missing *judge* label (NaN, ``None``, ``pd.NA``)
@@ -13,7 +14,7 @@ is dropped and counted in ``n_dropped``, never silently used; a missing *human*
 label is an error, because a calibration item without its human label is not a
 calibration item.
 
-Cell order, used by the bootstraps (:mod:`regression.bootstrap`):
+Cell order, used by the bootstraps (:mod:`regression.single_judge.bootstrap`):
 ``CalibrationTable.cells`` is ``(tp, fn, fp, tn)`` (human valid: judge valid,
 judge invalid; human invalid: judge valid, judge invalid) and
 ``PairedJudgeTable.cells`` is ``(both, a_only, b_only, neither)``.

@@ -25,28 +25,44 @@ the sign of the comparison with high apparent confidence (section 6.2).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
-from regression.checks import check_alpha, check_alternative, check_probability
-from regression.bootstrap import BootstrapResult, Seed, _check_n_boot, resample_tables
-from regression.diagnostics import (
+from regression.checks import (
+    SeedLike,
+    check_alpha,
+    check_alternative,
+    check_n_boot,
+    check_probability,
+    plain,
+)
+from regression.single_judge.bootstrap import (
+    BootstrapResult,
+    bootstrap_warnings,
+    resample_tables,
+)
+from regression.single_judge.comparison_results import (
+    COMPARISON_METHODS,
+    DELTA_THETA_LIMITS,
+    ComparisonEstimate,
+    ModelComparison,
+)
+from regression.single_judge.diagnostics import (
     LOW_J,
     NEAR_TIE,
     DeltaJResult,
-    YoudenJResult,
     delta_j_warnings,
     judge_warnings,
     near_tie_warnings,
+    small_calibration_warnings,
     youden_j,
 )
-from regression.intervals import ConfidenceInterval, normal_bounds
-from regression.ppi import ppi_binary_from_counts
-from regression.rogan_gladen import _rg_theta
-from regression.tables import (
+from regression.single_judge.ppi import ppi_binary_from_counts
+from regression.single_judge.rogan_gladen import rg_from_rates
+from regression.single_judge.tables import (
     CalibrationTable,
     JudgeCounts,
     PairedJudgeTable,
@@ -54,18 +70,9 @@ from regression.tables import (
     as_judge_counts,
 )
 
-__all__ = [
-    "COMPARISON_METHODS",
-    "ComparisonEstimate",
-    "ModelComparison",
-    "compare_models",
-    "shared_calibration_bias",
-]
-
-COMPARISON_METHODS = ("naive", "rg-shared", "rg-model-specific", "ppi++-model-specific")
+__all__ = ["compare_models", "shared_calibration_bias"]
 
 _SHARED_CHOICES = ("pooled", "a", "b")
-_DIFF_LIMITS = (-1.0, 1.0)
 
 
 def shared_calibration_bias(theta_a: Any, tpr_a: Any, tnr_a: Any, tpr_b: Any, tnr_b: Any) -> Any:
@@ -118,177 +125,60 @@ def shared_calibration_bias(theta_a: Any, tpr_a: Any, tnr_a: Any, tpr_b: Any, tn
         first = bad[np.flatnonzero(bad <= 0)[0]]
         raise ValueError(
             f"J_B = tpr_b + tnr_b - 1 must be positive (the shared calibration must be better "
-            f"than chance); got {first.item()!r}."
+            f"than chance); got {plain(first)!r}."
         )
     j_a = q1a + q0a - 1
     bias = (th * (j_a - j_b) - (q0a - q0b)) / j_b
     return float(bias) if np.ndim(bias) == 0 else bias
 
 
-@dataclass(frozen=True)
-class ComparisonEstimate:
-    """One estimator of Delta theta = theta_A - theta_B.
+@dataclass(frozen=True, eq=False)
+class _TestDesign:
+    """The test items of a comparison as count tables: one paired 2 x 2, or two 1 x 2."""
 
-    Attributes
-    ----------
-    method : str
-        One of :data:`COMPARISON_METHODS`.
-    estimate : float
-        The plug-in estimate (difference of the per-model estimates; RG ones
-        clipped to [0, 1]); NaN if a J <= 0 leaves RG undefined.
-    se_delta : float
-        Delta-method standard error.
-    bootstrap : BootstrapResult
-        Replicates over test items (paired) and calibration items (App. E.4).
-    covers : str
-        What randomness the intervals account for.
-    """
-
-    method: str
-    estimate: float
-    se_delta: float
-    bootstrap: BootstrapResult
-    covers: str
-
-    @property
-    def ci(self) -> ConfidenceInterval:
-        """The bootstrap percentile interval at the comparison's level."""
-        return self.bootstrap.ci
-
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        alternative: str = "two-sided",
-        *,
-        kind: str = "bootstrap",
-    ) -> ConfidenceInterval:
-        """Percentile bootstrap interval (``kind='bootstrap'``) or ``estimate -/+ z se_delta`` (``'delta'``), within [-1, 1]."""
-        if kind == "bootstrap":
-            return self.bootstrap.confidence_interval(confidence_level, alternative)
-        if kind != "delta":
-            raise ValueError(f"kind ({kind!r}) not recognized; must be 'bootstrap' or 'delta'.")
-        low, high = normal_bounds(
-            self.estimate, self.se_delta, 1 - confidence_level, alternative, limits=_DIFF_LIMITS
-        )
-        return ConfidenceInterval(float(low), float(high))
-
-
-@dataclass(frozen=True)
-class ModelComparison:
-    """Delta theta = theta_A - theta_B by four estimators, with J, Delta J and warnings.
-
-    Attributes
-    ----------
-    estimates : tuple of ComparisonEstimate
-        In the order of :data:`COMPARISON_METHODS`; also ``result["rg-shared"]``.
-    delta_j : DeltaJResult
-        J_A - J_B with its bootstrap interval (same calibration replicates).
-    j_shared : YoudenJResult
-        J on the shared calibration table.
-    test_a, test_b : JudgeCounts
-        Per-model test counts.
-    paired_table : PairedJudgeTable or None
-        The paired test table (None for independent test sets).
-    calibration_a, calibration_b, calibration_shared : CalibrationTable
-    shared_calibration : {'pooled', 'a', 'b'}
-    labels : (str, str)
-        Display names of A and B.
-    alpha : float
-    warnings : tuple of str
-    """
-
-    estimates: tuple[ComparisonEstimate, ...]
-    delta_j: DeltaJResult
-    j_shared: YoudenJResult
-    test_a: JudgeCounts
-    test_b: JudgeCounts
+    counts_a: JudgeCounts
+    counts_b: JudgeCounts
     paired_table: PairedJudgeTable | None
-    calibration_a: CalibrationTable
-    calibration_b: CalibrationTable
-    calibration_shared: CalibrationTable
-    shared_calibration: str
-    labels: tuple[str, str]
-    alpha: float
-    warnings: tuple[str, ...] = ()
+    tables: tuple[np.ndarray, ...]
 
-    def __getitem__(self, method: str) -> ComparisonEstimate:
-        for est in self.estimates:
-            if est.method == method:
-                return est
-        raise KeyError(f"method ({method!r}) not recognized; must be one of {COMPARISON_METHODS}.")
+    @classmethod
+    def from_labels(cls, test_a: Any, test_b: Any, paired: bool) -> _TestDesign:
+        if not paired:
+            counts_a, counts_b = as_judge_counts(test_a), as_judge_counts(test_b)
+            return cls(
+                counts_a,
+                counts_b,
+                None,
+                (
+                    np.array([counts_a.k, counts_a.n - counts_a.k]),
+                    np.array([counts_b.k, counts_b.n - counts_b.k]),
+                ),
+            )
+        if isinstance(test_a, JudgeCounts) or isinstance(test_b, JudgeCounts):
+            raise ValueError(
+                "paired=True needs item-level labels for both models, not JudgeCounts."
+            )
+        table = PairedJudgeTable.from_labels(test_a, test_b)
+        counts_a, counts_b = table.margins()
+        return cls(counts_a, counts_b, table, (table.cells,))
+
+    def valid_counts(
+        self, draws: Sequence[np.ndarray]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``k_a, n_a, k_b, n_b`` from (replicates of) :attr:`tables`, leading axis kept."""
+        if self.paired_table is not None:
+            (t,) = draws  # cells (both, a_only, b_only, neither)
+            n = t.sum(axis=-1).astype(float)
+            return t[..., 0] + t[..., 1], n, t[..., 0] + t[..., 2], n
+        ta, tb = draws
+        return ta[..., 0], ta.sum(axis=-1), tb[..., 0], tb.sum(axis=-1)
 
     @property
-    def paired(self) -> bool:
-        return self.paired_table is not None
-
-    @property
-    def shared_minus_specific(self) -> float:
-        """rg-shared minus rg-model-specific: the plug-in shared-calibration bias of App. C."""
-        return self["rg-shared"].estimate - self["rg-model-specific"].estimate
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per estimator: estimate, bootstrap interval, bootstrap median, delta-method SE and interval."""
-        rows = []
-        for est in self.estimates:
-            b_low, b_high = est.ci
-            d_low, d_high = est.confidence_interval(1 - self.alpha, kind="delta")
-            rows.append(
-                {
-                    "method": est.method,
-                    "estimate": est.estimate,
-                    "ci_low": b_low,
-                    "ci_high": b_high,
-                    "boot_median": est.bootstrap.median,
-                    "se_delta": est.se_delta,
-                    "delta_ci_low": d_low,
-                    "delta_ci_high": d_high,
-                    "n_invalid_boot": est.bootstrap.n_invalid,
-                }
-            )
-        return pd.DataFrame(rows).set_index("method")
-
-    def summary(self) -> str:
-        """Plain-text report: design, J per model, Delta J, the four estimators, warnings."""
-        a, b = self.labels
-        level = f"{100 * (1 - self.alpha):g}%"
-        design = (
-            f"paired test items (n = {self.paired_table.n}, {self.paired_table.n_dropped} dropped)"
-            if self.paired_table is not None
-            else f"independent test sets (n_A = {self.test_a.n}, n_B = {self.test_b.n})"
-        )
-        ja, jb = self.delta_j.j_a, self.delta_j.j_b
-        dj_low, dj_high = self.delta_j.ci
-        lines = [
-            f"Comparison Delta theta = theta[{a}] - theta[{b}] ({level} intervals)",
-            f"  design: {design}; shared calibration = {self.shared_calibration} "
-            f"(m = {self.calibration_shared.m})",
-            f"  J[{a}] = {ja.estimate:.3f} [{ja.ci[0]:.3f}, {ja.ci[1]:.3f}] (m = "
-            f"{self.calibration_a.m}),  J[{b}] = {jb.estimate:.3f} [{jb.ci[0]:.3f}, "
-            f"{jb.ci[1]:.3f}] (m = {self.calibration_b.m})",
-            f"  Delta J = {self.delta_j.estimate:+.3f} [{dj_low:+.3f}, {dj_high:+.3f}] "
-            f"(bootstrap over calibration items)",
-            "",
-            f"  {'method':<22}{'estimate':>9}  {'bootstrap ' + level:<18}  {'delta-method SE':>15}",
-        ]
-        for est in self.estimates:
-            low, high = est.ci
-            lines.append(
-                f"  {est.method:<22}{est.estimate:>+9.3f}  [{low:+.3f}, {high:+.3f}]  "
-                f"{est.se_delta:>15.3f}"
-            )
-        lines += [
-            "",
-            f"  shared - model-specific RG = {self.shared_minus_specific:+.3f} "
-            "(plug-in shared-calibration bias, Fiedler App. C)",
-            "  intervals cover:",
-        ]
-        lines += [f"    {est.method}: {est.covers}" for est in self.estimates]
-        if self.warnings:
-            lines += ["", "  warnings:"] + [f"    - {w}" for w in self.warnings]
-        return "\n".join(lines)
-
-    def __str__(self) -> str:
-        return self.summary()
+    def n_dropped(self) -> int:
+        """Test items dropped for a missing judge label."""
+        if self.paired_table is not None:
+            return self.paired_table.n_dropped
+        return self.counts_a.n_dropped + self.counts_b.n_dropped
 
 
 def _cells_rates(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -323,8 +213,8 @@ def _estimators(
     )[0]
     return {
         "naive": p_a - p_b,
-        "rg-shared": _rg_theta(p_a, tpr_s, tnr_s) - _rg_theta(p_b, tpr_s, tnr_s),
-        "rg-model-specific": _rg_theta(p_a, tpr_a, tnr_a) - _rg_theta(p_b, tpr_b, tnr_b),
+        "rg-shared": rg_from_rates(p_a, tpr_s, tnr_s) - rg_from_rates(p_b, tpr_s, tnr_s),
+        "rg-model-specific": rg_from_rates(p_a, tpr_a, tnr_a) - rg_from_rates(p_b, tpr_b, tnr_b),
         "ppi++-model-specific": ppi_a - ppi_b,
         "delta_j": (tpr_a + tnr_a) - (tpr_b + tnr_b),
     }
@@ -340,13 +230,10 @@ def _rg_cal_var(theta: float, table: CalibrationTable) -> float:
 
 
 def _delta_method_ses(
-    test_a: JudgeCounts,
-    test_b: JudgeCounts,
-    paired: PairedJudgeTable | None,
-    cal_a: CalibrationTable,
-    cal_b: CalibrationTable,
-    cal_s: CalibrationTable,
+    design: _TestDesign, cal_a: CalibrationTable, cal_b: CalibrationTable, cal_s: CalibrationTable
 ) -> dict[str, float]:
+    """Delta-method SE of every estimator: App. B, Lee eq. (15) per model, the PPI++ CLT."""
+    test_a, test_b, paired = design.counts_a, design.counts_b, design.paired_table
     p_a, p_b = test_a.p_hat, test_b.p_hat
     var_a, var_b = p_a * (1 - p_a), p_b * (1 - p_b)
     # Covariance of the two judge labels on the same item (0 for independent test sets).
@@ -412,6 +299,63 @@ def _covers(paired: bool, shared: str) -> dict[str, str]:
     }
 
 
+def _point_and_replicates(
+    design: _TestDesign,
+    cal_a: CalibrationTable,
+    cal_b: CalibrationTable,
+    shared: str,
+    n_boot: int,
+    seed: SeedLike,
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Every estimator on the observed tables (length 1) and on ``n_boot`` shared redraws.
+
+    Each replicate redraws the test table(s) and each calibration table on its
+    own (Fiedler App. E.4), so all estimators and Delta J see the same replicates.
+    """
+    observed = [t[np.newaxis] for t in design.tables]
+    point = _estimators(
+        *design.valid_counts(observed), cal_a.cells[np.newaxis], cal_b.cells[np.newaxis], shared
+    )
+    draws = resample_tables([*design.tables, cal_a.cells, cal_b.cells], n_boot, seed)
+    reps = _estimators(*design.valid_counts(draws[:-2]), draws[-2], draws[-1], shared)
+    return point, reps
+
+
+def _comparison_warnings(
+    estimates: tuple[ComparisonEstimate, ...],
+    delta_j: DeltaJResult,
+    design: _TestDesign,
+    cal_a: CalibrationTable,
+    cal_b: CalibrationTable,
+    labels: tuple[str, str],
+    low_j: float,
+    near_tie: float,
+) -> list[str]:
+    """J per model, Delta J, near tie, small calibration, dropped items, the bootstrap's own."""
+    a, b = labels
+    notes = judge_warnings(delta_j.j_a, low_j=low_j, label=f"judge on {a}")
+    notes += judge_warnings(delta_j.j_b, low_j=low_j, label=f"judge on {b}")
+    notes += delta_j_warnings(delta_j, labels=labels)
+    notes += near_tie_warnings(
+        {e.method: e.estimate for e in estimates},
+        near_tie=near_tie,
+        reference="ppi++-model-specific",
+    )
+    notes += small_calibration_warnings(cal_a, label=f"on {a}")
+    notes += small_calibration_warnings(cal_b, label=f"on {b}")
+    if design.n_dropped:
+        notes.append(f"{design.n_dropped} test item(s) with a missing judge label were dropped.")
+    for est in estimates:
+        if est.bootstrap.n_invalid:
+            notes.append(
+                f"{est.method}: {est.bootstrap.n_invalid} of {est.bootstrap.n_boot} bootstrap "
+                "replicates undefined (J <= 0 or an empty class); they widen its interval."
+            )
+    boots = {e.method: e.bootstrap for e in estimates}
+    notes += bootstrap_warnings({**boots, "Delta J": delta_j.bootstrap})
+    return notes
+
+
 def compare_models(
     test_a: Any,
     test_b: Any,
@@ -422,7 +366,7 @@ def compare_models(
     paired: bool = True,
     shared_calibration: str = "pooled",
     n_boot: int = 10_000,
-    seed: Seed = None,
+    seed: SeedLike = None,
     alternative: str = "two-sided",
     labels: tuple[str, str] = ("A", "B"),
     low_j: float = LOW_J,
@@ -448,12 +392,12 @@ def compare_models(
         incumbent's: ``'b'``).
     n_boot : int, keyword-only
         Bootstrap replicates (default 10,000, Fiedler App. E.4).
-    seed : int, Generator or None, keyword-only
+    seed : int, Generator, RandomState or None, keyword-only
     alternative : {'two-sided', 'less', 'greater'}, keyword-only
     labels : (str, str), keyword-only
         Names of A and B in the report.
     low_j, near_tie : float, keyword-only
-        Warning thresholds (:data:`regression.diagnostics.LOW_J`, ``NEAR_TIE``).
+        Warning thresholds (:data:`regression.single_judge.diagnostics.LOW_J`, ``NEAR_TIE``).
 
     Returns
     -------
@@ -471,15 +415,19 @@ def compare_models(
     (or each test set) and each calibration table independently, by
     multinomial draws on the counts; all four estimators and Delta J are
     computed on the same replicates; replicates where an estimator is
-    undefined (J <= 0 or an empty class) are NaN and count against its interval
-    (``bootstrap.n_invalid``; see :func:`regression.bootstrap.percentile_interval`). The plug-in estimate is reported; the bootstrap
-    median is in ``to_frame()``. Delta-method SEs: App. B (shared RG), Lee
-    eq. (15) per model (model-specific RG), the PPI++ CLT variance; paired
-    designs subtract the test covariance of the two judge labels.
+    undefined (J <= 0 or an empty class) are NaN and count against its
+    interval (``bootstrap.n_invalid``; see
+    :func:`~regression.single_judge.bootstrap.percentile_interval`). The
+    plug-in estimate is reported; the bootstrap median is in ``to_frame()``.
+    Fewer than 1,000 replicates, or an interval that misses its own estimate,
+    add a warning (:func:`~regression.single_judge.bootstrap.bootstrap_warnings`).
+    Delta-method SEs: App. B (shared RG), Lee eq. (15) per model
+    (model-specific RG), the PPI++ CLT variance; paired designs subtract the
+    test covariance of the two judge labels.
 
     Examples
     --------
-    >>> from regression.tables import CalibrationTable
+    >>> from regression.single_judge import CalibrationTable
     >>> res = compare_models(
     ...     [1] * 70 + [0] * 30, [1] * 60 + [0] * 40,
     ...     CalibrationTable(tp=40, fn=10, fp=15, tn=35),
@@ -491,7 +439,7 @@ def compare_models(
     """
     alpha = check_alpha(alpha)
     check_alternative(alternative)
-    _check_n_boot(n_boot)
+    n_boot = check_n_boot(n_boot)
     if shared_calibration not in _SHARED_CHOICES:
         raise ValueError(
             f"shared_calibration ({shared_calibration!r}) not recognized; must be 'pooled', "
@@ -500,89 +448,32 @@ def compare_models(
     cal_a = as_calibration_table(calibration_a)
     cal_b = as_calibration_table(calibration_b)
     cal_s = {"pooled": cal_a + cal_b, "a": cal_a, "b": cal_b}[shared_calibration]
-    paired_table: PairedJudgeTable | None
-    if paired:
-        if isinstance(test_a, JudgeCounts) or isinstance(test_b, JudgeCounts):
-            raise ValueError(
-                "paired=True needs item-level labels for both models, not JudgeCounts."
-            )
-        paired_table = PairedJudgeTable.from_labels(test_a, test_b)
-        counts_a, counts_b = paired_table.margins()
-        test_tables = [paired_table.cells]
-    else:
-        paired_table = None
-        counts_a, counts_b = as_judge_counts(test_a), as_judge_counts(test_b)
-        test_tables = [
-            np.array([counts_a.k, counts_a.n - counts_a.k]),
-            np.array([counts_b.k, counts_b.n - counts_b.k]),
-        ]
-
-    def test_counts(
-        draws: list[np.ndarray],
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        if paired:
-            t = draws[0]
-            n = t.sum(axis=-1).astype(float)
-            return t[..., 0] + t[..., 1], n, t[..., 0] + t[..., 2], n
-        ta, tb = draws
-        return ta[..., 0], ta.sum(axis=-1), tb[..., 0], tb.sum(axis=-1)
-
-    observed = [t[np.newaxis] for t in test_tables]
-    point = _estimators(
-        *test_counts(observed), cal_a.cells[np.newaxis], cal_b.cells[np.newaxis], shared_calibration
-    )
-    draws = resample_tables([*test_tables, cal_a.cells, cal_b.cells], n_boot, seed)
-    reps = _estimators(*test_counts(draws[:-2]), draws[-2], draws[-1], shared_calibration)
-    ses = _delta_method_ses(counts_a, counts_b, paired_table, cal_a, cal_b, cal_s)
+    design = _TestDesign.from_labels(test_a, test_b, paired)
+    point, reps = _point_and_replicates(design, cal_a, cal_b, shared_calibration, n_boot, seed)
+    ses = _delta_method_ses(design, cal_a, cal_b, cal_s)
     covers = _covers(paired, shared_calibration)
+
+    def boot(name: str, limits: tuple[float, float]) -> BootstrapResult:
+        return BootstrapResult(float(point[name][0]), reps[name], alpha, alternative, limits)
+
     estimates = tuple(
-        ComparisonEstimate(
-            m,
-            float(point[m][0]),
-            ses[m],
-            BootstrapResult(float(point[m][0]), reps[m], alpha, alternative, _DIFF_LIMITS),
-            covers[m],
-        )
+        ComparisonEstimate(m, float(point[m][0]), ses[m], boot(m, DELTA_THETA_LIMITS), covers[m])
         for m in COMPARISON_METHODS
     )
     delta_j = DeltaJResult(
         float(point["delta_j"][0]),
         youden_j(cal_a, alpha),
         youden_j(cal_b, alpha),
-        BootstrapResult(
-            float(point["delta_j"][0]), reps["delta_j"], alpha, alternative, (-2.0, 2.0)
-        ),
+        boot("delta_j", (-2.0, 2.0)),
     )
-    j_shared = youden_j(cal_s, alpha)
-    a, b = labels
-    notes = judge_warnings(delta_j.j_a, low_j=low_j, label=f"judge on {a}")
-    notes += judge_warnings(delta_j.j_b, low_j=low_j, label=f"judge on {b}")
-    notes += delta_j_warnings(delta_j, labels=labels)
-    notes += near_tie_warnings(
-        {e.method: e.estimate for e in estimates},
-        near_tie=near_tie,
-        reference="ppi++-model-specific",
-    )
-    dropped = (
-        paired_table.n_dropped
-        if paired_table is not None
-        else counts_a.n_dropped + counts_b.n_dropped
-    )
-    if dropped:
-        notes.append(f"{dropped} test item(s) with a missing judge label were dropped.")
-    for est in estimates:
-        if est.bootstrap.n_invalid:
-            notes.append(
-                f"{est.method}: {est.bootstrap.n_invalid} of {n_boot} bootstrap replicates "
-                "undefined (J <= 0 or an empty class); they widen its interval."
-            )
+    notes = _comparison_warnings(estimates, delta_j, design, cal_a, cal_b, labels, low_j, near_tie)
     return ModelComparison(
         estimates,
         delta_j,
-        j_shared,
-        counts_a,
-        counts_b,
-        paired_table,
+        youden_j(cal_s, alpha),
+        design.counts_a,
+        design.counts_b,
+        design.paired_table,
         cal_a,
         cal_b,
         cal_s,

@@ -1,4 +1,4 @@
-"""Youden's J, Delta J and the warnings of Fiedler sections 4.4 / 7 (regression.diagnostics)."""
+"""Youden's J, Delta J and the warnings of Fiedler sections 4.4 / 7 (regression.single_judge.diagnostics)."""
 
 import numpy as np
 import pytest
@@ -101,7 +101,7 @@ def test_near_tie_warnings():
 def test_bad_input():
     with pytest.raises(ValueError, match=r"alpha \(2\) must lie strictly between 0 and 1"):
         youden_j(CalibrationTable(1, 1, 1, 1), alpha=2)
-    with pytest.raises(ValueError, match=r"n_boot must be a positive integer; got 0"):
+    with pytest.raises(ValueError, match=r"n_boot \(0\) must lie in 2\.\.1,000,000"):
         delta_youden_j(CalibrationTable(1, 1, 1, 1), CalibrationTable(1, 1, 1, 1), n_boot=0)
     with pytest.raises(ValueError, match=r"no human-valid item"):
         youden_j(([0, 0], [1, 0]))

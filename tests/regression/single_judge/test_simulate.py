@@ -1,4 +1,4 @@
-"""Simulation harness and the Lee et al. coverage / shift studies (regression.simulate)."""
+"""Simulation harness and the Lee et al. coverage / shift studies (regression.single_judge.simulate)."""
 
 import numpy as np
 import pytest
@@ -98,3 +98,14 @@ def test_study_bad_input():
         coverage_study(allocation="greedy")
     with pytest.raises(ValueError, match=r"n must be positive; got 0"):
         simulate_single_judge(0.5, 0.9, 0.7, 0, m0=5, m1=5)
+
+
+@pytest.mark.parametrize("n_rep", [0, -1, 1.5, True])
+def test_simulations_refuse_a_replication_count_that_is_not_a_whole_number_from_one(n_rep):
+    with pytest.raises(ValueError, match=r"n_rep must be a whole number >= 1"):
+        simulate_single_judge(0.3, 0.9, 0.7, n=100, m0=50, m1=50, n_rep=n_rep)
+
+
+def test_one_simulated_world_is_allowed():
+    sim = simulate_single_judge(0.3, 0.9, 0.7, n=100, m0=50, m1=50, n_rep=1, seed=0)
+    assert sim.k_test.shape == (1,)
