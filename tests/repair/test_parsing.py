@@ -108,7 +108,22 @@ def test_tolerant_parser_never_raises_on_text(raw):
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet='{}[]:,"\'\\ntrueTNn0123 abc`', max_size=200))
 def test_tolerant_parser_never_raises_on_json_like_text(raw):
-    parse_validator_output(raw)
+    parsed = parse_validator_output(raw)
+    # A status, and entries only when something was read; strict exactly when the text is the
+    # asked JSON; the parser's cut-off containers come back as plain dicts and lists.
+    assert parsed.status in (PARSE_STRICT, PARSE_TOLERANT, PARSE_FAILED)
+    assert (parsed.status == PARSE_STRICT) == (parse_strict(raw) is not None)
+    if parsed.status == PARSE_FAILED:
+        assert parsed.entries == [] and not parsed.truncated
+    assert _only_plain_containers(parsed.entries)
+
+
+def _only_plain_containers(value):
+    if isinstance(value, dict):
+        return type(value) is dict and all(_only_plain_containers(v) for v in value.values())
+    if isinstance(value, list):
+        return type(value) is list and all(_only_plain_containers(v) for v in value)
+    return value is None or isinstance(value, (str, int, float, bool))
 
 
 @settings(max_examples=100, deadline=None)
