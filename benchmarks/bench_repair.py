@@ -99,9 +99,8 @@ def main() -> None:
     table["speed-up (pairs/s)"] = table["pairs/s"] / naive_rate
     with pd.option_context("display.width", 120, "display.float_format", "{:,.1f}".format):
         print(table.to_string(index=False))
-    print(f"\n{len(outputs):,} responses -> {len(judgments):,} pairs in {full_s:.1f} s; "
-          f"{report.n_entries:,} entries parsed; missing {report.missing_rate_before:.1%} as produced, "
-          f"{report.missing_rate_after:.1%} after repair.")
+    print(f"\n{len(outputs):,} responses -> {len(judgments):,} pairs in {full_s:.1f} s.")
+    print(report.describe())
 
 
 if __name__ == "__main__":
