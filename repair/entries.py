@@ -1,4 +1,4 @@
-"""Validator responses read into entries: each response's status and every entry's fields as columns.
+"""Validator responses read into entries: each response's status, every entry's fields as columns.
 
 A response (the validator's whole answer for one task, agreeableness paper
 App. A.2) is parsed strictly, or tolerantly under the ``PARSING`` repair
@@ -129,7 +129,8 @@ def parse_responses(
     Examples
     --------
     >>> import numpy as np
-    >>> raws = np.array(['{"feedback_lines": []}', "{'feedback_lines': [1]}", "", None], dtype=object)
+    >>> raws = np.array(['{"feedback_lines": []}', "{'feedback_lines': [1]}", "", None],
+    ...                 dtype=object)
     >>> status, parsed = parse_responses(raws, np.array([False, False, False, True]), tolerant=True)
     >>> status.tolist(), parsed
     (['strict', 'tolerant', 'missing_output', 'orphan'], [(0, False, []), (1, True, [1])])
@@ -198,7 +199,9 @@ class _Reader:
         return found
 
 
-def _first(entry: dict[Any, Any], keys: dict[str, Any], names: tuple[str, ...], want_text: bool) -> Any:
+def _first(
+    entry: dict[Any, Any], keys: dict[str, Any], names: tuple[str, ...], want_text: bool
+) -> Any:
     for name in names:
         if name in keys:
             value = entry[keys[name]]

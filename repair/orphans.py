@@ -83,7 +83,9 @@ def _describe_type(value: Any) -> str:
     return "text" if isinstance(value, str) else type(value).__name__
 
 
-def close_match(value: Any, known: Iterable[Any], *, threshold: float = HINT_THRESHOLD) -> str | None:
+def close_match(
+    value: Any, known: Iterable[Any], *, threshold: float = HINT_THRESHOLD
+) -> str | None:
     """A hint naming the known key that ``value`` probably means, or ``None``.
 
     Parameters
@@ -239,10 +241,11 @@ def nothing_matched_message(table: pd.DataFrame, n_outputs: int, n_items: int) -
                 "has items to answer.")
     parts = []
     for reason, row in table.iterrows():
-        part = f"{row['outputs']:,} with an {str(reason).replace('_', ' ')} (e.g. {row['examples']})"
+        what = str(reason).replace("_", " ")
+        part = f"{row['outputs']:,} with an {what} (e.g. {row['examples']})"
         if row["hint"]:
             part += f": {row['hint']}"
         parts.append(part)
-    return (f"none of the {n_outputs:,} validator_outputs rows matches the (generator, task) of any "
-            f"generator_items row; {'; '.join(parts)}. Keys are compared exactly (case and type "
-            "included).")
+    return (f"none of the {n_outputs:,} validator_outputs rows matches the (generator, task) "
+            f"of any generator_items row; {'; '.join(parts)}. Keys are compared exactly (case "
+            "and type included).")

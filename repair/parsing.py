@@ -389,7 +389,7 @@ def parse_tolerant(raw: str) -> ParsedOutput:
 
 
 def _closed(value: Any) -> Any:
-    """The value with the parser's partial containers (cut-off objects and arrays) as plain dicts and lists."""
+    """``value`` with the parser's cut-off objects and arrays as plain dicts and lists."""
     if isinstance(value, dict):
         return {k: _closed(v) for k, v in value.items()}
     if isinstance(value, list):

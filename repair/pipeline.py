@@ -43,15 +43,16 @@ _PROGRESS_MIN = 10_000
 def _check_inputs(
     generator_items: pd.DataFrame, validator_outputs: pd.DataFrame, fuzzy_threshold: float
 ) -> tuple[float, np.ndarray, np.ndarray]:
-    """Validate the inputs; return the threshold, the feedback texts and the responses as object arrays."""
+    """Validate the inputs; return the threshold, the feedback texts and the responses."""
     require_columns(generator_items, GENERATOR_ITEM_COLUMNS, "generator_items")
     require_columns(validator_outputs, VALIDATOR_OUTPUT_COLUMNS, "validator_outputs")
+    bad_threshold = f"fuzzy_threshold ({fuzzy_threshold!r}) must be a number in (0, 100]."
     try:
         threshold = float(fuzzy_threshold)
     except (TypeError, ValueError):
-        raise ValueError(f"fuzzy_threshold ({fuzzy_threshold!r}) must be a number in (0, 100].") from None
+        raise ValueError(bad_threshold) from None
     if not 0.0 < threshold <= 100.0:
-        raise ValueError(f"fuzzy_threshold ({fuzzy_threshold!r}) must be a number in (0, 100].")
+        raise ValueError(bad_threshold)
     for frame, name, columns in (
         (generator_items, "generator_items", ("generator", "task", "item")),
         (validator_outputs, "validator_outputs", ("generator", "task", "validator")),
@@ -59,9 +60,8 @@ def _check_inputs(
         for column in columns:
             missing = frame[column].isna().to_numpy()
             if missing.any():
-                raise ValueError(
-                    f"{name}[{column!r}] has a missing value at row {plain(frame.index[missing.argmax()])!r}."
-                )
+                row = plain(frame.index[missing.argmax()])
+                raise ValueError(f"{name}[{column!r}] has a missing value at row {row!r}.")
     duplicated = generator_items.duplicated(["generator", "item"]).to_numpy()
     if duplicated.any():
         row = generator_items.iloc[int(duplicated.argmax())]
@@ -74,9 +74,9 @@ def _check_inputs(
     if duplicated.any():
         row = validator_outputs.iloc[int(duplicated.argmax())]
         raise ValueError(
-            f"validator_outputs has more than one response for generator {plain(row['generator'])!r}, "
-            f"task {plain(row['task'])!r}, validator {plain(row['validator'])!r}; keep one per "
-            "(generator, task, validator)."
+            "validator_outputs has more than one response for generator "
+            f"{plain(row['generator'])!r}, task {plain(row['task'])!r}, validator "
+            f"{plain(row['validator'])!r}; keep one per (generator, task, validator)."
         )
     feedback = generator_items["feedback"].to_numpy(dtype=object)
     for position, text in enumerate(feedback):
@@ -93,8 +93,6 @@ def _check_inputs(
                 f"{raw!r:.60} at row {plain(validator_outputs.index[position])!r}."
             )
     return threshold, feedback, raws
-
-
 
 
 def _is_missing(value: Any) -> bool:

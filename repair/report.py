@@ -38,7 +38,8 @@ __all__ = [
 
 #: Why a parsed entry matched no item: no item scored high enough; another entry of the
 #: response took its item; it has no feedback text to match.
-BELOW_THRESHOLD, LOST_ASSIGNMENT, NO_FEEDBACK_TEXT = "below_threshold", "lost_assignment", "no_feedback_text"
+BELOW_THRESHOLD, LOST_ASSIGNMENT = "below_threshold", "lost_assignment"
+NO_FEEDBACK_TEXT = "no_feedback_text"
 UNMATCHED_REASONS = (BELOW_THRESHOLD, LOST_ASSIGNMENT, NO_FEEDBACK_TEXT)
 
 
@@ -124,7 +125,7 @@ class RepairReport:
 
     @property
     def missing_rate_before(self) -> float:
-        """Fraction of the asked pairs without a label, outputs as produced (NaN when none asked)."""
+        """Fraction of the asked pairs without a label as produced (NaN when none was asked)."""
         return _rate(int(self.by_validator["missing_before"].sum()), self.n_pairs)
 
     @property
@@ -166,8 +167,10 @@ class RepairReport:
         >>> outputs = pd.DataFrame({"generator": ["gpt-4o", "GPT-4o"], "task": 1,
         ...                         "validator": "v", "raw": raw})
         >>> print(repair_judgments(items, outputs)[1].describe())
-        2 responses: 1 strict JSON, 0 recovered by tolerant parsing, 0 unparseable, 0 blank or missing, 1 orphan (answering no generator item, left out)
-          unknown_generator: 1 response(s), e.g. 'GPT-4o' (1); hint: 'GPT-4o' matches 'gpt-4o' ignoring case
+        2 responses: 1 strict JSON, 0 recovered by tolerant parsing, 0 unparseable,
+        0 blank or missing, 1 orphan (answering no generator item, left out)
+          unknown_generator: 1 response(s), e.g. 'GPT-4o' (1);
+          hint: 'GPT-4o' matches 'gpt-4o' ignoring case
         1 entries read: 1 matched an item, 0 matched none (listed in unmatched_entries)
         1 generator items: 1 asked of a validator, 0 not asked (no response for their generator)
         1 (item, validator) pairs; missing labels: 0.0% as produced -> 0.0% after repairs
@@ -232,7 +235,8 @@ def _labels(entries: Entries, after: Matching, repairs: Repair) -> pd.DataFrame:
     used = after.entry[after.entry >= 0]
     if LABELS not in repairs or not used.size:
         return pd.DataFrame({"text": pd.Series(dtype=object), "kind": pd.Series(dtype=object),
-                             "label": pd.array([], dtype="Int8"), "count": pd.Series(dtype="int64")})
+                             "label": pd.array([], dtype="Int8"),
+                             "count": pd.Series(dtype="int64")})
     kinds = entries.label_kind[used]
     needed = np.isin(kinds, [LABEL_SYNONYM, LABEL_INVENTED])
     labels = pd.DataFrame({
@@ -240,8 +244,9 @@ def _labels(entries: Entries, after: Matching, repairs: Repair) -> pd.DataFrame:
         "kind": kinds[needed],
         "label": pd.array(entries.label_norm[used][needed], dtype="Int8"),
     })
-    return (labels.groupby(["text", "kind", "label"], dropna=False).size().rename("count")
-            .reset_index().sort_values(["count", "text"], ascending=[False, True], ignore_index=True))
+    counts = labels.groupby(["text", "kind", "label"], dropna=False).size().rename("count")
+    return counts.reset_index().sort_values(["count", "text"], ascending=[False, True],
+                                            ignore_index=True)
 
 
 def _unmatched_entries(entries: Entries, after: Matching, repairs: Repair,
@@ -302,7 +307,8 @@ def build_report(
     repair_counts.index.name = "repair"
     columns = list(VALIDATOR_OUTPUT_COLUMNS)
     orphans = validator_outputs.loc[asked.orphan, columns].reset_index(drop=True)
-    orphans["reason"] = orphan_reasons(generator_items, validator_outputs, asked.orphan)[asked.orphan]
+    reasons = orphan_reasons(generator_items, validator_outputs, asked.orphan)
+    orphans["reason"] = reasons[asked.orphan]
     output_counts = (pd.Series(status, dtype=object).value_counts()
                      .reindex(list(RESPONSE_STATUSES), fill_value=0)
                      .rename_axis("status").rename("outputs").astype("int64"))

@@ -40,7 +40,8 @@ def _entries(texts, lines, block=None):
 
 def _align(entry_texts, entry_lines, item_texts, item_lines, **kwargs):
     kwargs = {"threshold": 85.0, "fuzzy": True, "repair_lines": True} | kwargs
-    return align_entries(_entries(entry_texts, entry_lines), _items(item_texts, item_lines), **kwargs)
+    return align_entries(_entries(entry_texts, entry_lines), _items(item_texts, item_lines),
+                         **kwargs)
 
 
 def test_scores_forgive_clipping_and_dropped_words_but_not_other_feedback():

@@ -18,5 +18,5 @@ def test_docstring_examples(name):
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS,
                              verbose=False)
     assert result.failed == 0
-    if name != "repair.matching":  # its functions take whole pipeline state; the pipeline shows them
+    if name != "repair.matching":  # takes the pipeline's whole state: repair_judgments shows it
         assert result.attempted > 0

@@ -1,4 +1,4 @@
-"""Responses that meet no generator item: the reasons, the example keys and the close-match hints."""
+"""Responses that meet no generator item: the reasons, the example keys, the close-match hints."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ GENERATORS = ["gpt-4o", "gpt-4o-mini", "claude_3_opus"]
         ("gpt-4o ", GENERATORS, "'gpt-4o ' matches 'gpt-4o' ignoring surrounding spaces"),
         (" Claude_3_Opus", GENERATORS, "' Claude_3_Opus' matches 'claude_3_opus' ignoring case and "
                                        "surrounding spaces"),
-        # A CSV read the task as text, the JSON as a number (and numpy scalars read as plain values).
+        # A CSV read the task as text, the JSON as a number (numpy scalars read as plain values).
         ("7", pd.Series([7, 8]), "'7' (text) matches 7 (int) ignoring type"),
         (np.int64(7), ["7", "8"], "7 (int) matches '7' (text) ignoring type"),
         # A close spelling: rapidfuzz ratio on lower-cased text with punctuation as spaces.

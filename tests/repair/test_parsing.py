@@ -120,7 +120,8 @@ def _cut(document: str, at: int) -> str:
 # The asked document with entries and stray lists among them, cut off anywhere.
 CUT_DOCUMENTS = st.builds(
     _cut,
-    st.lists(st.one_of(st.sampled_from(EXPECTED), st.lists(st.integers(0, 9), min_size=1, max_size=4)),
+    st.lists(st.one_of(st.sampled_from(EXPECTED),
+                       st.lists(st.integers(0, 9), min_size=1, max_size=4)),
              min_size=1, max_size=4).map(lambda entries: json.dumps({"feedback_lines": entries})),
     st.integers(0, 10_000),
 )

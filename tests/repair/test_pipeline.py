@@ -225,8 +225,8 @@ def test_one_entry_matches_one_item_and_leftovers_are_listed():
 def test_orphan_outputs_are_counted_by_reason_not_dropped():
     items = pd.concat([swap_items(), swap_items(generator="claude", task=2)], ignore_index=True)
     outputs = pd.concat([outputs_for(response(clean_entries())),
-                         outputs_for(response(clean_entries()), task=99),               # no such task
-                         outputs_for(response(clean_entries()), task=2),                # claude's task
+                         outputs_for(response(clean_entries()), task=99),  # no such task
+                         outputs_for(response(clean_entries()), task=2),  # claude's task
                          outputs_for(response(clean_entries()), generator="GPT-4o"),    # case
                          outputs_for(response(clean_entries()), generator="GPT-4o", validator="v2"),
                          outputs_for(response(clean_entries()), generator="llama")],
@@ -235,7 +235,7 @@ def test_orphan_outputs_are_counted_by_reason_not_dropped():
     check_accounting(items, outputs, judgments, report)
     assert len(judgments) == 3 and judgments["label"].notna().all()
     assert report.orphan_outputs["reason"].tolist() == [
-        "unknown_task", "unknown_pair", "unknown_generator", "unknown_generator", "unknown_generator"]
+        "unknown_task", "unknown_pair", *["unknown_generator"] * 3]
     table = report.orphans
     assert table.index.tolist() == list(ORPHAN_REASONS)
     assert table["outputs"].tolist() == [3, 1, 1] and table["keys"].tolist() == [2, 1, 1]
@@ -248,7 +248,8 @@ def test_orphan_outputs_are_counted_by_reason_not_dropped():
     assert report.unasked_items["generator"].tolist() == ["claude"] * 3
     text = report.describe()
     assert "6 responses: 1 strict JSON" in text and "5 orphan" in text
-    assert "unknown_generator: 3 response(s), e.g. 'GPT-4o' (2), 'llama' (1); hint: 'GPT-4o' matches" in text
+    assert ("unknown_generator: 3 response(s), e.g. 'GPT-4o' (2), 'llama' (1); "
+            "hint: 'GPT-4o' matches") in text
     assert "3 not asked" in text
 
 
@@ -259,13 +260,15 @@ def test_orphan_outputs_are_counted_by_reason_not_dropped():
                                   r"matches 'gpt-4o' ignoring case"),
         ("generator", [" gpt-4o"], r"' gpt-4o' matches 'gpt-4o' ignoring surrounding spaces"),
         ("generator", ["gpt4o"], r"'gpt4o' is close to 'gpt-4o' \(ratio 91\)"),
-        ("task", ["1"], r"unknown task \(e.g. '1' \(1\)\): '1' \(text\) matches 1 \(int\) ignoring type"),
+        ("task", ["1"], r"unknown task \(e.g. '1' \(1\)\): '1' \(text\) matches 1 \(int\) "
+                        r"ignoring type"),
     ],
 )
 def test_nothing_matched_raises_with_the_likely_key(column, values, message):
     items = swap_items()
     outputs = outputs_for(response(clean_entries())).assign(**{column: values})
-    with pytest.raises(ValueError, match=r"none of the 1 validator_outputs rows matches .*" + message):
+    with pytest.raises(ValueError, match=r"none of the 1 validator_outputs rows matches .*"
+                                         + message):
         repair_judgments(items, outputs, progress=False)
 
 
@@ -277,7 +280,8 @@ def test_a_case_mismatch_on_half_the_responses_is_reported():
     judgments, report = repair_judgments(items, outputs, progress=False)
     check_accounting(items, outputs, judgments, report)
     assert report.outputs["orphan"] == 1
-    assert report.orphans.loc["unknown_generator", "hint"] == "'GPT-4O' matches 'gpt-4o' ignoring case"
+    hint = report.orphans.loc["unknown_generator", "hint"]
+    assert hint == "'GPT-4O' matches 'gpt-4o' ignoring case"
     assert (judgments.loc[judgments["task"] == 2, "repair"] == "missing_output").all()
 
 
@@ -291,7 +295,7 @@ def test_empty_inputs():
     assert np.isnan(report.missing_rate_after)
     text = report.describe()
     assert "nan" not in text and "missing labels: none as produced -> none after repairs" in text
-    with pytest.raises(ValueError, match=r"generator_items has no rows, so none of the 1 validator_outputs"):
+    with pytest.raises(ValueError, match=r"generator_items has no rows, so none of the 1 "):
         repair_judgments(items.iloc[:0], outputs_for(response(clean_entries())), progress=False)
 
 
