@@ -26,7 +26,7 @@ import platform
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 from typing import TextIO
@@ -47,6 +47,7 @@ names the machine it ran on). What the figures mean is explained in
 """
 
 _SECTION = re.compile(r"<!-- begin (?P<name>[\w-]+) -->\n.*?<!-- end (?P=name) -->\n", re.DOTALL)
+_MISSING = "<!-- not yet run -->"
 _PACKAGES = ("numpy", "scipy", "pandas", "torch", "pyarrow", "rapidfuzz", "duckdb")
 
 
@@ -141,7 +142,7 @@ def render_section(name: str, output: str, seconds: float, machine: str, when: s
     )
 
 
-def merge_sections(page: str, sections: dict[str, str]) -> str:
+def merge_sections(page: str, sections: dict[str, str], known: Iterable[str] = ()) -> str:
     """Replace or add sections of a page, keeping the others; sections sorted by name.
 
     Parameters
@@ -150,17 +151,28 @@ def merge_sections(page: str, sections: dict[str, str]) -> str:
         The page as it is ("" for a new page: it gets the standard header).
     sections : dict of str to str
         New sections by benchmark name, as :func:`render_section` makes them.
+    known : iterable of str
+        Every benchmark's name: those with no section get a closing line that says
+        so and gives the command that adds them.
 
     Returns
     -------
     str
-        The page: its header (the text before the first section), then every section.
+        The page: its header (the text before the first section), every section, and
+        the line naming the benchmarks not in the page.
     """
     kept = {m["name"]: m.group(0) for m in _SECTION.finditer(page)}
     first = _SECTION.search(page)
-    header = page[: first.start()] if first else (page or PAGE_HEADER)
+    header = (page[: first.start()] if first else page.split(_MISSING)[0]) or PAGE_HEADER
     kept.update(sections)
     body = "\n".join(kept[name] for name in sorted(kept))
+    absent = sorted(set(known) - set(kept))
+    if absent:
+        names = ", ".join(f"`{name}`" for name in absent)
+        body += (
+            f"\n{_MISSING}\nNot in this page yet: {names}; add them with "
+            f"`python benchmarks/run.py --markdown docs/benchmarks.md {' '.join(absent)}`.\n"
+        )
     return header.rstrip("\n") + "\n\n" + body
 
 
@@ -201,7 +213,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.markdown is not None:
             # Written after every benchmark, so an interrupted run keeps what finished.
             page = args.markdown.read_text(encoding="utf-8") if args.markdown.exists() else ""
-            args.markdown.write_text(merge_sections(page, {name: sections[name]}), encoding="utf-8")
+            args.markdown.write_text(
+                merge_sections(page, {name: sections[name]}, known), encoding="utf-8"
+            )
     return 0
 
 

@@ -9,6 +9,7 @@ line and the traceback.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import traceback
 from dataclasses import dataclass
@@ -152,3 +153,45 @@ def test_relative_links_resolve(path: Path) -> None:
             assert exists or Path(target).name in LINKED_FROM_OTHER_BRANCHES, (
                 f"{path.name}:{number}: no file {target}"
             )
+
+
+def _benchmark_runner():  # benchmarks/ is a folder of scripts, not a package
+    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "benchmarks" / "run.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_benchmark_output_becomes_markdown() -> None:
+    run = _benchmark_runner()
+    printed = (
+        "### 1. Speed\n\n| method | s |\n|---|---|\n| a | 1.0 |\n\n"
+        "  method  rows  seconds\nstreamed   100      1.5\n\nthe last line, in prose\n"
+    )
+    assert run.to_markdown(printed) == (
+        "### 1. Speed\n\n| method | s |\n|---|---|\n| a | 1.0 |\n\n"
+        "```text\n  method  rows  seconds\nstreamed   100      1.5\n```\n\nthe last line, in prose"
+    )
+
+
+def test_benchmark_sections_are_replaced_one_at_a_time() -> None:
+    run = _benchmark_runner()
+    first = run.render_section("alpha", "one", 1.0, "a machine", "today")
+    page = run.merge_sections("", {"alpha": first}, known=["alpha", "beta"])
+    assert page.startswith(run.PAGE_HEADER.rstrip("\n"))
+    assert "Not in this page yet: `beta`" in page
+    second = run.render_section("beta", "two", 2.0, "a machine", "today")
+    page = run.merge_sections(page, {"beta": second}, known=["alpha", "beta"])
+    assert "Not in this page yet" not in page
+    assert page.index("## alpha") < page.index("## beta")
+    newer = run.render_section("alpha", "three", 3.0, "a machine", "tomorrow")
+    page = run.merge_sections(page, {"alpha": newer}, known=["alpha", "beta"])
+    assert "three" in page and "one" not in page and "two" in page
+
+
+def test_benchmarks_page_is_as_the_runner_writes_it() -> None:
+    run = _benchmark_runner()
+    page = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    known = [p.stem.removeprefix("bench_") for p in (ROOT / "benchmarks").glob("bench_*.py")]
+    assert run.merge_sections(page, {}, known) == page
