@@ -63,7 +63,9 @@ def code_blocks(path: Path, text: str | None = None) -> list[Block]:
         i += 1
         body = []
         while i < len(lines) and not re.match(r"^\s*```\s*$", lines[i]):
-            body.append(lines[i][indent:] if lines[i][:indent].isspace() else lines[i].lstrip())
+            line = lines[i]
+            # a fence inside a list item is indented: its code is dedented by the same amount
+            body.append(line[indent:] if not line[:indent].strip() else line.lstrip())
             i += 1
         if i == len(lines):
             raise ValueError(f"{path}:{start + 1}: code block never closed")
@@ -117,9 +119,12 @@ def test_a_name_error_fails_the_page(tmp_path: Path) -> None:
         run_blocks(blocks)
 
 
-def test_blocks_of_a_page_share_a_namespace_in_order(tmp_path: Path) -> None:
+def test_blocks_share_a_namespace_in_order_and_keep_their_indentation(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
-    page.write_text("```python\nx = 2\n```\n- a list item:\n\n  ```python\n  assert x == 2\n  ```\n")
+    page.write_text(
+        "```python\ndef f():\n    return 2\n```\n- a list item:\n\n  ```python\n"
+        "  x = f()\n  if x:\n      assert x == 2\n  ```\n"
+    )
     run_blocks(code_blocks(page))
     page.write_text("```python\nassert x == 2\n```\n\n```python\nx = 2\n```\n")
     with pytest.raises(AssertionError, match="NameError"):
