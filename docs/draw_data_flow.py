@@ -34,7 +34,7 @@ BOXES = {
 }
 ARROWS = [
     ("raw", "judgments", "repair"),
-    ("logs", "judgments", "jurycal import"),
+    ("logs", "judgments", "jurycal\nimport"),
     ("judgments", "votes", "vote_matrix"),
     ("judgments", "counts", "count"),
     ("judgments", "anchors", ""),
