@@ -168,7 +168,7 @@ def _check_labels(lazy: nw.LazyFrame, label: str, name: str, n_bad: int) -> None
     )
     raise ValueError(
         f"{name} has {n_bad:,} row(s) whose {label} is not a binary label{_where(lazy, bad)}: "
-        f"{listed}{' ...' if len(top) < n_bad and len(top) == MAX_REPORTED else ''}; "
+        f"{listed}{', ...' if int(top['len'].sum()) < n_bad else ''}; "
         "a label must be 1/0, true/false or valid/invalid (any case), or missing."
     )
 
@@ -473,24 +473,33 @@ def _file_list(files: Sequence[str]) -> str:
     return "[" + ", ".join(_quote(f) for f in files) + "]"
 
 
-def _reader(con: Any, fmt: str, files: Sequence[str], label: str) -> str:
-    """A DuckDB table function reading ``files``; text labels are read as text, whatever they hold."""
+def _reader(con: Any, fmt: str, files: Sequence[str], label: str, typed: bool = True) -> str:
+    """A DuckDB table function reading ``files``, with a ``filename`` column.
+
+    With ``typed``, the label column of a text file is read as text, whatever it holds.
+    """
     listed = _file_list(files)
     if fmt == "parquet":
-        return f"read_parquet({listed}, union_by_name = true)"
+        return f"read_parquet({listed}, union_by_name = true, filename = true)"
     if fmt in ("csv", "tsv"):
         nulls = "[" + ", ".join(_quote(s) for s in NULL_STRINGS) + "]"
         delim = "\\t" if fmt == "tsv" else ","
+        types = f", types = {{{_quote(label)}: 'VARCHAR'}}" if typed else ""
         return (
             f"read_csv({listed}, header = true, delim = E'{delim}', union_by_name = true, "
-            f"nullstr = {nulls}, types = {{{_quote(label)}: 'VARCHAR'}})"
+            f"filename = true, nullstr = {nulls}{types})"
         )
     sniffed = f"read_json({listed}, format = 'newline_delimited', union_by_name = true)"
+    if not typed:
+        return sniffed
     columns = con.sql(f"DESCRIBE SELECT * FROM {sniffed}").fetchall()
-    typed = ", ".join(
+    typed_columns = ", ".join(
         f"{_quote(c)}: {_quote('VARCHAR' if c == label else t)}" for c, t, *_ in columns
     )
-    return f"read_json({listed}, format = 'newline_delimited', columns = {{{typed}}})"
+    return (
+        f"read_json({listed}, format = 'newline_delimited', filename = true, "
+        f"columns = {{{typed_columns}}})"
+    )
 
 
 def _code_sql(column: str, sql_type: str, text: bool) -> str:
@@ -551,11 +560,9 @@ def _source(con: Any, files: Sequence[str], columns: Sequence[str], label: str, 
             schema = {c: t for c, t, *_ in con.sql(f"DESCRIBE SELECT * FROM {reader}").fetchall()}
         except Exception as exc:  # duckdb.Error; the message names the file and line
             # A CSV without the label column fails on the label's type: name the column.
-            plain_reader = reader.split(", types = ")[0] + ")"
+            untyped = _reader(con, fmt, group, label, typed=False)
             try:
-                found = [
-                    c for c, *_ in con.sql(f"DESCRIBE SELECT * FROM {plain_reader}").fetchall()
-                ]
+                found = [c for c, *_ in con.sql(f"DESCRIBE SELECT * FROM {untyped}").fetchall()]
             except Exception:
                 found = list(columns)
             _require(columns, found, name, group)

@@ -326,6 +326,14 @@ def test_every_engine_names_bad_labels(votes, engine):
         count_frame(_engines(bad)[engine])
 
 
+def test_many_kinds_of_bad_label_list_the_commonest(votes):
+    bad = votes.assign(label=["a", "a", "b", "c", "d", "e", "f"])
+    with pytest.raises(
+        ValueError, match=r"7 row\(s\).*'a' \(2 rows\), 'b' \(1 row\).*'e' \(1 row\), \.\.\.;"
+    ):
+        count_frame(bad)
+
+
 def test_frames_are_checked(votes, human):
     with pytest.raises(ValueError, match=r"must be a dataframe narwhals supports.*got list"):
         count_frame([1, 2])
