@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from jurycal.counting import count_files
+from jurycal.counting import DEFAULT_MEMORY_LIMIT, count_files
 from regression.counts import Counts
 
 __all__ = [
@@ -129,7 +129,7 @@ def count_judgments(
     chunk_rows: int | None = None,
     progress: bool = True,
     check_duplicates: bool = True,
-    memory_limit: str | None = None,
+    memory_limit: str | None = DEFAULT_MEMORY_LIMIT,
     threads: int | None = None,
 ) -> Counts:
     """Turn judgments files of any size into the generator x validator counts, with DuckDB.
@@ -146,7 +146,8 @@ def count_judgments(
         A progress bar on stderr.
     check_duplicates, memory_limit, threads
         As for :func:`jurycal.counting.count_files`: the duplicate check runs
-        over all rows of all files; past ``memory_limit`` DuckDB spills to disk.
+        over all rows of all files; past ``memory_limit`` (1 GB unless told
+        otherwise) DuckDB spills to disk.
 
     Returns
     -------
