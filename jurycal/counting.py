@@ -658,6 +658,7 @@ def _row_of(db: _DuckDB, file: str, key: dict[str, Any], label: str) -> str:
         return file
     if fmt == "parquet":
         return f"{file} row {row}"
+    # CSV / TSV: the header is line 1. JSON Lines: one record per line.
     return f"{file} line {row + 1 if fmt in ('csv', 'tsv') else row}"
 
 
@@ -734,7 +735,7 @@ def count_files(
         missing column; labels that are not binary (each named, with its
         number of rows and files); a missing generator or validator; a
         repeated ``(generator, item, validator)`` (with the file and line of
-        each copy; a row number for Parquet); no rows; a file DuckDB cannot
+        each copy; for Parquet the row, from 1); no rows; a file DuckDB cannot
         parse (DuckDB's message, which names the line).
 
     Notes
