@@ -748,7 +748,7 @@ def count_files(
 
     The count itself keeps one entry per cell; the duplicate check keeps one per
     distinct key, up to ``memory_limit``, then spills. On 3 x 10^7 and 10^8
-    rows (``benchmarks/bench_counting.py``, 2 cores) the check ran about twice
+    rows (``benchmarks/bench_counting.py``, 2 cores) the check ran nearly twice
     as fast under a 512 MB or 1 GB limit as with DuckDB's default, which held
     the whole hash table (6 GB at 10^8 rows) in memory.
 
