@@ -394,3 +394,13 @@ def test_random_tables_give_equal_counts_through_every_engine(tmp_path, rows):
         path = tmp_path / f"random.{ending}"
         write_table(frame, path)
         assert_same_counts(count_files(path), want)
+
+
+def test_pyarrow_tables_and_categorical_labels(votes):
+    import pyarrow as pa
+
+    want = counts_from_judgments(votes)
+    assert_same_counts(count_frame(pa.Table.from_pandas(votes)), want)
+    assert_same_counts(count_frame(votes.astype({"label": "category"})), want)
+    categorical = pl.from_pandas(votes).with_columns(pl.col("label").cast(pl.Categorical))
+    assert_same_counts(count_frame(categorical.lazy()), want)
