@@ -2,9 +2,9 @@
 
 The format follows the file name: ``.csv`` / ``.csv.gz`` / ``.tsv``, ``.parquet`` /
 ``.pq``, ``.jsonl`` / ``.ndjson`` (optionally ``.gz``). :func:`iter_table` reads
-any of them in chunks of at most ``chunk_rows`` rows, so a table larger than
-memory can be turned into counts (:func:`count_judgments`) without ever being
-held whole.
+any of them in chunks of at most ``chunk_rows`` rows. :func:`count_judgments`
+turns judgments files of any size into counts with DuckDB, out of core
+(:mod:`jurycal.counting`), without ever holding the table.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pandas as pd
-from tqdm.auto import tqdm
 
-from regression.counts import Counts, counts_from_judgments
+from jurycal.counting import DEFAULT_MEMORY_LIMIT, count_files
+from regression.counts import Counts
 
 __all__ = [
     "FORMATS",
@@ -123,35 +123,54 @@ def write_table(frame: pd.DataFrame, path: str | Path) -> None:
         frame.to_csv(p, sep="\t" if fmt == "tsv" else ",", index=False)
 
 
-def _row_count(path: Path, fmt: str) -> int | None:
-    if fmt != "parquet":
-        return None
-    import pyarrow.parquet as pq
-
-    return int(pq.ParquetFile(path).metadata.num_rows)
-
-
 def count_judgments(
-    path: str | Path, *, chunk_rows: int = 1_000_000, progress: bool = True
+    path: str | Path | Sequence[str | Path],
+    *,
+    chunk_rows: int | None = None,
+    progress: bool = True,
+    check_duplicates: bool = True,
+    memory_limit: str | None = DEFAULT_MEMORY_LIMIT,
+    threads: int | None = None,
 ) -> Counts:
-    """Turn a judgments file of any size into the generator x validator counts, chunk by chunk.
+    """Turn judgments files of any size into the generator x validator counts, with DuckDB.
 
-    Memory is bounded by one chunk plus the counts (generators x validators),
-    whatever the number of rows. The counts of the chunks add up
-    (:meth:`regression.counts.Counts.__add__`), which is also how the same step
-    runs on Spark or Dask: count each partition, then add the partial counts.
-    Duplicate (generator, item, validator) rows are caught within a chunk only.
+    Parameters
+    ----------
+    path : path, glob, or a list of them
+        CSV / TSV, Parquet or JSON Lines files (text ones optionally ``.gz``)
+        with columns ``generator, item, validator, label``.
+    chunk_rows : int, optional
+        Has no effect: DuckDB reads the files in its own batches. Accepted so
+        that callers written for a chunked reader keep working.
+    progress : bool, default True
+        A progress bar on stderr.
+    check_duplicates, memory_limit, threads
+        As for :func:`jurycal.counting.count_files`: the duplicate check runs
+        over all rows of all files; past ``memory_limit`` (1 GB unless told
+        otherwise) DuckDB spills to disk.
+
+    Returns
+    -------
+    Counts
+        Generators and validators sorted; the numbers
+        :func:`regression.counts.counts_from_judgments` gives on the whole table.
+
+    Raises
+    ------
+    ValueError
+        As :func:`jurycal.counting.count_files`: a missing file, a label that is
+        not binary, a missing generator or validator, a duplicate
+        ``(generator, item, validator)`` with its files and lines, no rows.
+
+    Notes
+    -----
+    The same count runs on a user's cluster with
+    :func:`jurycal.counting.count_frame` on a Dask, Spark or other lazy frame.
     """
-    p = _existing(path)
-    total: Counts | int = 0
-    with tqdm(
-        total=_row_count(p, table_format(p)), unit="row", unit_scale=True, disable=not progress
-    ) as bar:
-        for chunk in iter_table(p, chunk_rows=chunk_rows, columns=JUDGMENT_COLUMNS):
-            if chunk.empty:
-                continue
-            total = total + counts_from_judgments(chunk)
-            bar.update(len(chunk))
-    if isinstance(total, int):
-        raise ValueError(f"{str(path)!r} holds no judgment rows.")
-    return total
+    return count_files(
+        path,
+        check_duplicates=check_duplicates,
+        memory_limit=memory_limit,
+        threads=threads,
+        progress=progress,
+    )
