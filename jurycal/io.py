@@ -33,6 +33,7 @@ from regression.counts import Counts, counts_from_judgments
 __all__ = [
     "FORMATS",
     "JUDGMENT_COLUMNS",
+    "check_readable",
     "count_judgments",
     "first_line",
     "iter_table",
@@ -136,7 +137,7 @@ def _unreadable(p: Path, fmt: str, err: Exception) -> ValueError:
     ):
         return ValueError(f"{name!r} is not a complete gzip file ({err}).")
     if isinstance(err, pd.errors.EmptyDataError) or (p.stat().st_size == 0):
-        return ValueError(f"{name!r} is empty; expected a {fmt} table with a header.")
+        return ValueError(f"{name!r} is empty; expected a {fmt} table.")
     if fmt != "parquet":
         try:
             found = _bad_line(p, _json_record if fmt == "jsonl" else _decode)
@@ -149,6 +150,35 @@ def _unreadable(p: Path, fmt: str, err: Exception) -> ValueError:
             return ValueError(f"{name!r} line {line}: not a JSON object ({why}).")
     reason = " ".join(str(err).split())[:200] or type(err).__name__
     return ValueError(f"cannot read {name!r} as {fmt}: {reason}.")
+
+
+def check_readable(path: str | Path) -> tuple[Path, str]:
+    """Check, without reading it whole, that ``path`` exists, is not empty and opens as its format.
+
+    Returns the path and its format (:func:`table_format`). Catches the cheap
+    cases up front: a missing or empty file, a ``.gz`` that is not gzip, a
+    Parquet file whose footer cannot be read.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and what is wrong with it.
+    """
+    fmt = table_format(path)
+    p = _existing(path)
+    if p.stat().st_size == 0:
+        raise ValueError(f"{str(path)!r} is empty; expected a {fmt} table.")
+    try:
+        if p.name.lower().endswith(".gz"):
+            with gzip.open(p, "rb") as handle:
+                handle.read(1)
+        elif fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            pq.read_metadata(p)
+    except Exception as err:  # gzip and pyarrow raise many kinds
+        raise _unreadable(p, fmt, err) from err
+    return p, fmt
 
 
 def read_table(path: str | Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
@@ -173,28 +203,25 @@ def read_table(path: str | Path, columns: Sequence[str] | None = None) -> pd.Dat
         format says (not gzip, empty, not UTF-8, a broken JSON line), naming the
         file and, where the format has lines, the line.
     """
-    fmt = table_format(path)
-    p = _existing(path)
+    p, fmt = check_readable(path)
     cols = list(columns) if columns is not None else None
     try:
         if fmt == "parquet":
             return pd.read_parquet(p, columns=cols)
         if fmt == "jsonl":
             frame = pd.read_json(p, lines=True, dtype=False)
-            if cols is not None:
-                missing = [c for c in cols if c not in frame.columns]
-                if missing:
-                    raise ValueError(
-                        f"{str(path)!r} has no column(s) {missing}; "
-                        f"got {list(map(str, frame.columns))}."
-                    )
-                return frame[cols]
-            return frame
-        return pd.read_csv(p, sep="\t" if fmt == "tsv" else ",", usecols=cols)
+        else:
+            return pd.read_csv(p, sep="\t" if fmt == "tsv" else ",", usecols=cols)
     except Exception as err:  # gzip, pandas' parsers and pyarrow raise many kinds
-        if isinstance(err, ValueError) and str(path) in str(err):
-            raise
         raise _unreadable(p, fmt, err) from err
+    if cols is not None:
+        missing = [c for c in cols if c not in frame.columns]
+        if missing:
+            raise ValueError(
+                f"{str(path)!r} has no column(s) {missing}; got {list(map(str, frame.columns))}."
+            )
+        return frame[cols]
+    return frame
 
 
 def iter_table(

@@ -38,9 +38,10 @@ def long_counts(counts: Any) -> pd.DataFrame:
 
 def run(args: argparse.Namespace) -> int:
     """Count the labels per cell; print the valid rates, write the long table with ``-o``."""
-    from jurycal.io import count_judgments, write_table
+    from jurycal.io import check_readable, count_judgments, write_table
 
     check_outputs([args.judgments], [args.output])
+    check_readable(args.judgments)
     counts = count_judgments(
         args.judgments, chunk_rows=args.chunk_rows, progress=show_progress(args)
     )
