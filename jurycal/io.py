@@ -38,6 +38,7 @@ __all__ = [
     "first_line",
     "iter_table",
     "read_table",
+    "table_columns",
     "table_format",
     "write_atomic",
     "write_table",
@@ -148,7 +149,7 @@ def _unreadable(p: Path, fmt: str, err: Exception) -> ValueError:
             if isinstance(why, UnicodeDecodeError):
                 return ValueError(f"{name!r} line {line}: not UTF-8 text ({why.reason}).")
             return ValueError(f"{name!r} line {line}: not a JSON object ({why}).")
-    reason = " ".join(str(err).split())[:200] or type(err).__name__
+    reason = " ".join(str(err).split())[:200].rstrip(".") or type(err).__name__
     return ValueError(f"cannot read {name!r} as {fmt}: {reason}.")
 
 
@@ -179,6 +180,31 @@ def check_readable(path: str | Path) -> tuple[Path, str]:
     except Exception as err:  # gzip and pyarrow raise many kinds
         raise _unreadable(p, fmt, err) from err
     return p, fmt
+
+
+def table_columns(path: str | Path) -> list[str]:
+    """The column names of the table at ``path``, reading only its header (first line, or schema).
+
+    Raises
+    ------
+    ValueError
+        As :func:`read_table`, for a file that cannot be read.
+    """
+    p, fmt = check_readable(path)
+    try:
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            return [str(c) for c in pq.read_schema(p).names]
+        if fmt == "jsonl":
+            with _open(p) as handle:
+                for raw in handle:
+                    if raw.strip():
+                        return [str(c) for c in json.loads(raw.decode("utf-8"))]
+            return []
+        return [str(c) for c in pd.read_csv(p, sep="\t" if fmt == "tsv" else ",", nrows=0).columns]
+    except Exception as err:  # as in read_table
+        raise _unreadable(p, fmt, err) from err
 
 
 def read_table(path: str | Path, columns: Sequence[str] | None = None) -> pd.DataFrame:

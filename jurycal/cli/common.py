@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -34,6 +35,7 @@ from regression.checks import (
     MAX_N_BOOT,
     check_alpha,
     check_n_boot,
+    coerce_binary,
     plain,
     require_columns,
 )
@@ -43,6 +45,7 @@ __all__ = [
     "EXIT_INTERNAL",
     "EXIT_OK",
     "EXIT_USAGE",
+    "LABEL_COLUMNS",
     "MAX_RESTARTS",
     "NAME_COLUMNS",
     "alpha_value",
@@ -56,8 +59,10 @@ __all__ = [
     "read_human",
     "read_input",
     "read_judgments",
+    "read_votes",
     "refuse_duplicates",
     "restarts_value",
+    "same_item_type",
     "save_plot",
     "show_progress",
     "steps",
@@ -73,6 +78,8 @@ MAX_RESTARTS = 1000
 
 #: Columns that hold names: read as text whatever the file's format made of them.
 NAME_COLUMNS = ("generator", "validator", "model", "task")
+#: Columns that hold binary labels (1 / 0, bool, valid / invalid; missing allowed).
+LABEL_COLUMNS = ("label", "human", "judge")
 
 # How many known names an "unknown name" message lists.
 _SHOWN_NAMES = 8
@@ -204,17 +211,47 @@ def _as_text(values: pd.Series) -> pd.Series:
 def read_input(path: Path, what: str, columns: Iterable[str] = ()) -> pd.DataFrame:
     """Read ``path``, check it has ``columns``, and turn its :data:`NAME_COLUMNS` into text.
 
-    ``what`` names the file in messages (``"judgments file"``). Raises
+    ``what`` names the file in messages (``"judgments file"``). The
+    :data:`LABEL_COLUMNS` among ``columns`` are checked here (missing labels
+    allowed), so that a label that is not binary is named with its file line. Raises
     ``ValueError`` naming the file for every problem.
     """
     frame = read_table(path)
-    require_columns(frame, list(columns), f"{what} {str(path)!r}")
+    columns = list(columns)
+    require_columns(frame, columns, f"{what} {str(path)!r}")
     if frame.empty:
         raise ValueError(f"{what} {str(path)!r} has no rows.")
     for column in NAME_COLUMNS:
         if column in frame.columns:
             frame[column] = _as_text(frame[column])
+    for column in LABEL_COLUMNS:
+        if column in columns:
+            try:
+                coerce_binary(column, frame[column], allow_missing=True)
+            except ValueError as err:
+                raise ValueError(_at_line(str(err), path, what)) from None
     return frame
+
+
+def _at_line(message: str, path: Path, what: str) -> str:
+    """A library message's 0-based ``at position N`` as the file line."""
+    found = re.search(r" at position (\d+)", message)
+    if found is None:
+        return f"{what} {str(path)!r}: {message}"
+    line = first_line(path) + int(found.group(1))
+    return f"{what} {str(path)!r} line {line}: " + message.replace(found.group(0), "")
+
+
+def same_item_type(*frames: pd.DataFrame) -> list[pd.DataFrame]:
+    """The frames with their ``item`` columns as text when the files disagree on its type.
+
+    One file's items read as numbers and another's as text (``7`` and ``"7"``)
+    would never match; as text they do.
+    """
+    kinds = {str(f["item"].dtype.kind) for f in frames if "item" in f.columns}
+    if len(kinds) <= 1:
+        return list(frames)
+    return [f.assign(item=_as_text(f["item"])) if "item" in f.columns else f for f in frames]
 
 
 def refuse_duplicates(frame: pd.DataFrame, keys: Sequence[str], path: Path, what: str) -> None:
@@ -253,6 +290,15 @@ def read_human(path: Path) -> pd.DataFrame:
     human = read_input(path, "human-label file", HUMAN_COLUMNS)
     refuse_duplicates(human, ["generator", "item"], path, "human-label file")
     return human
+
+
+def read_votes(judgments: Path, human: Path | None) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """The judgments table and, when given, the human labels, their items of one type."""
+    votes = read_judgments(judgments)
+    if human is None:
+        return votes, None
+    votes, labels = same_item_type(votes, read_human(human))
+    return votes, labels
 
 
 def find_name(name: str, known: Iterable[Any], what: str, where: str) -> str:

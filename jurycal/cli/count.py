@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from jurycal.cli.common import check_outputs, command_options, emit, positive_int, show_progress
+from regression.checks import JUDGMENT_COLUMNS
 
 __all__ = ["long_counts", "register", "run"]
 
@@ -38,10 +39,16 @@ def long_counts(counts: Any) -> pd.DataFrame:
 
 def run(args: argparse.Namespace) -> int:
     """Count the labels per cell; print the valid rates, write the long table with ``-o``."""
-    from jurycal.io import check_readable, count_judgments, write_table
+    from jurycal.io import count_judgments, table_columns, write_table
 
     check_outputs([args.judgments], [args.output])
-    check_readable(args.judgments)
+    columns = table_columns(args.judgments)
+    missing = [c for c in JUDGMENT_COLUMNS if c not in columns]
+    if missing:
+        raise ValueError(
+            f"judgments file {str(args.judgments)!r} is missing column(s) {missing}; "
+            f"expected columns {list(JUDGMENT_COLUMNS)}, got {columns}."
+        )
     counts = count_judgments(
         args.judgments, chunk_rows=args.chunk_rows, progress=show_progress(args)
     )

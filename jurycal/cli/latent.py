@@ -12,7 +12,7 @@ import argparse
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
@@ -25,8 +25,7 @@ from jurycal.cli.common import (
     find_name,
     n_boot_value,
     plot_path,
-    read_human,
-    read_judgments,
+    read_votes,
     restarts_value,
     save_plot,
     steps,
@@ -90,6 +89,11 @@ def register(subparsers: Any) -> None:
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--report", type=Path, help="also write a report card (.md and .html)")
         parser.set_defaults(handler=handler)
+
+
+def _read(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame]:
+    judgments, human = read_votes(args.judgments, args.human)
+    return judgments, cast(pd.DataFrame, human)  # a path was given, so labels were read
 
 
 def _model(args: argparse.Namespace) -> Any:
@@ -209,7 +213,7 @@ def run_fit(args: argparse.Namespace) -> int:
     _check_outputs(args)
     with steps(args, ["read", "fit", "intervals", "write"]) as advance:
         advance("read")
-        judgments, human = read_judgments(args.judgments), read_human(args.human)
+        judgments, human = _read(args)
         calibration = _calibration(args, judgments, human)
         advance("fit")
         with warnings.catch_warnings():
@@ -234,7 +238,7 @@ def run_estimate(args: argparse.Namespace) -> int:
     _check_outputs(args)
     with steps(args, ["read", "fit", "add the generator", "intervals"]) as advance:
         advance("read")
-        judgments, human = read_judgments(args.judgments), read_human(args.human)
+        judgments, human = _read(args)
         new = find_name(
             args.generator,
             judgments["generator"].dropna().unique(),

@@ -11,8 +11,7 @@ from jurycal.cli.common import (
     command_options,
     emit,
     plot_path,
-    read_human,
-    read_judgments,
+    read_votes,
     save_plot,
 )
 
@@ -44,9 +43,9 @@ def run(args: argparse.Namespace) -> int:
     from ensemble.plots import plot_threshold_sweep
 
     check_outputs([args.judgments, args.human], [plot_path(args)])
-    matrix = vote_matrix(read_judgments(args.judgments))
+    judgments, human = read_votes(args.judgments, args.human)
     choice = pick_threshold(
-        matrix, read_human(args.human), args.rule, args.metric, missing=args.missing
+        vote_matrix(judgments), human, args.rule, args.metric, missing=args.missing
     )
     sweep = choice.sweep[choice.sweep["rule"] == args.rule]
     lines = [

@@ -9,7 +9,14 @@ from typing import Any
 
 import pandas as pd
 
-from jurycal.cli.common import check_outputs, command_options, emit, read_input, show_progress
+from jurycal.cli.common import (
+    check_outputs,
+    command_options,
+    emit,
+    read_input,
+    refuse_duplicates,
+    show_progress,
+)
 
 __all__ = ["describe_orphans", "register", "run"]
 
@@ -78,11 +85,16 @@ def run(args: argparse.Namespace) -> int:
     """Repair, write the judgments table, and account for every response and pair."""
     from jurycal.io import write_table
     from repair import ALL, PAPER_LEVELS, repair_judgments
+    from repair.pipeline import GENERATOR_ITEM_COLUMNS, VALIDATOR_OUTPUT_COLUMNS
 
     inputs = [args.generator_items, args.validator_outputs]
     check_outputs(inputs, [args.output, args.report])
-    items = read_input(args.generator_items, "generator-item file")
-    outputs = read_input(args.validator_outputs, "validator-output file")
+    items = read_input(args.generator_items, "generator-item file", GENERATOR_ITEM_COLUMNS)
+    refuse_duplicates(items, ["generator", "item"], args.generator_items, "generator-item file")
+    outputs = read_input(args.validator_outputs, "validator-output file", VALIDATOR_OUTPUT_COLUMNS)
+    refuse_duplicates(
+        outputs, ["generator", "task", "validator"], args.validator_outputs, "validator-output file"
+    )
     repairs = ALL if args.repairs == "all" else PAPER_LEVELS[args.repairs]
     judgments, report = repair_judgments(
         items,

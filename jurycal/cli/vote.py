@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from jurycal.cli.common import check_outputs, command_options, emit, read_human, read_judgments
+from jurycal.cli.common import check_outputs, command_options, emit, read_votes
 
 __all__ = ["register", "run"]
 
@@ -52,8 +52,8 @@ def run(args: argparse.Namespace) -> int:
     from jurycal.io import write_table
 
     check_outputs([args.judgments, args.human], [args.output])
-    matrix = vote_matrix(read_judgments(args.judgments))
-    human = read_human(args.human) if args.human is not None else None
+    judgments, human = read_votes(args.judgments, args.human)
+    matrix = vote_matrix(judgments)
     tally = tally_votes(matrix)
     threshold = (
         args.threshold

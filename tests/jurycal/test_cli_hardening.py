@@ -428,10 +428,10 @@ def test_no_progress_bars_when_stderr_is_not_a_terminal(votes, capsys):
 
 
 def test_an_unexpected_error_is_one_line_with_a_hint(votes, capsys, monkeypatch):
-    def broken(args):
+    def broken(*args):
         raise RuntimeError("boom\nsecond line")
 
-    monkeypatch.setattr(jurycal.cli.vote, "read_judgments", broken)
+    monkeypatch.setattr(jurycal.cli.vote, "read_votes", broken)
     code, _, err = _run(["vote", str(votes / "j.csv")], capsys)
     line = _one_line_error(err)
     assert code == 3 and "unexpected RuntimeError: boom second line" in line
@@ -455,3 +455,27 @@ def test_warnings_print_one_line_each(votes, capsys, monkeypatch):
     )
     code, _, err = _run(["vote"], capsys)
     assert code == 0 and err == "jurycal: warning: first and more\n"
+
+
+def test_a_label_that_is_not_binary_is_named_by_its_line(tmp_path, capsys):
+    path = tmp_path / "j.jsonl"
+    rows = [{"generator": "g", "item": i, "validator": "v", "label": 1} for i in range(3)]
+    rows[2]["label"] = "maybe"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    code, _, err = _run(["vote", str(path)], capsys)
+    line = _one_line_error(err)
+    assert code == 1 and f"judgments file {str(path)!r} line 3: label must be 0/1" in line
+    assert "got 'maybe'" in line and "position" not in line
+
+
+def test_items_read_as_numbers_in_one_file_and_text_in_another_match(votes, tmp_path, capsys):
+    human = pd.read_csv(votes / "h.csv")
+    human["item"] = "0" + human["item"].astype(str)  # '07': text in every format
+    human["item"] = human["item"].str.lstrip("0").replace("", "0")
+    human.to_json(tmp_path / "h.jsonl", orient="records", lines=True)
+    assert pd.read_json(tmp_path / "h.jsonl", lines=True, dtype=False)["item"].dtype.kind != "i"
+    argv = ["vote", str(votes / "j.parquet"), "--human", str(tmp_path / "h.jsonl"), "--json"]
+    code, out, err = _run(argv, capsys)
+    assert code == 0, err
+    rates = {r["rate"]: r for r in json.loads(out)["rates"]}
+    assert rates["tpr"]["n"] + rates["tnr"]["n"] == 240  # every human label found its item
