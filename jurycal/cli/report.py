@@ -21,6 +21,8 @@ __all__ = ["register", "run"]
 
 def register(subparsers: Any) -> None:
     """Add ``report`` to the ``jurycal`` subparsers."""
+    from regression.single_judge import METHODS
+
     parser = subparsers.add_parser(
         "report",
         parents=[command_options()],
@@ -36,7 +38,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--models", nargs=2, metavar=("A", "B"))
     parser.add_argument("--unpaired", action="store_true")
-    parser.add_argument("--method", choices=("rogan-gladen", "ppi++"), default="rogan-gladen")
+    parser.add_argument(
+        "--method", choices=[m for m in METHODS if m != "naive"], default="rogan-gladen"
+    )
     parser.add_argument("--n-boot", type=n_boot_value, default=10_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--alpha", type=alpha_value, default=0.05)
