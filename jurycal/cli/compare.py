@@ -22,7 +22,7 @@ from jurycal.cli.common import (
     steps,
 )
 
-__all__ = ["Comparison", "read_comparison", "register", "run"]
+__all__ = ["Comparison", "compare_read", "read_comparison", "register", "run"]
 
 #: The calibration rows per model, the two models' test labels (aligned by item when paired).
 Comparison = tuple[dict[str, pd.DataFrame], pd.Series, pd.Series, bool]
@@ -74,9 +74,28 @@ def read_comparison(args: argparse.Namespace) -> Comparison:
     return cal, test_a, test_b, False
 
 
+def compare_read(args: argparse.Namespace, comparison: Comparison, *, shared: str) -> Any:
+    """:func:`regression.compare_models` on what :func:`read_comparison` read."""
+    from regression import compare_models
+
+    name_a, name_b = args.models
+    cal, test_a, test_b, paired = comparison
+    return compare_models(
+        test_a,
+        test_b,
+        cal[name_a],
+        cal[name_b],
+        args.alpha,
+        paired=paired,
+        shared_calibration=shared,
+        n_boot=args.n_boot,
+        seed=args.seed,
+        labels=(name_a, name_b),
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Compare the two models' prevalences and the judge's J on each."""
-    from regression import compare_models
     from regression.plots import plot_comparison
 
     name_a, name_b = args.models
@@ -85,18 +104,7 @@ def run(args: argparse.Namespace) -> int:
         advance("read")
         cal, test_a, test_b, paired = read_comparison(args)
         advance("compare (bootstrap)")
-        result = compare_models(
-            test_a,
-            test_b,
-            cal[name_a],
-            cal[name_b],
-            args.alpha,
-            paired=paired,
-            shared_calibration=args.shared,
-            n_boot=args.n_boot,
-            seed=args.seed,
-            labels=(name_a, name_b),
-        )
+        result = compare_read(args, (cal, test_a, test_b, paired), shared=args.shared)
     payload = {
         "models": [name_a, name_b],
         "paired": paired,

@@ -19,7 +19,7 @@ from jurycal.cli.common import (
     save_plot,
 )
 
-__all__ = ["register", "run", "select_model"]
+__all__ = ["MODEL_COLUMNS", "read_single", "register", "run", "select_model"]
 
 #: Columns that can say which model a row's response came from.
 MODEL_COLUMNS = ("model", "generator")
@@ -66,18 +66,23 @@ def select_model(frame: pd.DataFrame, model: str | None, what: str) -> pd.DataFr
     return frame
 
 
+def read_single(
+    calibration_path: Path, test_path: Path, model: str | None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The calibration rows (``human, judge``) and the test rows (``judge``) of one model."""
+    calibration = read_input(calibration_path, "calibration file", ["human", "judge"])
+    calibration = select_model(calibration, model, f"calibration file {str(calibration_path)!r}")
+    test = read_input(test_path, "test file", ["judge"])
+    return calibration, select_model(test, model, f"test file {str(test_path)!r}")
+
+
 def run(args: argparse.Namespace) -> int:
     """Estimate the test set's prevalence with the judge calibrated on human labels."""
     from regression import estimate_prevalence
     from regression.plots import plot_single_judge
 
     check_outputs([args.calibration, args.test], [plot_path(args)])
-    calibration = read_input(args.calibration, "calibration file", ["human", "judge"])
-    calibration = select_model(
-        calibration, args.model, f"calibration file {str(args.calibration)!r}"
-    )
-    test = read_input(args.test, "test file", ["judge"])
-    test = select_model(test, args.model, f"test file {str(args.test)!r}")
+    calibration, test = read_single(args.calibration, args.test, args.model)
     result = estimate_prevalence(calibration, test["judge"], args.alpha, method=args.method)
     payload = {
         "method": result.method,

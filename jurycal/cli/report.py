@@ -12,7 +12,7 @@ from jurycal.cli.common import (
     command_options,
     emit,
     n_boot_value,
-    read_input,
+    steps,
     write_card,
 )
 
@@ -54,38 +54,30 @@ def card_paths(path: Path) -> list[Path]:
 
 def run(args: argparse.Namespace) -> int:
     """Estimate (and compare, with ``--models``) and write the card."""
-    from jurycal.cli.compare import read_comparison
-    from jurycal.cli.judge import select_model
+    from jurycal.cli.compare import compare_read, read_comparison
+    from jurycal.cli.judge import read_single
     from jurycal.report import Report, add_comparison, add_single_judge
-    from regression import compare_models, estimate_prevalence
+    from regression import estimate_prevalence
 
     check_outputs([args.calibration, args.test], card_paths(args.output))
     card = Report("jurycal report card")
     if args.models is None:
-        calibration = read_input(args.calibration, "calibration file", ["human", "judge"])
-        calibration = select_model(calibration, None, f"calibration file {str(args.calibration)!r}")
-        test = read_input(args.test, "test file", ["judge"])
-        test = select_model(test, None, f"test file {str(args.test)!r}")
+        calibration, test = read_single(args.calibration, args.test, None)
         result = estimate_prevalence(calibration, test["judge"], args.alpha, method=args.method)
         add_single_judge(card, result)
     else:
-        name_a, name_b = args.models
-        cal, test_a, test_b, paired = read_comparison(args)
-        for name, labels in ((name_a, test_a), (name_b, test_b)):
-            result = estimate_prevalence(cal[name], labels.dropna(), args.alpha, method=args.method)
-            add_single_judge(card, result, name=name)
-        comparison = compare_models(
-            test_a,
-            test_b,
-            cal[name_a],
-            cal[name_b],
-            args.alpha,
-            paired=paired,
-            n_boot=args.n_boot,
-            seed=args.seed,
-            labels=(name_a, name_b),
-        )
-        add_comparison(card, comparison)
+        with steps(args, ["read", "estimate", "compare (bootstrap)"]) as advance:
+            advance("read")
+            comparison = read_comparison(args)
+            cal, test_a, test_b, _ = comparison
+            advance("estimate")
+            for name, labels in zip(args.models, (test_a, test_b), strict=True):
+                result = estimate_prevalence(
+                    cal[name], labels.dropna(), args.alpha, method=args.method
+                )
+                add_single_judge(card, result, name=name)
+            advance("compare (bootstrap)")
+            add_comparison(card, compare_read(args, comparison, shared="pooled"))
     written = write_card(card, args.output)
     markdown = card.to_markdown()
     emit(

@@ -53,10 +53,13 @@ def test_judge_bad_input_exits_1_with_message(tmp_path, capsys):
     test = tmp_path / "test.csv"
     pd.DataFrame({"verdict": [1, 0]}).to_csv(test, index=False)
     assert main(["judge", str(cal), str(test)]) == 1
-    assert "missing column(s) ['judge']" in capsys.readouterr().err
-    pd.DataFrame({"judge": [1, 0]}).to_csv(test, index=False)
+    # the third data row is line 4 of the file, after the header
+    assert "cal.csv' line 4: human must be 0/1, bool or 'valid'/'invalid'; got 2." in (
+        capsys.readouterr().err
+    )
+    pd.DataFrame({"human": [1, 0, 1], "judge": [1, 0, 1]}).to_csv(cal, index=False)
     assert main(["judge", str(cal), str(test)]) == 1
-    assert "got 2 at position 2" in capsys.readouterr().err
+    assert "missing column(s) ['judge']" in capsys.readouterr().err
     assert main(["judge", str(tmp_path / "nope.csv"), str(test)]) == 1
     assert "no such file" in capsys.readouterr().err
 
