@@ -48,6 +48,7 @@ __all__ = [
     "LABEL_COLUMNS",
     "MAX_RESTARTS",
     "NAME_COLUMNS",
+    "add_progress_options",
     "alpha_value",
     "check_outputs",
     "command_options",
@@ -55,6 +56,7 @@ __all__ = [
     "find_name",
     "jsonable",
     "n_boot_value",
+    "plot_path",
     "positive_int",
     "read_human",
     "read_input",
@@ -159,7 +161,25 @@ def positive_int(text: str) -> int:
 
 
 def n_boot_value(text: str) -> int:
-    """An argparse type: a bootstrap count in ``MIN_N_BOOT..MAX_N_BOOT`` (checked up front)."""
+    """An argparse type: a bootstrap count in ``MIN_N_BOOT..MAX_N_BOOT``, checked up front.
+
+    A count beyond :data:`regression.checks.MAX_N_BOOT` would allocate the
+    replicates before failing; refused here, it is a usage error (exit 2).
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        Not a whole number, or outside the bounds (both named).
+
+    Examples
+    --------
+    >>> n_boot_value("200")
+    200
+    >>> n_boot_value("1000000000")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '1000000000': a whole number of replicates from 2 to 1,000,000 (fewer than two replicates give no spread, more cost memory for no digits)
+    """
     try:
         return check_n_boot(int(text))
     except ValueError as err:
@@ -211,10 +231,27 @@ def _as_text(values: pd.Series) -> pd.Series:
 def read_input(path: Path, what: str, columns: Iterable[str] = ()) -> pd.DataFrame:
     """Read ``path``, check it has ``columns``, and turn its :data:`NAME_COLUMNS` into text.
 
-    ``what`` names the file in messages (``"judgments file"``). The
-    :data:`LABEL_COLUMNS` among ``columns`` are checked here (missing labels
-    allowed), so that a label that is not binary is named with its file line. Raises
-    ``ValueError`` naming the file for every problem.
+    Parameters
+    ----------
+    path : Path
+        A table in one of :data:`jurycal.io.FORMATS`.
+    what : str
+        What the file is, for messages (``"judgments file"``).
+    columns : iterable of str
+        The columns the command needs. Those among :data:`LABEL_COLUMNS` are
+        checked here (missing labels allowed), so that a label that is not
+        binary is named with its file line.
+
+    Returns
+    -------
+    DataFrame
+        Every column of the file, in file order; name columns as text.
+
+    Raises
+    ------
+    ValueError
+        An unreadable file, a missing column, no rows, a label that is not
+        binary: each naming the file (and the line where it applies).
     """
     frame = read_table(path)
     columns = list(columns)
@@ -255,7 +292,14 @@ def same_item_type(*frames: pd.DataFrame) -> list[pd.DataFrame]:
 
 
 def refuse_duplicates(frame: pd.DataFrame, keys: Sequence[str], path: Path, what: str) -> None:
-    """Raise naming the file line of the first repeated ``keys`` (1-based, counting a header)."""
+    """Raise when two rows of ``frame`` (read from ``path``) share ``keys``.
+
+    Raises
+    ------
+    ValueError
+        Naming the file lines (1-based, a CSV header being line 1) of the first
+        repeat and of the row it repeats, and the key values.
+    """
     repeated = frame.duplicated(list(keys), keep=False).to_numpy()
     if not repeated.any():
         return
@@ -302,7 +346,19 @@ def read_votes(judgments: Path, human: Path | None) -> tuple[pd.DataFrame, pd.Da
 
 
 def find_name(name: str, known: Iterable[Any], what: str, where: str) -> str:
-    """``name`` if it is among ``known``, else a ``ValueError`` listing a few known names."""
+    """``name`` if it is among ``known`` (compared as text), else a ``ValueError``.
+
+    The message lists a few known names and points out one that differs only in case.
+
+    Examples
+    --------
+    >>> find_name("4", [4, 5], "generator", "the judgments file")
+    '4'
+    >>> find_name("gpt-4O", ["gpt-4o", "claude"], "generator", "the judgments file")
+    Traceback (most recent call last):
+    ...
+    ValueError: generator 'gpt-4O' is not in the judgments file (did you mean 'gpt-4o'?); names there: 'claude', 'gpt-4o'.
+    """
     names = sorted({str(k) for k in known})
     if name in names:
         return name
@@ -319,8 +375,17 @@ def find_name(name: str, known: Iterable[Any], what: str, where: str) -> str:
 def check_outputs(inputs: Iterable[Path | None], outputs: Iterable[Path | None]) -> None:
     """Refuse, before any work, an output that is an input file or cannot be written.
 
-    Paths are compared resolved (``./a.csv`` and ``a.csv`` are one file; so are
-    two names of one file through a link).
+    Parameters
+    ----------
+    inputs, outputs : iterable of Path or None
+        The command's input files and the files it will write (None: not asked for).
+
+    Raises
+    ------
+    ValueError
+        An output that is an input (or another output), a directory, or in a
+        directory that does not exist. Paths are compared resolved: ``./a.csv``
+        and ``a.csv`` are one file, and so are two names of one file through a link.
     """
     seen = {}
     for path in inputs:
@@ -382,6 +447,12 @@ def jsonable(value: Any) -> Any:
 
     A table's index becomes a column under its name; row numbers (an unnamed
     integer index) are dropped, and another unnamed index is called ``name``.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"p": [0.5, float("nan")]}, index=pd.Index(["a", "b"], name="g"))
+    >>> jsonable({"table": frame, "n": np.int64(3)})
+    {'table': [{'g': 'a', 'p': 0.5}, {'g': 'b', 'p': None}], 'n': 3}
     """
     if isinstance(value, pd.DataFrame):
         unnamed = value.index.nlevels == 1 and value.index.name is None
