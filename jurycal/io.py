@@ -300,8 +300,8 @@ def write_atomic(path: str | Path, write: Callable[[Path], Any]) -> Path:
     Raises
     ------
     ValueError
-        ``path``'s directory does not exist or cannot be written, or ``path`` is a
-        directory; the message names the path.
+        ``path``'s directory does not exist or cannot be written, ``path`` is a
+        directory, or ``write`` failed; the message names the path.
     """
     p = Path(path)
     parent = p.parent if str(p.parent) else Path(".")
@@ -324,7 +324,11 @@ def write_atomic(path: str | Path, write: Callable[[Path], Any]) -> Path:
     except OSError as err:
         tmp.unlink(missing_ok=True)
         raise ValueError(f"cannot write {str(path)!r}: {err.strerror or err}.") from err
-    except BaseException:
+    except Exception as err:  # the writer's own complaint (pyarrow, pandas), with the path
+        tmp.unlink(missing_ok=True)
+        reason = " ".join(str(err).split())[:200].rstrip(".") or type(err).__name__
+        raise ValueError(f"cannot write {str(path)!r}: {reason}.") from err
+    except BaseException:  # an interrupt: leave no temporary file behind
         tmp.unlink(missing_ok=True)
         raise
     return p

@@ -13,6 +13,7 @@ from jurycal.cli.common import (
     plot_path,
     read_votes,
     save_plot,
+    steps,
 )
 
 __all__ = ["register", "run"]
@@ -43,10 +44,12 @@ def run(args: argparse.Namespace) -> int:
     from ensemble.plots import plot_threshold_sweep
 
     check_outputs([args.judgments, args.human], [plot_path(args)])
-    judgments, human = read_votes(args.judgments, args.human)
-    choice = pick_threshold(
-        vote_matrix(judgments), human, args.rule, args.metric, missing=args.missing
-    )
+    with steps(args, ["read", "sweep the thresholds"]) as advance:
+        advance("read")
+        judgments, human = read_votes(args.judgments, args.human)
+        matrix = vote_matrix(judgments)
+        advance("sweep the thresholds")
+        choice = pick_threshold(matrix, human, args.rule, args.metric, missing=args.missing)
     sweep = choice.sweep[choice.sweep["rule"] == args.rule]
     lines = [
         f"rule {args.rule}: threshold {choice.threshold} minimises {args.metric} on the "

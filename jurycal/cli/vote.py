@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from jurycal.cli.common import check_outputs, command_options, emit, read_votes
+from jurycal.cli.common import check_outputs, command_options, emit, read_votes, steps
 
 __all__ = ["register", "run"]
 
@@ -52,8 +52,10 @@ def run(args: argparse.Namespace) -> int:
     from jurycal.io import write_table
 
     check_outputs([args.judgments, args.human], [args.output])
-    judgments, human = read_votes(args.judgments, args.human)
-    matrix = vote_matrix(judgments)
+    with steps(args, ["read"]) as advance:
+        advance("read")
+        judgments, human = read_votes(args.judgments, args.human)
+        matrix = vote_matrix(judgments)
     tally = tally_votes(matrix)
     threshold = (
         args.threshold

@@ -425,6 +425,8 @@ def test_no_progress_bars_when_stderr_is_not_a_terminal(votes, capsys):
         ["count", str(votes / "j.csv"), "--chunk-rows", "100", "--progress"], capsys
     )
     assert code == 0 and "row" in err
+    code, _, err = _run(["vote", str(votes / "j.csv"), "--progress"], capsys)
+    assert code == 0 and "read" in err  # the step bar names the step
 
 
 def test_an_unexpected_error_is_one_line_with_a_hint(votes, capsys, monkeypatch):
