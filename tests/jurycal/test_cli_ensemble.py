@@ -27,7 +27,7 @@ def test_vote_matches_the_library_and_writes_labels(files, capsys):
     expected = ensemble_precision(vote(vote_matrix(judgments), "minority_veto", 4)).to_frame()
     got = {row["generator"]: row["precision"] for row in payload["precision"]}
     assert got == pytest.approx(expected["precision"].to_dict())
-    rates = {row["index"]: row["estimate"] for row in payload["rates"]}
+    rates = {row["rate"]: row["estimate"] for row in payload["rates"]}
     assert rates["tpr"] == pytest.approx(0.9554, abs=1e-4)  # paper section 4: TPR 95.5 %
     labels = pd.read_csv(root / "l.csv")
     assert len(labels) == 5972 and set(labels.columns) == {"generator", "item", "label"}
