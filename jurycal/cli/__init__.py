@@ -28,6 +28,7 @@ from jurycal.cli import (
     compare,
     count,
     demo,
+    import_,
     judge,
     latent,
     pick_threshold,
@@ -46,6 +47,7 @@ __all__ = ["COMMANDS", "build_parser", "main"]
 #: The command modules, in the order ``jurycal --help`` lists them.
 COMMANDS: list[ModuleType] = [
     demo,
+    import_,
     judge,
     compare,
     report,

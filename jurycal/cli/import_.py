@@ -12,10 +12,10 @@ reports as a one-line error with exit code 1.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
+from jurycal.cli.common import check_outputs, command_options, emit
 from jurycal.importers import IMPORTERS, ITEM_KEYS, PARTIAL_POLICIES, import_judgments
 from jurycal.io import table_format, write_table
 
@@ -27,6 +27,7 @@ def register(subparsers: Any) -> None:
     formats = "; ".join(f"{name}: {imp.description}" for name, imp in IMPORTERS.items())
     parser = subparsers.add_parser(
         "import",
+        parents=[command_options()],
         help="read an eval tool's result files into the judgments table",
         description="Read an eval tool's result files into the judgments table "
         f"(generator, item, validator, label). Formats: {formats}.",
@@ -74,7 +75,6 @@ def register(subparsers: Any) -> None:
         help="alpaca_eval / mt_bench pairwise: the reference model (default: "
         "generator_1 / model_2 when it is one model)",
     )
-    parser.add_argument("--json", action="store_true", help="print the account as JSON")
     parser.set_defaults(handler=run)
 
 
@@ -88,12 +88,12 @@ def run(args: argparse.Namespace) -> int:
         format has, files that are not the format (``ImportFormatError``), or
         files holding no judge votes.
     """
-    inputs = {Path(p).resolve() for p in args.paths}
     outputs = [args.output] + ([args.human_out] if args.human_out else [])
     for out in outputs:
         table_format(out)  # refuse an unknown ending before reading anything
-        if Path(out).resolve() in inputs:
-            raise ValueError(f"output {out!r} is also an input file; choose another path.")
+    check_outputs(
+        [p for p in map(Path, args.paths) if p.is_file()], [Path(out) for out in outputs]
+    )
     result = import_judgments(
         args.format,
         args.paths,
@@ -115,33 +115,28 @@ def run(args: argparse.Namespace) -> int:
     summary = result.summary()
     summary["output"] = str(args.output)
     summary["human_output"] = str(args.human_out) if args.human_out else None
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        _print_account(summary)
+    emit(args, _account(summary), summary)
     return 0
 
 
-def _print_account(summary: dict[str, Any]) -> None:
+def _account(summary: dict[str, Any]) -> str:
     threshold = summary["threshold_used"]
-    print(
+    lines = [
         f"read {summary['n_votes']} votes ({summary['n_missing_labels']} without a usable "
         f"verdict) on {summary['n_items']} items: {len(summary['generators'])} generator(s), "
         f"{len(summary['validators'])} validator(s), from {len(summary['sources'])} "
-        f"{summary['source_format']} file(s)."
-    )
-    print(
+        f"{summary['source_format']} file(s).",
         "threshold: "
         + (
             f"score >= {threshold:g} is valid"
             if threshold is not None
             else "none (the tool's own verdicts)"
-        )
-    )
-    print(f"wrote {summary['output']}")
+        ),
+        f"wrote {summary['output']}",
+    ]
     if summary["human_output"]:
-        print(f"wrote {summary['n_human_labels']} human label(s) to {summary['human_output']}")
-    for note in summary["notes"]:
-        print(f"note: {note}")
+        lines.append(f"wrote {summary['n_human_labels']} human label(s) to {summary['human_output']}")
+    lines += [f"note: {note}" for note in summary["notes"]]
     if summary["unknown_fields"]:
-        print("unknown fields (kept out): " + ", ".join(summary["unknown_fields"]))
+        lines.append("unknown fields (kept out): " + ", ".join(summary["unknown_fields"]))
+    return "\n".join(lines)

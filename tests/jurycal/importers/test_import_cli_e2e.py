@@ -3,12 +3,8 @@ tool's file to a report."""
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 import pandas as pd
 import pytest
@@ -16,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ensemble import ensemble_precision, vote
+from jurycal.cli import build_parser, main
 from jurycal.importers import IMPORTERS, ImportFormatError, import_judgments
 from jurycal.io import read_table
 from jurycal.report import Report
@@ -24,25 +21,9 @@ from regression import counts_from_judgments
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def cli_module() -> ModuleType:
-    """``jurycal.cli.import_``; loaded from its file while ``jurycal.cli`` is still one module."""
-    try:
-        return importlib.import_module("jurycal.cli.import_")
-    except ImportError:
-        spec = importlib.util.spec_from_file_location(
-            "jurycal_cli_import_", ROOT / "jurycal" / "cli" / "import_.py"
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-
-
 def run_cli(argv: list[str]) -> int:
-    module = cli_module()
-    parser = argparse.ArgumentParser(prog="jurycal")
-    module.register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
+    """``jurycal ARGV`` in process; a bad input raises its ValueError (``main`` prints it)."""
+    args = build_parser().parse_args(argv)
     return int(args.handler(args))
 
 
@@ -103,7 +84,7 @@ def test_cli_deepeval_takes_the_generator(fixtures: Path, tmp_path: Path) -> Non
 def test_cli_refuses_to_overwrite_an_input(fixtures: Path, tmp_path: Path) -> None:
     source = tmp_path / "gpt-4_single.jsonl"
     source.write_text((fixtures / "mt_bench_gpt-4_single.jsonl").read_text())
-    with pytest.raises(ValueError, match=r"is also an input file"):
+    with pytest.raises(ValueError, match=r"is the input file"):
         run_cli(["import", "mt_bench", str(source), "-o", str(source)])
     assert source.read_text() == (fixtures / "mt_bench_gpt-4_single.jsonl").read_text()
 
@@ -233,3 +214,12 @@ def test_a_fixture_with_one_field_changed_gives_a_result_or_a_value_error(
     except ValueError:
         return
     assert result.judgments["label"].dropna().isin([0, 1]).all()
+
+
+def test_main_reports_a_wrong_format_in_one_line(
+    fixtures: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["import", "inspect", str(fixtures / "promptfoo_results.json"),
+                 "-o", str(tmp_path / "v.csv")])  # fmt: skip
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1 and len(err) == 1 and "not an Inspect AI log" in err[0]
