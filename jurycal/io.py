@@ -1,8 +1,7 @@
-"""Reading and writing tables: CSV, Parquet and JSON Lines, whole or in bounded chunks.
+"""Reading and writing tables: CSV, TSV, Parquet and JSON Lines.
 
 The format follows the file name: ``.csv`` / ``.csv.gz`` / ``.tsv``, ``.parquet`` /
-``.pq``, ``.jsonl`` / ``.ndjson`` (optionally ``.gz``). :func:`iter_table` reads
-any of them in chunks of at most ``chunk_rows`` rows. :func:`count_judgments`
+``.pq``, ``.jsonl`` / ``.ndjson`` (optionally ``.gz``). :func:`count_judgments`
 turns judgments files of any size into counts with DuckDB, out of core
 (:mod:`jurycal.counting`), without ever holding the table.
 
@@ -20,23 +19,20 @@ import json
 import os
 import tempfile
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import pandas as pd
 
 from jurycal.counting import DEFAULT_MEMORY_LIMIT, count_files
-from regression.checks import JUDGMENT_COLUMNS
 from regression.counts import Counts
 
 __all__ = [
     "FORMATS",
-    "JUDGMENT_COLUMNS",
     "check_readable",
     "count_judgments",
     "first_line",
-    "iter_table",
     "read_table",
     "table_columns",
     "table_format",
@@ -250,46 +246,6 @@ def read_table(path: str | Path, columns: Sequence[str] | None = None) -> pd.Dat
     return frame
 
 
-def iter_table(
-    path: str | Path, *, chunk_rows: int = 1_000_000, columns: Sequence[str] | None = None
-) -> Iterator[pd.DataFrame]:
-    """Yield the table in chunks of at most ``chunk_rows`` rows; memory stays bounded by one chunk.
-
-    Parquet is read batch by batch with pyarrow; CSV and JSON Lines with pandas'
-    chunked readers. An unreadable file raises as in :func:`read_table`, when
-    the chunk that holds the damage is reached.
-    """
-    if chunk_rows <= 0:
-        raise ValueError(f"chunk_rows ({chunk_rows}) must be positive.")
-    fmt = table_format(path)
-    p = _existing(path)
-    try:
-        yield from _chunks(p, fmt, chunk_rows, list(columns) if columns is not None else None)
-    except Exception as err:  # as in read_table
-        if isinstance(err, ValueError) and str(path) in str(err):
-            raise
-        raise _unreadable(p, fmt, err) from err
-
-
-def _chunks(
-    p: Path, fmt: str, chunk_rows: int, cols: list[str] | None
-) -> Iterator[pd.DataFrame]:
-    if fmt == "parquet":
-        import pyarrow.parquet as pq
-
-        with pq.ParquetFile(p) as parquet:
-            for batch in parquet.iter_batches(batch_size=chunk_rows, columns=cols):
-                yield batch.to_pandas()
-    elif fmt == "jsonl":
-        with pd.read_json(p, lines=True, chunksize=chunk_rows, dtype=False) as reader:
-            for chunk in reader:
-                yield chunk[cols] if cols is not None else chunk
-    else:
-        sep = "\t" if fmt == "tsv" else ","
-        with pd.read_csv(p, sep=sep, usecols=cols, chunksize=chunk_rows) as reader:
-            yield from reader
-
-
 def write_atomic(path: str | Path, write: Callable[[Path], Any]) -> Path:
     """Call ``write(temporary_path)``, then move the result onto ``path`` in one step.
 
@@ -367,7 +323,6 @@ def write_text(text: str, path: str | Path) -> Path:
 def count_judgments(
     path: str | Path | Sequence[str | Path],
     *,
-    chunk_rows: int | None = None,
     progress: bool = True,
     check_duplicates: bool = True,
     memory_limit: str | None = DEFAULT_MEMORY_LIMIT,
@@ -380,9 +335,6 @@ def count_judgments(
     path : path, glob, or a list of them
         CSV / TSV, Parquet or JSON Lines files (text ones optionally ``.gz``)
         with columns ``generator, item, validator, label``.
-    chunk_rows : int, optional
-        Has no effect: DuckDB reads the files in its own batches. Accepted so
-        that callers written for a chunked reader keep working.
     progress : bool, default True
         A progress bar on stderr.
     check_duplicates, memory_limit, threads

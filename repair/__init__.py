@@ -8,6 +8,7 @@ from .labels import LabelPolicy, normalise_label
 from .lines import parse_line
 from .matching import FAILURE_TYPES
 from .orphans import ORPHAN_REASONS
+from .pairs import GENERATOR_ITEM_COLUMNS, VALIDATOR_OUTPUT_COLUMNS
 from .parsing import ParsedOutput, parse_validator_output
 from .pipeline import REPAIRED_COLUMNS, repair_judgments
 from .report import RepairReport
@@ -18,6 +19,7 @@ __all__ = [
     "ALL",
     "FAILURE_TYPES",
     "FEEDBACK",
+    "GENERATOR_ITEM_COLUMNS",
     "ORPHAN_REASONS",
     "LABELS",
     "LINES",
@@ -25,6 +27,7 @@ __all__ = [
     "PAPER_LEVELS",
     "PARSING",
     "REPAIRED_COLUMNS",
+    "VALIDATOR_OUTPUT_COLUMNS",
     "EntryTexts",
     "FeedbackTexts",
     "LabelPolicy",

@@ -1,4 +1,4 @@
-"""``jurycal count``: a judgments file of any size into generator x validator counts."""
+"""``jurycal count``: judgments files of any size into generator x validator counts (DuckDB)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from jurycal.cli.common import check_outputs, command_options, emit, positive_int, show_progress
-from regression.checks import JUDGMENT_COLUMNS
+from jurycal.counting import DEFAULT_MEMORY_LIMIT
 
 __all__ = ["long_counts", "register", "run"]
 
@@ -19,12 +19,28 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "count",
         parents=[command_options()],
-        help="turn a judgments file of any size into generator x validator counts (streamed)",
-        description="JUDGMENTS has columns generator, item, validator, label.",
+        help="turn judgments files of any size into generator x validator counts "
+        "(DuckDB, out of core)",
+        description="Each JUDGMENTS file (or glob) has columns generator, item, validator, "
+        "label; CSV, TSV, Parquet or JSON Lines, optionally .gz, formats may be mixed. "
+        "No (generator, item, validator) may appear twice across all of them.",
     )
-    parser.add_argument("judgments", type=Path)
+    parser.add_argument("judgments", nargs="+", metavar="JUDGMENTS", help="files or globs")
     parser.add_argument("-o", "--output", type=Path, help="write the long counts table here")
-    parser.add_argument("--chunk-rows", type=positive_int, default=1_000_000)
+    parser.add_argument(
+        "--memory-limit",
+        default=DEFAULT_MEMORY_LIMIT,
+        metavar="SIZE",
+        help=f"DuckDB's memory limit before it spills to disk (default {DEFAULT_MEMORY_LIMIT}; "
+        "'none' for DuckDB's own, 80%% of the machine's memory)",
+    )
+    parser.add_argument("--threads", type=positive_int, help="threads DuckDB may use (all cores)")
+    parser.add_argument(
+        "--no-duplicate-check",
+        dest="check_duplicates",
+        action="store_false",
+        help="skip the global duplicate check (several times faster on huge tables)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -39,18 +55,16 @@ def long_counts(counts: Any) -> pd.DataFrame:
 
 def run(args: argparse.Namespace) -> int:
     """Count the labels per cell; print the valid rates, write the long table with ``-o``."""
-    from jurycal.io import count_judgments, table_columns, write_table
+    from jurycal.io import count_judgments, write_table
 
-    check_outputs([args.judgments], [args.output])
-    columns = table_columns(args.judgments)
-    missing = [c for c in JUDGMENT_COLUMNS if c not in columns]
-    if missing:
-        raise ValueError(
-            f"judgments file {str(args.judgments)!r} is missing column(s) {missing}; "
-            f"expected columns {list(JUDGMENT_COLUMNS)}, got {columns}."
-        )
+    inputs = [Path(p) for p in args.judgments if Path(p).is_file()]
+    check_outputs(inputs, [args.output])
     counts = count_judgments(
-        args.judgments, chunk_rows=args.chunk_rows, progress=show_progress(args)
+        args.judgments if len(args.judgments) > 1 else args.judgments[0],
+        progress=show_progress(args),
+        check_duplicates=args.check_duplicates,
+        memory_limit=None if args.memory_limit.lower() == "none" else args.memory_limit,
+        threads=args.threads,
     )
     long = long_counts(counts)
     if args.output is not None:

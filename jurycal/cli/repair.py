@@ -26,8 +26,7 @@ _SHOWN = 3
 
 def register(subparsers: Any) -> None:
     """Add ``repair`` to the ``jurycal`` subparsers."""
-    from repair import PAPER_LEVELS
-    from repair.pipeline import GENERATOR_ITEM_COLUMNS, VALIDATOR_OUTPUT_COLUMNS
+    from repair import GENERATOR_ITEM_COLUMNS, PAPER_LEVELS, VALIDATOR_OUTPUT_COLUMNS
 
     parser = subparsers.add_parser(
         "repair",
@@ -84,8 +83,13 @@ def describe_orphans(orphans: pd.DataFrame, items: pd.DataFrame) -> str:
 def run(args: argparse.Namespace) -> int:
     """Repair, write the judgments table, and account for every response and pair."""
     from jurycal.io import write_table
-    from repair import ALL, PAPER_LEVELS, repair_judgments
-    from repair.pipeline import GENERATOR_ITEM_COLUMNS, VALIDATOR_OUTPUT_COLUMNS
+    from repair import (
+        ALL,
+        GENERATOR_ITEM_COLUMNS,
+        PAPER_LEVELS,
+        VALIDATOR_OUTPUT_COLUMNS,
+        repair_judgments,
+    )
 
     inputs = [args.generator_items, args.validator_outputs]
     check_outputs(inputs, [args.output, args.report])

@@ -63,7 +63,7 @@ def test_vote_bad_input(tmp_path, capsys):
 def test_count_streams_the_judgments_into_cells(files, capsys):
     root, judgments = files
     out = root / "counts.csv"
-    argv = ["count", str(root / "judgments.parquet"), "-o", str(out), "--chunk-rows", "10000"]
+    argv = ["count", str(root / "judgments.parquet"), "-o", str(out)]
     assert main(argv + ["--quiet"]) == 0
     assert "6 generators x 14 validators" in capsys.readouterr().out
     counts = pd.read_csv(out)

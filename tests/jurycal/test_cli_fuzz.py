@@ -32,7 +32,7 @@ COLUMNS = {
 # What a command reads, in order, and options it may be given.
 COMMANDS = {
     "vote": (["judgments"], ["--threshold", "--rule", "--human", "-o"]),
-    "count": (["judgments"], ["--chunk-rows", "-o"]),
+    "count": (["judgments"], ["--threads", "--memory-limit", "-o"]),
     "judge": (["calibration", "test"], ["--alpha", "--method", "--model"]),
     "compare": (["calibration", "test"], ["--n-boot", "--alpha", "--unpaired"]),
     "pick-threshold": (["judgments", "human"], ["--rule", "--metric"]),
@@ -54,7 +54,8 @@ NUMBERS = st.sampled_from(
 )
 OPTION_VALUES = {
     "--threshold": NUMBERS,
-    "--chunk-rows": NUMBERS,
+    "--threads": NUMBERS,
+    "--memory-limit": st.sampled_from(["1GB", "64MB", "none", "0", "-1GB", "x", ""]),
     "--n-boot": NUMBERS,
     "--alpha": st.sampled_from(["0.05", "0", "1", "-0.1", "nan", "inf", "x"]),
     "--fuzzy-threshold": st.sampled_from(["85", "0", "100", "101", "-3", "nan", "x"]),

@@ -209,7 +209,7 @@ def test_huge_bootstrap_and_restart_counts_are_refused(votes, capsys):
     assert code == 2 and f"at most {MAX_RESTARTS:,}" in err
     code, _, err = _run(["compare", *files, "--models", "1", "2", "--n-boot", "1"], capsys)
     assert code == 2 and "--n-boot" in err
-    code, _, err = _run(["count", files[0], "--chunk-rows", "-5"], capsys)
+    code, _, err = _run(["count", files[0], "--threads", "-5"], capsys)
     assert code == 2 and "must be at least 1" in err
     code, _, err = _run(["judge", *files, "--alpha", "1.5"], capsys)
     assert code == 2 and "strictly between 0 and 1" in err
@@ -419,10 +419,10 @@ def test_fit_plot_draws_the_computed_intervals(votes, tmp_path, capsys, monkeypa
 
 
 def test_no_progress_bars_when_stderr_is_not_a_terminal(votes, capsys):
-    code, _, err = _run(["count", str(votes / "j.csv"), "--chunk-rows", "100"], capsys)
+    code, _, err = _run(["count", str(votes / "j.csv")], capsys)
     assert code == 0 and err == ""
     code, _, err = _run(
-        ["count", str(votes / "j.csv"), "--chunk-rows", "100", "--progress"], capsys
+        ["count", str(votes / "j.csv"), "--progress"], capsys
     )
     assert code == 0 and "row" in err
     code, _, err = _run(["vote", str(votes / "j.csv"), "--progress"], capsys)

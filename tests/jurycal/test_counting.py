@@ -261,7 +261,7 @@ def test_count_judgments_is_the_duckdb_count(tmp_path, real):
     judgments, _ = real
     path = tmp_path / "v.csv.gz"
     write_table(judgments, path)
-    counts = count_judgments(path, chunk_rows=1_000, progress=False)
+    counts = count_judgments(path, progress=False)
     assert_same_counts(counts, counts_from_judgments(judgments))
 
 

@@ -1,9 +1,9 @@
-"""Tables round-trip through every supported format, whole and in chunks."""
+"""Tables round-trip through every supported format; bad files are named."""
 
 import pandas as pd
 import pytest
 
-from jurycal.io import first_line, iter_table, read_table, table_format, write_table, write_text
+from jurycal.io import first_line, read_table, table_format, write_table, write_text
 
 
 @pytest.fixture
@@ -21,17 +21,13 @@ def table():
 @pytest.mark.parametrize(
     "name", ["t.csv", "t.csv.gz", "t.tsv", "t.parquet", "t.jsonl", "t.jsonl.gz"]
 )
-def test_round_trip_whole_and_chunked(tmp_path, table, name):
+def test_round_trip(tmp_path, table, name):
     path = tmp_path / name
     write_table(table, path)
     whole = read_table(path)
     assert whole["generator"].tolist() == table["generator"].tolist()
     assert whole["label"].isna().tolist() == table["label"].isna().tolist()
-    chunks = list(iter_table(path, chunk_rows=2))
-    assert [len(c) for c in chunks] == [2, 2, 1]
-    assert pd.concat(chunks)["item"].tolist() == table["item"].tolist()
-    only = next(iter_table(path, chunk_rows=10, columns=["generator", "label"]))
-    assert list(only.columns) == ["generator", "label"]
+    assert whole["item"].tolist() == table["item"].tolist()
 
 
 def test_bad_paths(tmp_path):
@@ -39,19 +35,16 @@ def test_bad_paths(tmp_path):
         table_format("votes.xlsx")
     with pytest.raises(ValueError, match=r"no such file: .*missing.csv"):
         read_table(tmp_path / "missing.csv")
-    (tmp_path / "x.csv").write_text("a\n1\n")
-    with pytest.raises(ValueError, match=r"chunk_rows \(0\) must be positive"):
-        next(iter_table(tmp_path / "x.csv", chunk_rows=0))
 
 
-def test_count_judgments_streams_and_adds_up(tmp_path, table):
+def test_count_judgments_adds_up(tmp_path, table):
     from jurycal.io import count_judgments
     from regression.counts import counts_from_judgments
 
     rows = pd.concat([table.assign(item=table["item"] + 10 * k) for k in range(7)])
     path = tmp_path / "j.parquet"
     write_table(rows, path)
-    streamed = count_judgments(path, chunk_rows=3, progress=False)
+    streamed = count_judgments(path, progress=False)
     whole = counts_from_judgments(rows)
     pd.testing.assert_frame_equal(
         streamed.n_valid.loc[whole.n_valid.index, whole.n_valid.columns],
