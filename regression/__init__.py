@@ -5,7 +5,6 @@ Fiedler's diagnostics and comparisons. Many judges: the latent-trait regression
 over the generator x validator matrix (agreeableness paper, section 5).
 """
 
-from regression.anchors import Anchors, confusion_from_judgments
 from regression.bootstrap import (
     BootstrapResult,
     count_bootstrap,
@@ -21,7 +20,6 @@ from regression.comparison import (
     compare_models,
     shared_calibration_bias,
 )
-from regression.counts import Counts, counts_from_judgments
 from regression.diagnostics import (
     LOW_J,
     NEAR_TIE,
@@ -34,20 +32,24 @@ from regression.diagnostics import (
     youden_j,
 )
 from regression.intervals import ConfidenceInterval, wald_interval, wilson_interval
-from regression.latent_simulate import (
+from regression.latent import (
+    DEFAULT_BASELINES,
+    Anchors,
+    ConvergenceWarning,
+    Counts,
     ItemWorld,
+    LatentTraitModel,
+    LatentTraitResult,
     LatentWorld,
+    MisfitWarning,
+    Split,
+    UnidentifiedWarning,
+    confusion_from_judgments,
+    counts_from_judgments,
+    leave_out_evaluation,
     simulate_item_votes,
     simulate_latent_world,
 )
-from regression.latent_trait import (
-    ConvergenceWarning,
-    LatentTraitModel,
-    LatentTraitResult,
-    MisfitWarning,
-    UnidentifiedWarning,
-)
-from regression.leave_out import DEFAULT_BASELINES, Split, leave_out_evaluation
 from regression.ppi import PPIMeanResult, ppi_binary_from_counts, ppi_mean
 from regression.rogan_gladen import (
     allocate_calibration,

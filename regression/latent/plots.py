@@ -1,25 +1,17 @@
-"""Figures, each a function returning a :class:`matplotlib.figure.Figure`.
+"""Many-judge figures, each a function returning a :class:`matplotlib.figure.Figure`.
 
 matplotlib is imported inside each function, so importing :mod:`regression`
 never loads it.
 
-Single judge (Lee et al.; Fiedler):
-
-* :func:`plot_single_judge`: naive, Rogan-Gladen and PPI++ with their intervals.
-* :func:`plot_comparison`: Delta theta by the four comparison estimators.
-* :func:`plot_coverage`: coverage and interval length against theta (Lee Fig. 5(b)).
-* :func:`plot_interval_length`: interval length against calibration size,
-  symmetric vs adaptive allocation (Lee Fig. 3).
-* :func:`plot_bias_vs_delta_j`: asymptotic bias of Delta theta against Delta J
-  (Fiedler Fig. 1, right column; App. C).
 * :func:`plot_validator_rates`: each validator's TPR against its TNR
   (agreeableness paper Fig. 4).
-
-Many judges (agreeableness paper):
-
 * :func:`plot_leave_out`: leave-s-out error against calibration size (Fig. 6).
 * :func:`plot_latent_fit`: a fitted model's precisions (beside human ones) and
   validators' TPR against TNR.
+* :func:`plot_precision_intervals`: the interval table a fit computed
+  (:meth:`~regression.latent.result.LatentTraitResult.to_frame`).
+
+Point labels are placed by :func:`label_points` so that they do not overlap.
 """
 
 from __future__ import annotations
@@ -30,191 +22,121 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import require_columns
-from regression.comparison import ModelComparison, shared_calibration_bias
-from regression.rogan_gladen import allocate_calibration, rg_interval
-from regression.single_judge import SingleJudgeResult
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 __all__ = [
-    "plot_bias_vs_delta_j",
-    "plot_comparison",
-    "plot_coverage",
-    "plot_interval_length",
+    "ROLE_COLOURS",
+    "label_points",
     "plot_latent_fit",
     "plot_leave_out",
-    "plot_single_judge",
+    "plot_precision_intervals",
     "plot_validator_rates",
 ]
 
 
-def _forest(
-    names: list[str],
-    estimates: list[Any],
-    lows: list[Any],
-    highs: list[Any],
-    xlabel: str,
-    title: str,
-) -> Figure:
-    import matplotlib.pyplot as plt
+def label_points(ax: Any, x: Any, y: Any, names: Any, *, fontsize: float = 7) -> list[Any]:
+    """Label every point so that no two labels overlap; a grey line joins a moved label to its point.
 
-    fig, ax = plt.subplots(figsize=(6, 0.5 + 0.5 * len(names)))
-    y = np.arange(len(names))[::-1]
-    est = np.asarray(estimates, dtype=float)
-    ax.hlines(y, lows, highs, color="C0", lw=2)
-    ax.plot(est, y, "o", color="C0")
-    ax.set_yticks(y, names)
-    ax.set_xlabel(xlabel)
-    ax.set_title(title)
-    ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
-    return fig
+    Labels are placed one by one, left to right, each at the first free spot
+    (its text box overlaps no marker and no label placed before it) of a spiral of offsets
+    around its point: 8 directions at radii 4, 9, 14, ... points, spots inside
+    the axes first. The figure is drawn once to measure the text.
 
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    x, y : array-like
+        Point positions in data coordinates.
+    names : iterable
+        One label per point.
+    fontsize : float
 
-def plot_single_judge(result: SingleJudgeResult) -> Figure:
-    """Naive, Rogan-Gladen and PPI++ estimates of theta with their intervals."""
-    rows = [result.naive, result.rogan_gladen, result.ppi]
-    return _forest(
-        [r.method for r in rows],
-        [r.estimate for r in rows],
-        [r.ci[0] for r in rows],
-        [r.ci[1] for r in rows],
-        "theta (valid-rate)",
-        f"One judge: J = {result.youden_j:.2f}, n = {result.n}, m = {result.m0 + result.m1}",
-    )
-
-
-def plot_comparison(result: ModelComparison) -> Figure:
-    """Delta theta by each comparison estimator with its bootstrap interval."""
-    fig = _forest(
-        [e.method for e in result.estimates],
-        [e.estimate for e in result.estimates],
-        [e.ci[0] for e in result.estimates],
-        [e.ci[1] for e in result.estimates],
-        f"Delta theta = theta[{result.labels[0]}] - theta[{result.labels[1]}]",
-        f"Delta J = {result.delta_j.estimate:+.2f} "
-        f"[{result.delta_j.ci[0]:+.2f}, {result.delta_j.ci[1]:+.2f}]",
-    )
-    fig.axes[0].axvline(0, color="grey", lw=1)
-    return fig
-
-
-def plot_coverage(study: pd.DataFrame, *, alpha: float = 0.05) -> Figure:
-    """Coverage (with +/- 2 MC SE) and mean length against theta: Lee et al. Fig. 5(b).
-
-    ``study`` is the table of :func:`regression.simulate.coverage_study`.
+    Returns
+    -------
+    list of matplotlib Annotation
+        The labels, in the order of ``names`` (leader lines are separate,
+        empty annotations).
     """
-    import matplotlib.pyplot as plt
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    names = [str(name) for name in names]
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    angles = np.deg2rad([45, 0, 90, 135, 180, 225, 270, 315])
+    spiral = [(3.0, 3.0)] + [
+        (r * np.cos(t), r * np.sin(t)) for r in np.arange(9.0, 200.0, 5.0) for t in angles
+    ]
+    from matplotlib.transforms import Bbox
 
-    fig, (ax_cov, ax_len) = plt.subplots(1, 2, figsize=(10, 3.6))
-    ax_cov.errorbar(
-        study["theta"],
-        study["coverage"],
-        yerr=2 * study["coverage_mcse"],
-        fmt="o",
-        label="adjusted (Lee eqs. 8-12)",
-    )
-    ax_cov.plot(study["theta"], study["naive_coverage"], "x", color="C3", label="naive")
-    ax_cov.axhline(1 - alpha, color="grey", ls=":", label=f"nominal {1 - alpha:.0%}")
-    ax_cov.set(xlabel="theta", ylabel="coverage", ylim=(max(0.0, ax_cov.get_ylim()[0]), 1.0))
-    ax_cov.legend(fontsize=8)
-    ax_len.plot(study["theta"], study["mean_length"], "o-", label="adjusted")
-    ax_len.plot(study["theta"], study["naive_length"], "x-", color="C3", label="naive")
-    ax_len.set(xlabel="theta", ylabel="mean interval length")
-    ax_len.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
-
-
-def plot_interval_length(
-    p_hats: Any = (0.3, 0.5, 0.7, 0.9),
-    *,
-    tpr: float = 0.9,
-    tnr: float = 0.7,
-    m: Any = None,
-    n: int = 10**9,
-    alpha: float = 0.05,
-) -> Figure:
-    """Interval length against calibration size, m0 = m1 (dashed) vs Algorithm 1 (solid): Lee Fig. 3.
-
-    The test size ``n`` is taken very large (the figure's n -> infinity), so
-    the length is the calibration part alone. Algorithm 1 is given the true
-    rates through a pilot of 10 items per class.
-    """
-    import matplotlib.pyplot as plt
-
-    sizes = np.arange(40, 1001, 20) if m is None else np.asarray(m)
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for k, p_hat in enumerate(np.atleast_1d(p_hats)):
-        half = sizes // 2
-        low, high = rg_interval(p_hat, tpr, tnr, n, half, sizes - half, alpha)
-        ax.plot(sizes, np.asarray(high) - np.asarray(low), ls="--", color=f"C{k}")
-        n_neg, n_pos = allocate_calibration(sizes, p_hat, 10, round(10 * tpr), round(10 * tnr))
-        low, high = rg_interval(p_hat, tpr, tnr, n, n_pos, n_neg, alpha)
-        ax.plot(sizes, np.asarray(high) - np.asarray(low), color=f"C{k}", label=f"p_hat = {p_hat}")
-    ax.set(
-        xlabel="calibration size m",
-        ylabel="interval length",
-        title=f"TNR = {tnr}, TPR = {tpr}; dashed m0 = m1, solid Algorithm 1",
-    )
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    # The markers are obstacles too: a label may not cover any point.
+    radius = 3.5 * fig.dpi / 72
+    boxes: list[Any] = [
+        Bbox.from_extents(px - radius, py - radius, px + radius, py + radius)
+        for px, py in ax.transData.transform(np.column_stack([x, y]))
+    ]
+    labels: list[Any] = [None] * len(names)
+    for k in np.lexsort((y, x)):
+        note = ax.annotate(
+            names[k],
+            (x[k], y[k]),
+            xytext=spiral[0],
+            textcoords="offset points",
+            fontsize=fontsize,
+        )
+        best = next(
+            (
+                offset
+                for offset in spiral
+                if _free(note, offset, boxes, renderer) and _inside(note, offset, frame, renderer)
+            ),
+            None,
+        )
+        if best is None:  # no free spot inside the axes: the first free one outside
+            best = next((o for o in spiral if _free(note, o, boxes, renderer)), spiral[-1])
+        note.set_position(best)
+        boxes.append(note.get_window_extent(renderer).expanded(1.05, 1.1))
+        labels[k] = note
+        if best != spiral[0]:  # a leader line from the point to its moved label
+            ax.annotate(
+                "",
+                (x[k], y[k]),
+                xytext=best,
+                textcoords="offset points",
+                arrowprops={"arrowstyle": "-", "color": "0.6", "lw": 0.5, "shrinkA": 0},
+            )
+    return labels
 
 
-def plot_bias_vs_delta_j(
-    delta_j: Any = None, *, j_a: float = 0.3, theta_a: float = 0.55, delta: float = 0.05
-) -> Figure:
-    """Asymptotic bias of Delta theta against Delta J = J_A - J_B: Fiedler Fig. 1 (right column).
+def _free(note: Any, offset: tuple[float, float], boxes: list[Any], renderer: Any) -> bool:
+    note.set_position(offset)
+    box = note.get_window_extent(renderer).expanded(1.05, 1.1)
+    return not any(box.overlaps(other) for other in boxes)
 
-    The judge is symmetric per model (TPR = TNR, so J = 2 q - 1), model A's
-    J is held at ``j_a`` and theta_B = theta_A - delta. Three estimators:
-    naive (judge valid-rates), Rogan-Gladen with B's calibration applied to
-    both models (the shared-calibration bias of App. C), and model-specific
-    Rogan-Gladen (consistent: bias 0).
-    """
-    import matplotlib.pyplot as plt
 
-    dj = np.linspace(-0.2, 0.2, 81) if delta_j is None else np.asarray(delta_j, dtype=float)
-    q_a = (1 + j_a) / 2
-    q_b = (1 + j_a - dj) / 2
-    theta_b = theta_a - delta
-    p_a = theta_a * q_a + (1 - theta_a) * (1 - q_a)
-    p_b = theta_b * q_b + (1 - theta_b) * (1 - q_b)
-    shared = shared_calibration_bias(theta_a, q_a, q_a, q_b, q_b)
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot(dj, (p_a - p_b) - delta, label="naive")
-    ax.plot(dj, shared, label="RG, shared calibration (B's)")
-    ax.plot(dj, np.zeros_like(dj), label="RG, model-specific")
-    ax.axhline(0, color="grey", lw=0.8)
-    ax.set(
-        xlabel="Delta J = J_A - J_B",
-        ylabel="asymptotic bias of Delta theta",
-        title=f"J_A = {j_a}, theta_A = {theta_a}, true Delta theta = {delta}",
-    )
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+def _inside(note: Any, offset: tuple[float, float], frame: Any, renderer: Any) -> bool:
+    note.set_position(offset)
+    box = note.get_window_extent(renderer)
+    return bool(frame.contains(box.x0, box.y0) and frame.contains(box.x1, box.y1))
 
 
 def plot_validator_rates(confusion: pd.DataFrame) -> Figure:
     """Each validator's TPR against its TNR, pooled over the generators given: agreeableness Fig. 4.
 
     ``confusion`` has columns ``validator, tp, fn, fp, tn`` (one row per
-    generator and validator, as ``jurycal.datasets.load_confusion``).
+    generator and validator, as ``jurycal.datasets.load_confusion``). The
+    labels are placed by :func:`label_points`, so they do not overlap.
     """
     import matplotlib.pyplot as plt
 
+    require_columns(confusion, ("validator", "tp", "fn", "fp", "tn"), "confusion")
     pooled = confusion.groupby("validator", sort=False)[["tp", "fn", "fp", "tn"]].sum()
     tpr = pooled["tp"] / (pooled["tp"] + pooled["fn"])
     tnr = pooled["tn"] / (pooled["tn"] + pooled["fp"])
     fig, ax = plt.subplots(figsize=(6, 4.5))
     ax.scatter(tnr, tpr)
-    for name in pooled.index:
-        ax.annotate(
-            str(name), (tnr[name], tpr[name]), fontsize=7, xytext=(3, 3), textcoords="offset points"
-        )
     ax.set(
         xlabel="TNR (invalid items caught)",
         ylabel="TPR (valid items endorsed)",
@@ -222,6 +144,7 @@ def plot_validator_rates(confusion: pd.DataFrame) -> Figure:
     )
     ax.grid(alpha=0.3)
     fig.tight_layout()
+    label_points(ax, tnr.to_numpy(), tpr.to_numpy(), pooled.index)
     return fig
 
 
@@ -237,7 +160,7 @@ def plot_leave_out(
     Parameters
     ----------
     table : DataFrame
-        The output of :func:`regression.leave_out.leave_out_evaluation`.
+        The output of :func:`regression.latent.leave_out.leave_out_evaluation`.
     spread_method : str, optional
         The method whose MaxAE over calibration subsets is drawn as boxes per s
         (panel a, Fig. 6a); default the first model method in ``table``.
@@ -313,7 +236,7 @@ def plot_latent_fit(result: Any, human: pd.DataFrame | None = None) -> Figure:
     """Two panels: precision per generator (dots; human-labelled precision as crosses) and
     the validators' fitted TPR against TNR.
 
-    ``result`` is a :class:`regression.latent_trait.LatentTraitResult`; ``human``
+    ``result`` is a :class:`~regression.latent.result.LatentTraitResult`; ``human``
     the human labels (``generator, item, human``), optional.
     """
     import matplotlib.pyplot as plt
@@ -328,14 +251,73 @@ def plot_latent_fit(result: Any, human: pd.DataFrame | None = None) -> Figure:
     ax_g.set(xlabel="precision g", title=f"Generators ({result.loss_name} loss)")
     ax_g.legend(fontsize=8)
     ax_v.scatter(result.tnr.to_numpy(), result.tpr.to_numpy())
-    for name in result.tpr.index:
-        ax_v.annotate(
-            str(name),
-            (result.tnr[name], result.tpr[name]),
-            fontsize=7,
-            xytext=(3, 3),
-            textcoords="offset points",
-        )
     ax_v.set(xlabel="TNR", ylabel="TPR", title="Validators (fitted)")
+    fig.tight_layout()
+    label_points(ax_v, result.tnr.to_numpy(), result.tpr.to_numpy(), result.tpr.index)
+    return fig
+
+
+#: Marker colour per role of :meth:`LatentTraitResult.to_frame`.
+ROLE_COLOURS = {"calibration": "C2", "held out": "C1", "unannotated": "C0"}
+
+
+def plot_precision_intervals(table: pd.DataFrame, *, title: str | None = None) -> Figure:
+    """The precision intervals a fit computed, one line per generator (a forest plot).
+
+    Parameters
+    ----------
+    table : DataFrame
+        :meth:`LatentTraitResult.to_frame` (columns ``generator, estimate, low,
+        high``, optionally ``role`` and ``human``) or
+        :meth:`LatentTraitResult.interval` (index: generators; ``estimate, low,
+        high``). Its ``attrs`` (``method``, ``alpha``) name the interval in the
+        title.
+    title : str, optional
+        Default: the interval's method and level.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Estimates as dots on their intervals, coloured by role; human precision,
+        where given, as crosses.
+
+    Raises
+    ------
+    ValueError
+        If ``table`` lacks ``estimate``, ``low`` or ``high`` (e.g. a
+        ``to_frame(method=None)`` table).
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"estimate": [0.9, 0.7], "low": [0.85, 0.6], "high": [0.95, 0.8]},
+    ...                      index=["g1", "g2"])
+    >>> fig = plot_precision_intervals(table)
+    >>> len(fig.axes[0].collections[0].get_segments())
+    2
+    """
+    import matplotlib.pyplot as plt
+
+    require_columns(table, ("estimate", "low", "high"), "table")
+    names = (table["generator"] if "generator" in table.columns else table.index).astype(str)
+    roles = table["role"] if "role" in table.columns else pd.Series("", index=table.index)
+    colours = [ROLE_COLOURS.get(role, "C0") for role in roles]
+    y = np.arange(len(table))[::-1]
+    fig, ax = plt.subplots(figsize=(6.5, 0.8 + 0.32 * len(table)))
+    ax.hlines(y, table["low"], table["high"], colors=colours, lw=2)
+    ax.scatter(table["estimate"], y, c=colours, zorder=3)
+    if "human" in table.columns and table["human"].notna().any():
+        ax.plot(table["human"], y, "x", color="C3", label="human labels")
+    for role, colour in ROLE_COLOURS.items():
+        if (roles == role).any():
+            ax.plot([], [], "o", color=colour, label=role)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=8, loc="best")
+    ax.set_yticks(y, list(names))
+    method, alpha = table.attrs.get("method"), table.attrs.get("alpha")
+    described = (
+        f"{1 - alpha:.0%} {method} intervals" if method and alpha is not None else "intervals"
+    )
+    ax.set(xlabel="precision g", title=title or f"Precision per generator, {described}")
+    ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     return fig

@@ -20,7 +20,7 @@ import pandas as pd
 from scipy.special import expit, logit
 
 from regression.checks import check_probability
-from regression.counts import Counts
+from regression.latent.counts import Counts
 
 __all__ = ["ItemWorld", "LatentWorld", "simulate_item_votes", "simulate_latent_world"]
 

@@ -1,4 +1,4 @@
-"""The torch backend matches scipy (regression._latent_torch)."""
+"""The torch backend matches scipy (regression.latent.torch_backend)."""
 
 import warnings
 from dataclasses import replace
@@ -66,13 +66,13 @@ def test_torch_paper_loss_stops_near_scipy_on_the_paper_matrix():
 
 
 def test_a_batch_needs_shared_cells():
-    from regression._latent_torch import solve_batch
+    from regression.latent.torch_backend import solve_batch
 
     a = simulate_latent_world(5, 4, 100, n_annotated=0, seed=1)
     b = simulate_latent_world(6, 4, 100, n_annotated=0, seed=1)
     model = LatentTraitModel()
     datas = [
-        model._data(w.counts.rates, w.counts.n_labeled.astype(float), Anchors()) for w in (a, b)
+        model.data(w.counts.rates, w.counts.n_labeled.astype(float), Anchors()) for w in (a, b)
     ]
     with pytest.raises(ValueError, match="same observed cells"):
         solve_batch(
@@ -88,7 +88,7 @@ def test_a_batch_needs_shared_cells():
 
 
 def _dense_hessian(hessian, n_gen, n_val):
-    """The block form of regression._latent_torch._Hessian as a full matrix (problem 0)."""
+    """The block form of regression.latent.torch_backend.Hessian as a full matrix (problem 0)."""
     dim = n_gen + 2 * n_val
     full = np.zeros((dim, dim))
     full[np.arange(n_gen), np.arange(n_gen)] = hessian.g[0].numpy()
@@ -107,17 +107,17 @@ def test_likelihood_hessian_is_the_derivative_of_the_gradient(observed):
     """The Newton solver's Hessian against central differences of the numpy gradient."""
     import torch
 
-    from regression._latent_losses import likelihood_loss
-    from regression._latent_torch import _Batch
+    from regression.latent.losses import likelihood_loss
+    from regression.latent.torch_backend import Batch
 
     world = simulate_latent_world(7, 5, 300, observed=observed, seed=3)
     cal = list(world.annotated[:2])
     anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
-    data = LatentTraitModel()._data(
+    data = LatentTraitModel().data(
         world.counts.rates, world.counts.n_labeled.astype(float), anchors
     )
     theta = np.random.default_rng(0).uniform(0.2, 0.9, data.n_params)
-    hessian = _Batch([data]).likelihood_hessian(torch.as_tensor(theta[None, :]))
+    hessian = Batch([data]).likelihood_hessian(torch.as_tensor(theta[None, :]))
     step = 1e-6
     numeric = np.empty((data.n_params, data.n_params))
     for k in range(data.n_params):
@@ -134,13 +134,13 @@ def test_fisher_information_is_the_hessian_where_the_counts_equal_their_expectat
     """With k = n P_hat (and anchor hits = m q) the observed information is the expected one."""
     import torch
 
-    from regression._latent_losses import predicted_rates, split_theta
-    from regression._latent_torch import _Batch
+    from regression.latent.losses import predicted_rates, split_theta
+    from regression.latent.torch_backend import Batch
 
     world = simulate_latent_world(6, 4, 200, seed=2)
     cal = list(world.annotated[:2])
     anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
-    data = LatentTraitModel()._data(
+    data = LatentTraitModel().data(
         world.counts.rates, world.counts.n_labeled.astype(float), anchors
     )
     theta = np.random.default_rng(1).uniform(0.2, 0.9, data.n_params)
@@ -152,7 +152,7 @@ def test_fisher_information_is_the_hessian_where_the_counts_equal_their_expectat
         tpr_val=tpr[data.tpr_idx],
         tnr_val=tnr[data.tnr_idx],
     )
-    batch = _Batch([exact_data])
+    batch = Batch([exact_data])
     point = torch.as_tensor(theta[None, :])
     observed = _dense_hessian(batch.likelihood_hessian(point), data.n_gen, data.n_val)
     expected = _dense_hessian(
@@ -162,7 +162,7 @@ def test_fisher_information_is_the_hessian_where_the_counts_equal_their_expectat
     assert np.linalg.eigvalsh(expected).min() > 0
 
 
-@pytest.mark.filterwarnings("ignore::regression.latent_trait.MisfitWarning")
+@pytest.mark.filterwarnings("ignore::regression.MisfitWarning")
 def test_newton_reaches_the_same_optimum_from_the_boundary_start():
     """Starting the validators at TPR = TNR = 1 (App. D) instead of 0.5 changes nothing anchored."""
     judgments, human = load_agreeableness_judgments()
