@@ -144,7 +144,7 @@ class ItemWorld:
     Attributes
     ----------
     judgments : DataFrame
-        ``generator, item, validator, label`` (DESIGN.md data model).
+        ``generator, item, validator, label``: the judgments table, one row per vote.
     human_labels : DataFrame
         ``generator, item, human`` for every item of the annotated generators.
     precision : Series
