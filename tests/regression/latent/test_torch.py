@@ -46,23 +46,40 @@ def test_torch_matches_scipy_on_simulated_worlds(observed):
 
 def test_torch_paper_loss_stops_near_scipy_on_the_paper_matrix():
     """The paper loss's estimate is where the optimiser stops on its RMSE kink, so the backends
-    cannot agree to 1e-4; the torch L-BFGS must stop as low and as near as L-BFGS-B does. With
-    a backtracking-only line search it stalled on a higher loss (+11 % with gpt-4-turbo as the
-    calibration generator) up to 0.63 away; lengthening steps that fail the curvature
-    condition brought it to within 0.043 on every calibration subset of the paper's matrix."""
+    cannot agree to 1e-4; the torch L-BFGS must stop as low and about as near as L-BFGS-B does.
+    With a backtracking-only line search it stalled on a higher loss (+11 % with gpt-4-turbo as
+    the calibration generator) up to 0.63 away; lengthening steps that fail the curvature
+    condition brings it within 0.075 on every calibration subset of size 1.
+
+    Why 0.075 and not less: both backends start from the same points (same seed, same jitter),
+    yet where each stops on the kink moves with the jitter. With claude_3_opus as the
+    calibration generator, scipy's own estimate moves by 0.028-0.060 between jitter seeds 0, 1
+    and 2, and the backends differ by 0.044-0.070 over the same seeds, torch at the lower loss
+    every time (measured with scipy 1.17.1 / torch 2.13 CPU). The bound is that seed spread of
+    the estimator itself plus 0.015; the last assertion checks that the spread is still there.
+    """
     rates = load_validator_rates("none")
     truth = load_human_precision()
+    fits = {}
     for generator in ANNOTATED_GENERATORS:
         anchors = Anchors.from_confusion(
             load_confusion("none"), [generator], precision=truth[[generator]]
         )
-        fits = {
+        fits[generator] = {
             backend: LatentTraitModel(loss="paper", backend=backend).fit(rates, anchors=anchors)
             for backend in ("scipy", "torch")
         }
-        gap = (fits["torch"].precision - fits["scipy"].precision).abs().max()
-        assert gap < 0.06, generator
-        assert fits["torch"].loss <= fits["scipy"].loss * 1.01, generator
+        by = fits[generator]
+        gap = (by["torch"].precision - by["scipy"].precision).abs().max()
+        assert gap < 0.075, generator
+        assert by["torch"].loss <= by["scipy"].loss * 1.01, generator
+    generator = "claude_3_opus"
+    anchors = Anchors.from_confusion(
+        load_confusion("none"), [generator], precision=truth[[generator]]
+    )
+    other_seed = LatentTraitModel(loss="paper", seed=2).fit(rates, anchors=anchors)
+    spread = (other_seed.precision - fits[generator]["scipy"].precision).abs().max()
+    assert spread > 0.04  # scipy against itself, another jitter: the kink's own spread
 
 
 def test_a_batch_needs_shared_cells():
