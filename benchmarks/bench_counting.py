@@ -84,7 +84,7 @@ def peak_mib():
 PYARROW_LOOP = """
 import sys, time
 import pyarrow.parquet as pq
-from regression.counts import counts_from_judgments
+from regression import counts_from_judgments
 t = time.perf_counter()
 total = 0
 with pq.ParquetFile(sys.argv[1]) as parquet:
@@ -97,7 +97,7 @@ print(elapsed, peak_mib(), int(total.n_labeled.to_numpy().sum()))
 PANDAS = """
 import sys, time
 import pandas as pd
-from regression.counts import counts_from_judgments
+from regression import counts_from_judgments
 t = time.perf_counter()
 counts = counts_from_judgments(pd.read_parquet(sys.argv[1]))
 elapsed = time.perf_counter() - t

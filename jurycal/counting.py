@@ -1,10 +1,10 @@
 """Counting judgments at any scale: DuckDB over files, or the user's own engine through narwhals.
 
 The estimators need only two small summaries of the judgments table: the
-generator x validator counts (:class:`regression.counts.Counts`, the sufficient
+generator x validator counts (:class:`regression.Counts`, the sufficient
 statistic of the agreeableness paper's matrix model, section 5.1, eq. (9)) and,
 for the calibration generators, each validator's confusion counts against the
-human labels (:func:`regression.anchors.confusion_from_judgments`). Counting is
+human labels (:func:`regression.confusion_from_judgments`). Counting is
 the one step whose work grows with the number of rows, so it runs where the rows
 are and only the summaries travel:
 
@@ -19,7 +19,7 @@ are and only the summaries travel:
   totals are collected. jurycal never imports Spark or Dask.
 
 Both routes apply the same rules as the in-memory functions
-(:func:`regression.counts.counts_from_judgments`,
+(:func:`regression.counts_from_judgments`,
 :func:`regression.checks.coerce_binary`): a label is 1 / 0, true / false or
 valid / invalid (any case, surrounding spaces ignored) or missing; any other
 label is an error naming it and how many rows carry it; a missing generator or
@@ -43,9 +43,8 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from regression.anchors import CONFUSION_COLUMNS
 from regression.checks import HUMAN_COLUMNS, JUDGMENT_COLUMNS, coerce_binary, plain
-from regression.counts import Counts
+from regression.latent import CONFUSION_COLUMNS, Counts
 
 __all__ = [
     "DEFAULT_MEMORY_LIMIT",
@@ -340,7 +339,7 @@ def count_frame(frame: Any, *, check_duplicates: bool = True) -> Counts:
     Counts
         ``n_valid`` and ``n_labeled`` per generator (rows) and validator
         (columns), both sorted; equal to
-        :func:`regression.counts.counts_from_judgments` on the same rows.
+        :func:`regression.counts_from_judgments` on the same rows.
 
     Raises
     ------
@@ -389,7 +388,7 @@ def confusion_frame(judgments: Any, human: Any) -> pd.DataFrame:
         ``generator, validator, tp, fn, fp, tn`` sorted by generator and
         validator; valid is the positive class. Only items with both a human
         label and a non-missing validator label count, as in
-        :func:`regression.anchors.confusion_from_judgments`, whose numbers it
+        :func:`regression.confusion_from_judgments`, whose numbers it
         equals.
 
     Raises
@@ -725,7 +724,7 @@ def count_files(
     -------
     Counts
         Generators and validators sorted; the same numbers as
-        :func:`regression.counts.counts_from_judgments` on the concatenated
+        :func:`regression.counts_from_judgments` on the concatenated
         tables.
 
     Raises
@@ -796,7 +795,7 @@ def confusion_files(
     -------
     DataFrame
         ``generator, validator, tp, fn, fp, tn`` sorted by generator and
-        validator, equal to :func:`regression.anchors.confusion_from_judgments`
+        validator, equal to :func:`regression.confusion_from_judgments`
         on the same tables.
 
     Raises

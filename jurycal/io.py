@@ -26,7 +26,7 @@ from typing import Any, BinaryIO
 import pandas as pd
 
 from jurycal.counting import DEFAULT_MEMORY_LIMIT, count_files
-from regression.counts import Counts
+from regression.latent import Counts
 
 __all__ = [
     "FORMATS",
@@ -346,7 +346,7 @@ def count_judgments(
     -------
     Counts
         Generators and validators sorted; the numbers
-        :func:`regression.counts.counts_from_judgments` gives on the whole table.
+        :func:`regression.counts_from_judgments` gives on the whole table.
 
     Raises
     ------

@@ -5,23 +5,25 @@ Fiedler's diagnostics and comparisons. Many judges: the latent-trait regression
 over the generator x validator matrix (agreeableness paper, section 5).
 """
 
-from regression.anchors import Anchors, confusion_from_judgments
-from regression.counts import Counts, counts_from_judgments
 from regression.intervals import ConfidenceInterval, wald_interval, wilson_interval
-from regression.latent_simulate import (
+from regression.latent import (
+    DEFAULT_BASELINES,
+    Anchors,
+    ConvergenceWarning,
+    Counts,
     ItemWorld,
+    LatentTraitModel,
+    LatentTraitResult,
     LatentWorld,
+    MisfitWarning,
+    Split,
+    UnidentifiedWarning,
+    confusion_from_judgments,
+    counts_from_judgments,
+    leave_out_evaluation,
     simulate_item_votes,
     simulate_latent_world,
 )
-from regression.latent_trait import (
-    ConvergenceWarning,
-    LatentTraitModel,
-    LatentTraitResult,
-    MisfitWarning,
-    UnidentifiedWarning,
-)
-from regression.leave_out import DEFAULT_BASELINES, Split, leave_out_evaluation
 from regression.single_judge import (
     COMPARISON_METHODS,
     LOW_J,

@@ -30,6 +30,8 @@ Comparison = tuple[dict[str, pd.DataFrame], pd.Series, pd.Series, bool]
 
 def register(subparsers: Any) -> None:
     """Add ``compare`` to the ``jurycal`` subparsers."""
+    from regression.single_judge import SHARED_CALIBRATIONS
+
     parser = subparsers.add_parser(
         "compare",
         parents=[command_options(plot=True)],
@@ -41,7 +43,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("test", type=Path)
     parser.add_argument("--models", nargs=2, required=True, metavar=("A", "B"))
     parser.add_argument("--unpaired", action="store_true", help="the test sets are different items")
-    parser.add_argument("--shared", choices=("pooled", "a", "b"), default="pooled")
+    parser.add_argument("--shared", choices=SHARED_CALIBRATIONS, default="pooled")
     parser.add_argument("--n-boot", type=n_boot_value, default=10_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--alpha", type=alpha_value, default=0.05)
@@ -96,7 +98,7 @@ def compare_read(args: argparse.Namespace, comparison: Comparison, *, shared: st
 
 def run(args: argparse.Namespace) -> int:
     """Compare the two models' prevalences and the judge's J on each."""
-    from regression.plots import plot_comparison
+    from regression.single_judge.plots import plot_comparison
 
     name_a, name_b = args.models
     check_outputs([args.calibration, args.test], [plot_path(args)])

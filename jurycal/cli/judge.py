@@ -79,7 +79,7 @@ def read_single(
 def run(args: argparse.Namespace) -> int:
     """Estimate the test set's prevalence with the judge calibrated on human labels."""
     from regression import estimate_prevalence
-    from regression.plots import plot_single_judge
+    from regression.single_judge.plots import plot_single_judge
 
     check_outputs([args.calibration, args.test], [plot_path(args)])
     calibration, test = read_single(args.calibration, args.test, args.model)

@@ -37,7 +37,7 @@ __all__ = ["register", "run_estimate", "run_fit"]
 
 def register(subparsers: Any) -> None:
     """Add ``fit`` and ``estimate`` to the ``jurycal`` subparsers."""
-    from regression.latent_trait import BACKENDS, INTERVAL_METHODS, LOSSES
+    from regression.latent import BACKENDS, INTERVAL_METHODS, LOSSES
 
     for name, what, handler in (
         (
@@ -196,7 +196,7 @@ def _plot(args: argparse.Namespace, result: Any, human: pd.DataFrame, table: pd.
     """The fit's figure with the computed precision intervals drawn as bars on the estimates."""
     import numpy as np
 
-    from regression.plots import plot_latent_fit
+    from regression.latent.plots import plot_latent_fit
 
     figure = plot_latent_fit(result, human)
     if "low" in table.columns:

@@ -30,7 +30,11 @@ from regression.single_judge.bootstrap import (
     resample_table,
     resample_tables,
 )
-from regression.single_judge.comparison import compare_models, shared_calibration_bias
+from regression.single_judge.comparison import (
+    SHARED_CALIBRATIONS,
+    compare_models,
+    shared_calibration_bias,
+)
 from regression.single_judge.comparison_results import (
     COMPARISON_METHODS,
     DELTA_THETA_LIMITS,
@@ -88,6 +92,7 @@ from regression.single_judge.tables import (
 )
 
 __all__ = [
+    "SHARED_CALIBRATIONS",
     "BootstrapInterval",
     "BootstrapResult",
     "COMPARISON_METHODS",

@@ -70,9 +70,10 @@ from regression.single_judge.tables import (
     as_judge_counts,
 )
 
-__all__ = ["compare_models", "shared_calibration_bias"]
+__all__ = ["SHARED_CALIBRATIONS", "compare_models", "shared_calibration_bias"]
 
-_SHARED_CHOICES = ("pooled", "a", "b")
+#: Whose calibration a shared-calibration comparison uses: both models' pooled, A's or B's.
+SHARED_CALIBRATIONS = ("pooled", "a", "b")
 
 
 def shared_calibration_bias(theta_a: Any, tpr_a: Any, tnr_a: Any, tpr_b: Any, tnr_b: Any) -> Any:
@@ -440,7 +441,7 @@ def compare_models(
     alpha = check_alpha(alpha)
     check_alternative(alternative)
     n_boot = check_n_boot(n_boot)
-    if shared_calibration not in _SHARED_CHOICES:
+    if shared_calibration not in SHARED_CALIBRATIONS:
         raise ValueError(
             f"shared_calibration ({shared_calibration!r}) not recognized; must be 'pooled', "
             "'a' or 'b'."

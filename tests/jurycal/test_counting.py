@@ -1,8 +1,8 @@
 """Counting at any scale (jurycal.counting): DuckDB over files, narwhals over the user's engine.
 
 Every route must give exactly the numbers of the in-memory reference,
-``regression.counts.counts_from_judgments`` (and
-``regression.anchors.confusion_from_judgments``), on the same rows.
+``regression.counts_from_judgments`` (and
+``regression.confusion_from_judgments``), on the same rows.
 """
 
 import gzip
@@ -25,8 +25,7 @@ from jurycal.counting import (
 )
 from jurycal.datasets import load_agreeableness_judgments
 from jurycal.io import count_judgments, write_table
-from regression.anchors import confusion_from_judgments
-from regression.counts import Counts, counts_from_judgments
+from regression import Counts, confusion_from_judgments, counts_from_judgments
 
 pytestmark = [
     # narwhals 2.x announces that its Dask support moves to the narwhals-dask package.

@@ -39,7 +39,7 @@ def test_bad_paths(tmp_path):
 
 def test_count_judgments_adds_up(tmp_path, table):
     from jurycal.io import count_judgments
-    from regression.counts import counts_from_judgments
+    from regression import counts_from_judgments
 
     rows = pd.concat([table.assign(item=table["item"] + 10 * k) for k in range(7)])
     path = tmp_path / "j.parquet"

@@ -1,4 +1,4 @@
-"""Losses and exact gradients of the latent-trait model (regression._latent_losses)."""
+"""Losses and exact gradients of the latent-trait model (regression.latent.losses)."""
 
 import numpy as np
 import pytest
@@ -6,10 +6,10 @@ from scipy.optimize import check_grad
 from scipy.optimize._numdiff import approx_derivative
 
 from jurycal.datasets import load_confusion, load_human_precision, load_validator_rates
-from regression._latent_losses import likelihood_loss, paper_loss
-from regression.anchors import Anchors
-from regression.latent_simulate import simulate_latent_world
-from regression.latent_trait import LatentTraitModel
+from regression import LatentTraitModel
+from regression.latent.anchors import Anchors
+from regression.latent.losses import likelihood_loss, paper_loss
+from regression.latent.simulate import simulate_latent_world
 
 
 def _real_data(loss="paper", calibration=("gpt-4o", "gpt-4-turbo")):
@@ -18,7 +18,7 @@ def _real_data(loss="paper", calibration=("gpt-4o", "gpt-4-turbo")):
     anchors = Anchors.from_confusion(
         load_confusion("none"), list(calibration), precision=truth[list(calibration)]
     )
-    return LatentTraitModel(loss=loss)._data(rates, None, anchors), rates, anchors
+    return LatentTraitModel(loss=loss).data(rates, None, anchors), rates, anchors
 
 
 def _released_loss(theta, rates, anchors, lambdas=(2, 1, 10)):
@@ -63,7 +63,7 @@ def test_likelihood_gradient_is_exact_dense_and_sparse(observed):
         precision=world.sample_precision[list(world.annotated[:2])],
     )
     model = LatentTraitModel()
-    data = model._data(world.counts.rates, world.counts.n_labeled.astype(float), anchors)
+    data = model.data(world.counts.rates, world.counts.n_labeled.astype(float), anchors)
     assert data.rows.size < 12 * 9 or observed == 1.0
     theta = np.random.default_rng(3).uniform(0.1, 0.9, data.n_params)
     grad = likelihood_loss(theta, data)[1]

@@ -4,7 +4,7 @@ A batch is any set of fits on the same cells (same generators, validators and
 observed cells): the restarts of one fit, the calibration subsets of a
 leave-s-out run, the replicates of a bootstrap. Every problem keeps its own
 rates, counts and anchors; the losses are the ones of
-:mod:`regression._latent_losses` (agreeableness paper App. C.4 eqs. (11)-(13),
+:mod:`regression.latent.losses` (agreeableness paper App. C.4 eqs. (11)-(13),
 and the binomial likelihood). The likelihood is minimised by a projected
 Newton method with its exact Hessian, the paper loss by a projected L-BFGS;
 both search along the projected path (backtracking Armijo; the L-BFGS also
@@ -12,7 +12,7 @@ lengthens a step that fails the curvature condition) and are vectorised
 over the batch: each problem has its own step length and convergence test, so
 the batch gives the same answers as solving the problems one by one. Gradients
 and Hessians are the exact ones, written out (no autograd, no finite
-differences); :func:`regression._latent_losses.likelihood_loss` is the numpy
+differences); :func:`regression.latent.losses.likelihood_loss` is the numpy
 reference of the same likelihood.
 """
 
@@ -25,9 +25,10 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from regression._latent_losses import BCE_CLIP, LatentData
+from regression.latent.data import LatentData
+from regression.latent.losses import BCE_CLIP
 
-__all__ = ["solve_batch"]
+__all__ = ["Batch", "Hessian", "solve_batch"]
 
 _MEMORY = 10
 _ARMIJO = 1e-4
@@ -37,7 +38,7 @@ _CURVATURE = 0.9
 _MAX_EXTRAPOLATIONS = 10
 
 
-class _Batch:
+class Batch:
     """Masked tensors for B problems that share their cells; losses with exact gradients.
 
     A full matrix is kept dense as (B, n_gen, n_val) so that row and column sums
@@ -88,7 +89,7 @@ class _Batch:
             self.total = self.total + (mask_t * cnt_t).sum(dim=1)
         self.total = torch.clamp(self.total, min=1.0)
 
-    def take(self, rows: torch.Tensor) -> _Batch:
+    def take(self, rows: torch.Tensor) -> Batch:
         """The same cells for a subset of the problems (rows of the batch)."""
         sub = copy.copy(self)
         sub.rate, sub.n, sub.k, sub.total = (
@@ -201,7 +202,7 @@ class _Batch:
             offset += size
         return nll / self.total, grad / self.total[:, None]
 
-    def likelihood_hessian(self, theta: torch.Tensor, *, expected: bool = False) -> _Hessian:
+    def likelihood_hessian(self, theta: torch.Tensor, *, expected: bool = False) -> Hessian:
         """The likelihood's Hessian (or, ``expected=True``, its Fisher information), divided by W.
 
         With ``p = g_i J_j + 1 - tnr_j`` (``J = tpr + tnr - 1``), a cell adds
@@ -211,7 +212,7 @@ class _Batch:
         expectation (``w = n / (p (1 - p))``, ``d = 0``): positive semi-definite
         everywhere. Either way the g block is diagonal, each validator's
         (tpr, tnr) block is 2 x 2, and g meets the validators only through one
-        entry per cell; see :class:`_Hessian`.
+        entry per cell; see :class:`Hessian`.
         """
         g_r, tpr_c, tnr_c, hat = self._cells(theta)
         n, k = self.n, self.k
@@ -238,7 +239,7 @@ class _Batch:
                 blocks[b] = blocks[b] + hits / part**2 + (m - hits) / (1.0 - part) ** 2
             offset += size
         scale = self.total[:, None]
-        return _Hessian(
+        return Hessian(
             g=blocks[0] / scale,
             tt=blocks[1] / scale,
             uu=blocks[2] / scale,
@@ -250,7 +251,7 @@ class _Batch:
         )
 
 
-class _Hessian(NamedTuple):
+class Hessian(NamedTuple):
     """A Hessian of the latent-trait likelihood in block form, for B problems.
 
     ``g``: the diagonal g block (B, n_gen); ``tt``, ``uu``, ``tu``: each
@@ -264,8 +265,8 @@ class _Hessian(NamedTuple):
     tu: torch.Tensor
     coupling: torch.Tensor
 
-    def take(self, rows: torch.Tensor) -> _Hessian:
-        return _Hessian(*(part[rows] for part in self))
+    def take(self, rows: torch.Tensor) -> Hessian:
+        return Hessian(*(part[rows] for part in self))
 
 
 def solve_batch(
@@ -292,14 +293,14 @@ def solve_batch(
     rows are done), and the line search re-evaluates only the rows whose step
     was not yet accepted, so stragglers do not cost a full-batch evaluation.
     """
-    batch = _Batch(datas)
+    batch = Batch(datas)
     lo, hi = (torch.as_tensor(np.asarray(b, dtype=float)) for b in bounds)
     x = torch.clamp(torch.as_tensor(starts, dtype=torch.float64), lo, hi)
     if loss == "paper":
         run = _Run(batch, x, lo, hi, lambda b, theta: b.paper(theta, lambdas), ftol)
         _lbfgs(run, gtol, max_iter)
         return run.result()
-    run = _Run(batch, x, lo, hi, _Batch.likelihood, ftol)
+    run = _Run(batch, x, lo, hi, Batch.likelihood, ftol)
     _newton(run, gtol, max_iter)
     return run.result()
 
@@ -318,11 +319,11 @@ class _Run:
 
     def __init__(
         self,
-        batch: _Batch,
+        batch: Batch,
         x: torch.Tensor,
         lo: torch.Tensor,
         hi: torch.Tensor,
-        evaluate: Callable[[_Batch, torch.Tensor], tuple[torch.Tensor, torch.Tensor]],
+        evaluate: Callable[[Batch, torch.Tensor], tuple[torch.Tensor, torch.Tensor]],
         ftol: float,
     ) -> None:
         self.batch, self.x, self.lo, self.hi, self.evaluate = batch, x, lo, hi, evaluate
@@ -546,7 +547,7 @@ def _newton_direction(run: _Run) -> torch.Tensor:
     low, high = x <= lo + eps, x >= hi - eps
     active = (low & (grad > 0)) | (high & (grad < 0)) | (lo == hi)
     hessian = batch.likelihood_hessian(x)
-    fisher: _Hessian | None = None
+    fisher: Hessian | None = None
     direction = torch.empty_like(x)
     rows = torch.arange(len(x))
     for _ in range(_MAX_REFINEMENTS):
@@ -571,7 +572,7 @@ def _newton_direction(run: _Run) -> torch.Tensor:
     return direction
 
 
-def _damped_solve(hessian: _Hessian, grad: torch.Tensor, free: torch.Tensor) -> torch.Tensor:
+def _damped_solve(hessian: Hessian, grad: torch.Tensor, free: torch.Tensor) -> torch.Tensor:
     """``-(H + lambda I)^-1 grad`` with the least ``lambda`` in ``{0} U {1e-8 s 10^k}`` that factorises."""
     scale = torch.cat([hessian.g, hessian.tt, hessian.uu], dim=1).abs().mean(dim=1)
     lam = torch.zeros(len(grad), dtype=torch.float64)
@@ -590,7 +591,7 @@ def _damped_solve(hessian: _Hessian, grad: torch.Tensor, free: torch.Tensor) -> 
 
 
 def _block_solve(
-    hessian: _Hessian, grad: torch.Tensor, free: torch.Tensor, lam: torch.Tensor
+    hessian: Hessian, grad: torch.Tensor, free: torch.Tensor, lam: torch.Tensor
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """``-(H + lambda I)^-1 grad`` on the free coordinates, ``-grad / diag`` on the others.
 

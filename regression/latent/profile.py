@@ -18,15 +18,12 @@ its bounds), warm-started from the nearest point already inside the interval.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from regression._latent_losses import LatentData, likelihood_loss, likelihood_weight
 from regression.intervals import normal_quantile
-
-if TYPE_CHECKING:
-    from regression.latent_trait import LatentTraitModel
+from regression.latent.data import LatentData
+from regression.latent.losses import likelihood_loss, likelihood_weight
+from regression.latent.solver import Solver
 
 __all__ = ["profile_interval"]
 
@@ -38,7 +35,7 @@ MAX_STEPS = 60
 
 
 def profile_interval(
-    model: LatentTraitModel,
+    solver: Solver,
     data: LatentData,
     theta: np.ndarray,
     *,
@@ -48,12 +45,29 @@ def profile_interval(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per-generator profile-likelihood interval ends ``(low, high)``.
 
-    ``theta`` must be the maximum-likelihood estimate of ``model`` on ``data``;
-    ``phi`` >= 1 scales the deviance (1: plain likelihood).
+    Parameters
+    ----------
+    solver : Solver
+        A likelihood solver; every refit goes through :meth:`Solver.solve`.
+    data : LatentData
+        The fitted problem.
+    theta : ndarray
+        The maximum-likelihood estimate of ``solver`` on ``data``.
+    alpha : float
+        1 - confidence level.
+    alternative : {"two-sided", "less", "greater"}
+        A one-sided interval's open end is 0 or 1.
+    phi : float
+        >= 1; scales the deviance (1: plain likelihood).
+
+    Returns
+    -------
+    (low, high) : ndarray
+        Per generator.
     """
     z = normal_quantile(alpha, alternative)
     n_gen = data.n_gen
-    lo_box, hi_box = model.bounds
+    lo_box, hi_box = solver.bounds
     weight = likelihood_weight(data)
     best = likelihood_loss(theta, data)[0]
     estimate = theta[:n_gen]
@@ -72,8 +86,8 @@ def profile_interval(
         lower = np.full(starts.shape, lo_box)
         upper = np.full(starts.shape, hi_box)
         at = np.arange(len(rows))
-        lower[at, gen[rows]] = upper[at, gen[rows]] = gammas  # _solve clips the starts in
-        thetas, losses, _, _ = model._solve([data] * len(rows), starts, bounds=(lower, upper))
+        lower[at, gen[rows]] = upper[at, gen[rows]] = gammas  # solve() clips the starts in
+        thetas, losses, _, _ = solver.solve([data] * len(rows), starts, bounds=(lower, upper))
         deviance = np.maximum(2.0 * weight * (losses - best), 0.0)
         return np.sqrt(deviance / phi) - z, thetas
 

@@ -12,14 +12,14 @@ sum over items:
 * cell (i, j): ``n_ij = sum_t w_t [t labelled by j]``,
   ``k_ij = sum_t w_t [t labelled valid by j]``;
 * the TPR / TNR anchors, pooled over the calibration generators as
-  :meth:`~regression.anchors.Anchors.from_confusion` pools them:
+  :meth:`~regression.latent.anchors.Anchors.from_confusion` pools them:
   ``tp_j = sum_t w_t [human valid, j says valid]`` and so on;
 * the precision anchor of calibration generator h: ``m_h = sum_t w_t [t has a
   human label]``, ``a_h = sum_t w_t [human valid]``.
 
 The sums are sparse incidence matrices (rows: cells, validators or anchors;
 columns: items) times the weight matrix, so all replicates cost one sparse
-product each; no pandas and no :class:`~regression.anchors.Anchors` per replicate.
+product each; no pandas and no :class:`~regression.latent.anchors.Anchors` per replicate.
 """
 
 from __future__ import annotations
@@ -31,10 +31,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from regression._latent_losses import LatentData
-from regression.checks import coerce_binary
-from regression.anchors import _check_human_labels
-from regression.counts import JUDGMENT_COLUMNS
+from regression.latent.data import LatentData
+from regression.latent.judgments import EncodedJudgments
 
 __all__ = ["ItemVotes", "draw_item_weights", "encode_items", "item_replicates"]
 
@@ -68,18 +66,25 @@ class ItemVotes:
 
     @property
     def n_items(self) -> int:
+        """Items of all generators together."""
         return int(self.item_gen.size)
 
 
-def encode_items(
-    judgments: pd.DataFrame, human_labels: pd.DataFrame | None, rates: pd.DataFrame
-) -> tuple[ItemVotes, pd.MultiIndex]:
-    """Encode the votes and human labels behind ``rates`` (built by ``counts_from_judgments``).
+def encode_items(encoded: EncodedJudgments, rates: pd.DataFrame) -> tuple[ItemVotes, pd.MultiIndex]:
+    """Encode the votes and human labels behind ``rates`` (the counts of ``encoded``).
 
     The items of a generator are the union of its ``(generator, item)`` pairs in
-    ``judgments`` and in ``human_labels``; human labels of generators outside
+    the judgments and in the human labels; human labels of generators outside
     ``rates`` are ignored (the fit has no row for them). Cells are numbered as
     the fit numbers its observed cells (row-major over the non-NaN entries).
+
+    Parameters
+    ----------
+    encoded : EncodedJudgments
+        The checked judgments table and human labels.
+    rates : DataFrame
+        The fitted matrix (:func:`~regression.latent.counts.counts_from_encoded`
+        of ``encoded``).
 
     Returns
     -------
@@ -87,16 +92,13 @@ def encode_items(
         The encoding and the ``(generator, item)`` key of every item code (for
         checks; the result keeps only the encoding).
     """
-    votes = judgments[list(JUDGMENT_COLUMNS)]
-    label = coerce_binary("label", votes["label"], allow_missing=True)
     generators, validators = rates.index, rates.columns
-    if human_labels is None:
+    if encoded.human is None:
         human = pd.DataFrame({"generator": [], "item": [], "human": []})
     else:
-        human = _check_human_labels(human_labels)
-        human = human[generators.get_indexer(human["generator"]) >= 0]
+        human = encoded.human[generators.get_indexer(encoded.human["generator"]) >= 0]
     keys = pd.MultiIndex.from_frame(
-        pd.concat([votes[["generator", "item"]], human[["generator", "item"]]], ignore_index=True)
+        pd.concat([encoded.pairs, human[["generator", "item"]]], ignore_index=True)
     )
     codes, unique_keys = keys.factorize()
     item_gen = generators.get_indexer(unique_keys.get_level_values(0))
@@ -104,17 +106,18 @@ def encode_items(
     recode = np.empty_like(order)
     recode[order] = np.arange(order.size)
     codes = recode[codes]
-    n_votes = len(votes)
+    n_votes = encoded.n_votes
+    label = encoded.label
     labelled = ~np.isnan(label)
-    gen = generators.get_indexer(votes["generator"])[labelled]
-    val = validators.get_indexer(votes["validator"])[labelled]
+    gen = generators.get_indexer(encoded.generators)[encoded.gen_code[labelled]]
+    val = validators.get_indexer(encoded.validators)[encoded.val_code[labelled]]
     values = rates.to_numpy(dtype=float)
     rows, cols = np.nonzero(~np.isnan(values))
     cell_of = np.full(values.size, -1, dtype=np.int64)
     cell_of[rows * values.shape[1] + cols] = np.arange(rows.size)
     item_truth = np.full(order.size, np.nan)
     item_truth[codes[n_votes:]] = human["human"].to_numpy(dtype=float)
-    encoded = ItemVotes(
+    items = ItemVotes(
         item_gen=item_gen[order].astype(np.int64),
         vote_item=codes[:n_votes][labelled].astype(np.int64),
         vote_cell=cell_of[gen * values.shape[1] + val],
@@ -122,7 +125,7 @@ def encode_items(
         vote_label=label[labelled],
         item_truth=item_truth,
     )
-    return encoded, unique_keys[order]
+    return items, unique_keys[order]
 
 
 def draw_item_weights(items: ItemVotes, n_boot: int, rng: Any) -> np.ndarray:

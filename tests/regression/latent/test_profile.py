@@ -6,7 +6,7 @@ from scipy import stats
 from scipy.optimize import minimize
 
 from regression import Anchors, LatentTraitModel, UnidentifiedWarning, simulate_latent_world
-from regression._latent_losses import likelihood_loss, likelihood_weight
+from regression.latent.losses import likelihood_loss, likelihood_weight
 
 
 def _fit(world, n_cal=3, **settings):
@@ -17,7 +17,7 @@ def _fit(world, n_cal=3, **settings):
 
 def _profile_deviance(result, i, gamma):
     """2 W (min over the rest with g_i = gamma - the minimum): an independent scipy refit."""
-    data = result.model._data(result.inputs.rates, result.inputs.n, result.inputs.anchors)
+    data = result.inputs.data()
     theta = result.theta
     free = np.arange(data.n_params) != i
 

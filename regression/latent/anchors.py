@@ -20,10 +20,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression.checks import check_counts, check_probability, coerce_binary, require_columns
-from regression.counts import JUDGMENT_COLUMNS
+from regression.checks import check_counts, check_probability, require_columns
+from regression.latent.judgments import EncodedJudgments, encode_judgments
 
-__all__ = ["CONFUSION_COLUMNS", "Anchors", "ConfusionCounts", "confusion_from_judgments"]
+__all__ = [
+    "CONFUSION_COLUMNS",
+    "Anchors",
+    "ConfusionCounts",
+    "confusion_from_encoded",
+    "confusion_from_judgments",
+]
 
 #: The columns of a confusion table (valid = positive), one row per generator and validator.
 CONFUSION_COLUMNS = ("generator", "validator", "tp", "fn", "fp", "tn")
@@ -37,9 +43,7 @@ def _series(name: str, values: Any, index_name: str) -> pd.Series:
     series = pd.Series(values, dtype=float) if isinstance(values, Mapping) else pd.Series(values)
     if series.index.has_duplicates:
         raise ValueError(f"{name} names {series.index[series.index.duplicated()][0]!r} twice.")
-    return pd.Series(
-        series.to_numpy(dtype=float), index=series.index.rename(index_name), name=name
-    )
+    return pd.Series(series.to_numpy(dtype=float), index=series.index.rename(index_name), name=name)
 
 
 @dataclass(frozen=True, eq=False)
@@ -196,7 +200,7 @@ class Anchors:
         human_labels: pd.DataFrame,
         calibration_generators: Iterable[str] | None = None,
     ) -> Anchors:
-        """Anchors from the judgments table and the human labels (DESIGN.md data model).
+        """Anchors from the judgments table (``generator, item, validator, label``) and human labels.
 
         The precision of each calibration generator is the share of its
         human-labelled items that are valid (backed by that many items); the TPR /
@@ -213,7 +217,23 @@ class Anchors:
         >>> float(anchors.precision["g"]), float(anchors.tpr["v"]), float(anchors.tnr["v"])
         (0.5, 1.0, 0.5)
         """
-        human = _check_human_labels(human_labels)
+        return cls.from_encoded(encode_judgments(judgments, human_labels), calibration_generators)
+
+    @classmethod
+    def from_encoded(
+        cls, encoded: EncodedJudgments, calibration_generators: Iterable[str] | None = None
+    ) -> Anchors:
+        """:meth:`from_human_labels` on a table :func:`encode_judgments` checked and encoded.
+
+        Raises
+        ------
+        ValueError
+            If ``encoded`` has no human labels, or a calibration generator has
+            no human labels or no validator labels on its human-labelled items.
+        """
+        if encoded.human is None:
+            raise ValueError("anchors from the judgments table need human_labels.")
+        human = encoded.human
         calibration = (
             list(pd.unique(human["generator"]))
             if calibration_generators is None
@@ -224,7 +244,7 @@ class Anchors:
             raise ValueError(f"calibration generator(s) {unknown} have no human labels.")
         if not calibration:
             return cls()
-        confusion = confusion_from_judgments(judgments, human)
+        confusion = confusion_from_encoded(encoded)
         absent = [g for g in calibration if g not in set(confusion["generator"])]
         if absent:
             raise ValueError(
@@ -340,26 +360,6 @@ class ConfusionCounts:
         )
 
 
-def _check_human_labels(human_labels: pd.DataFrame) -> pd.DataFrame:
-    require_columns(human_labels, ("generator", "item", "human"), "human_labels")
-    human = human_labels[["generator", "item", "human"]].copy()
-    human["human"] = coerce_binary("human", human["human"], allow_missing=True)
-    if human["human"].isna().any():
-        row = int(np.flatnonzero(human["human"].isna().to_numpy())[0])
-        raise ValueError(f"human_labels has a missing label at row {row}; drop or fill it first.")
-    repeated = human.duplicated(["generator", "item"])
-    if repeated.any():
-        row = int(np.flatnonzero(repeated.to_numpy())[0])
-        first = tuple(
-            v.item() if isinstance(v, np.generic) else v
-            for v in human[["generator", "item"]].iloc[row]
-        )
-        raise ValueError(
-            f"human_labels has a duplicate (generator, item) = {first!r} (first repeated at row {row})."
-        )
-    return human
-
-
 def confusion_from_judgments(judgments: pd.DataFrame, human_labels: pd.DataFrame) -> pd.DataFrame:
     """Per generator and validator: ``tp, fn, fp, tn`` of the validator's labels against the human's.
 
@@ -375,17 +375,34 @@ def confusion_from_judgments(judgments: pd.DataFrame, human_labels: pd.DataFrame
       generator validator  tp  fn  fp  tn
     0         g         v   1   0   1   0
     """
-    require_columns(judgments, JUDGMENT_COLUMNS, "judgments")
-    human = _check_human_labels(human_labels)
-    votes = judgments[list(JUDGMENT_COLUMNS)].copy()
-    votes["label"] = coerce_binary("label", votes["label"], allow_missing=True)
-    merged = votes.dropna(subset=["label"]).merge(human, on=["generator", "item"], how="inner")
-    label, truth = merged["label"].to_numpy(), merged["human"].to_numpy()
-    merged = merged.assign(
-        tp=(label == 1) & (truth == 1),
-        fn=(label == 0) & (truth == 1),
-        fp=(label == 1) & (truth == 0),
-        tn=(label == 0) & (truth == 0),
+    return confusion_from_encoded(encode_judgments(judgments, human_labels))
+
+
+def confusion_from_encoded(encoded: EncodedJudgments) -> pd.DataFrame:
+    """:func:`confusion_from_judgments` of an encoded table with human labels.
+
+    Rows are the (generator, validator) pairs in order of their first vote on a
+    human-labelled item.
+    """
+    if encoded.human is None:
+        raise ValueError("a confusion table needs human_labels.")
+    truth = encoded.vote_truth
+    both = ~np.isnan(encoded.label) & ~np.isnan(truth)
+    label, truth = encoded.label[both], truth[both]
+    n_val = len(encoded.validators)
+    pair_codes, pairs = pd.factorize(encoded.gen_code[both] * n_val + encoded.val_code[both])
+    kinds = np.column_stack(
+        [
+            (label == 1) & (truth == 1),
+            (label == 0) & (truth == 1),
+            (label == 1) & (truth == 0),
+            (label == 0) & (truth == 0),
+        ]
     )
-    table = merged.groupby(["generator", "validator"], sort=False)[["tp", "fn", "fp", "tn"]].sum()
-    return table.astype(np.int64).reset_index()
+    counts = np.column_stack(
+        [np.bincount(pair_codes, weights=kind, minlength=len(pairs)) for kind in kinds.T]
+    )
+    table = pd.DataFrame(counts.astype(np.int64), columns=["tp", "fn", "fp", "tn"])
+    table.insert(0, "validator", encoded.validators[pairs % n_val])
+    table.insert(0, "generator", encoded.generators[pairs // n_val])
+    return table

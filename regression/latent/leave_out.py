@@ -23,26 +23,26 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from regression.anchors import (
-    Anchors,
-    ConfusionCounts,
-    _check_human_labels,
-    confusion_from_judgments,
-)
-from regression.counts import Counts, counts_from_judgments
-from regression.latent_trait import (
-    LatentTraitModel,
-    _matrix_inputs,
-    fresh_rng,
-    select_best,
-)
+from regression.checks import JUDGMENT_COLUMNS, fresh_rng
+from regression.latent.anchors import Anchors, ConfusionCounts, confusion_from_encoded
+from regression.latent.counts import Counts, counts_from_encoded
+from regression.latent.data import matrix_inputs
+from regression.latent.judgments import encode_judgments
+from regression.latent.model import LatentTraitModel
+from regression.latent.solver import Solver, select_best, show_progress
 
 __all__ = [
     "DEFAULT_BASELINES",
+    "EvaluationData",
     "Split",
     "best_single_validator",
+    "calibration_splits",
+    "evaluation_data",
+    "fit_splits",
     "leave_out_evaluation",
     "mean_of_validators",
+    "score_baselines",
+    "score_models",
 ]
 
 
@@ -112,7 +112,7 @@ def leave_out_evaluation(
     sizes: Iterable[int] = range(0, 6),
     models: Mapping[str, LatentTraitModel] | None = None,
     baselines: Mapping[str, BaselineFn] | None = None,
-    progress: bool = False,
+    progress: bool | None = None,
 ) -> pd.DataFrame:
     """Leave-s-out errors of latent-trait fits and baselines on held-out annotated generators.
 
@@ -121,7 +121,7 @@ def leave_out_evaluation(
     data : DataFrame or Counts
         Either the judgments table (``generator, item, validator, label``; then
         give ``human_labels``) or a generators x validators matrix of rates
-        (NaN = absent) or a :class:`~regression.counts.Counts` (then give
+        (NaN = absent) or a :class:`~regression.latent.counts.Counts` (then give
         ``confusion`` and ``precision``).
     human_labels : DataFrame, optional
         ``generator, item, human``: the truth (share valid) and the confusion
@@ -145,8 +145,9 @@ def leave_out_evaluation(
         A torch model solves every subset and restart of a size in one batch.
     baselines : mapping name -> function of a Split, optional
         Default :data:`DEFAULT_BASELINES`.
-    progress : bool
-        Show a progress bar over the models.
+    progress : bool or None
+        Progress bars over the models and, for a scipy model, over its fits.
+        None (default): only when stderr is a terminal.
 
     Returns
     -------
@@ -174,66 +175,146 @@ def leave_out_evaluation(
     mean_of_validators       0.017
     Name: max_abs_error, dtype: float64
     """
-    if isinstance(data, pd.DataFrame) and {"generator", "item", "validator", "label"} <= set(
-        data.columns
-    ):
-        if human_labels is None:
-            raise ValueError("a judgments table needs human_labels for the truth and the anchors.")
-        judgments = data
-        matrix = counts_from_judgments(judgments)
-        rates, n = matrix.rates, matrix.n_labeled.astype(float)
-        human = _check_human_labels(human_labels)
-        confusion = confusion_from_judgments(judgments, human)
-        grouped = human.groupby("generator", sort=False)["human"]
-        truth = grouped.mean()
-        truth_n = grouped.size()
-    else:
-        judgments = None
-        human = None
-        if confusion is None or precision is None:
-            raise ValueError(
-                "a matrix input needs confusion= and precision= (the annotated generators)."
-            )
-        rates, n = _matrix_inputs(data, counts)
-        truth = pd.Series(precision, dtype=float).dropna()
-        truth_n = None
-    pool = list(truth.index) if annotated is None else list(annotated)
-    missing = [g for g in pool if g not in truth.index]
-    if missing:
-        raise ValueError(f"annotated generator(s) {missing} have no true precision.")
-    absent = [g for g in pool if g not in rates.index]
-    if absent:
-        raise ValueError(f"annotated generator(s) {absent} are not in the matrix.")
-    size_list = [int(s) for s in sizes]
-    for s in size_list:
-        if not 0 <= s < len(pool):
-            raise ValueError(
-                f"s ({s}) must lie in [0, {len(pool) - 1}]: every split must hold out an annotated generator."
-            )
+    source = evaluation_data(
+        data, human_labels, confusion=confusion, precision=precision, counts=counts
+    )
+    pool = list(source.truth.index) if annotated is None else list(annotated)
+    splits = calibration_splits(source, pool, [int(s) for s in sizes])
     models = (
         {"paper": LatentTraitModel.paper_release(), "likelihood": LatentTraitModel()}
         if models is None
         else dict(models)
     )
-    baselines = DEFAULT_BASELINES if baselines is None else baselines
-    rows: list[dict[str, object]] = []
-    splits: list[tuple[int, tuple[str, ...], tuple[str, ...], Anchors]] = []
-    pooled_counts = ConfusionCounts(confusion)
-    for s in size_list:
+    rows = score_baselines(source, splits, DEFAULT_BASELINES if baselines is None else baselines)
+    rows += score_models(source, splits, models, progress=progress)
+    return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True, eq=False)
+class EvaluationData:
+    """The inputs of a leave-s-out run, checked once.
+
+    Attributes
+    ----------
+    rates, n : DataFrame
+        The matrix and the items behind each rate (``n`` None: unknown).
+    confusion : ConfusionCounts
+        The annotated generators' confusion tables, pooled per subset.
+    truth : Series
+        True precision of the annotated generators.
+    truth_n : Series or None
+        Human-labelled items behind ``truth`` (judgments input only).
+    judgments, human : DataFrame or None
+        The votes and checked human labels (judgments input only).
+    """
+
+    rates: pd.DataFrame
+    n: pd.DataFrame | None
+    confusion: ConfusionCounts
+    truth: pd.Series
+    truth_n: pd.Series | None = None
+    judgments: pd.DataFrame | None = None
+    human: pd.DataFrame | None = None
+
+
+def evaluation_data(
+    data: pd.DataFrame | Counts,
+    human_labels: pd.DataFrame | None = None,
+    *,
+    confusion: pd.DataFrame | None = None,
+    precision: Mapping[str, float] | pd.Series | None = None,
+    counts: pd.DataFrame | None = None,
+) -> EvaluationData:
+    """Check the inputs of :func:`leave_out_evaluation` (its two forms) once.
+
+    Raises
+    ------
+    ValueError
+        A judgments table without ``human_labels``, a matrix without
+        ``confusion`` and ``precision``, or any input check failing.
+    """
+    if isinstance(data, pd.DataFrame) and set(JUDGMENT_COLUMNS) <= set(data.columns):
+        if human_labels is None:
+            raise ValueError("a judgments table needs human_labels for the truth and the anchors.")
+        encoded = encode_judgments(data, human_labels)
+        assert encoded.human is not None  # human_labels was given
+        matrix = counts_from_encoded(encoded)
+        grouped = encoded.human.groupby("generator", sort=False)["human"]
+        return EvaluationData(
+            rates=matrix.rates,
+            n=matrix.n_labeled.astype(float),
+            confusion=ConfusionCounts(confusion_from_encoded(encoded)),
+            truth=grouped.mean(),
+            truth_n=grouped.size(),
+            judgments=data,
+            human=encoded.human,
+        )
+    if confusion is None or precision is None:
+        raise ValueError(
+            "a matrix input needs confusion= and precision= (the annotated generators)."
+        )
+    rates, n = matrix_inputs(data, counts)
+    return EvaluationData(
+        rates=rates,
+        n=n,
+        confusion=ConfusionCounts(confusion),
+        truth=pd.Series(precision, dtype=float).dropna(),
+    )
+
+
+#: One split: (s, calibration subset, held-out generators, anchors from the subset).
+SplitSpec = tuple[int, tuple[str, ...], tuple[str, ...], Anchors]
+
+
+def calibration_splits(
+    source: EvaluationData, pool: list[str], sizes: list[int]
+) -> list[SplitSpec]:
+    """Every calibration subset of every size, in the order of ``pool``, with its anchors.
+
+    Raises
+    ------
+    ValueError
+        An annotated generator without truth or not in the matrix, or a size
+        that holds nothing out.
+    """
+    truth = source.truth
+    missing = [g for g in pool if g not in truth.index]
+    if missing:
+        raise ValueError(f"annotated generator(s) {missing} have no true precision.")
+    absent = [g for g in pool if g not in source.rates.index]
+    if absent:
+        raise ValueError(f"annotated generator(s) {absent} are not in the matrix.")
+    for s in sizes:
+        if not 0 <= s < len(pool):
+            raise ValueError(
+                f"s ({s}) must lie in [0, {len(pool) - 1}]: every split must hold out an "
+                "annotated generator."
+            )
+    splits = []
+    for s in sizes:
         for subset in itertools.combinations(pool, s):
             held = tuple(g for g in pool if g not in subset)
-            anchors = pooled_counts.pool(
+            anchors = source.confusion.pool(
                 list(subset),
                 precision=truth[list(subset)],
-                precision_n=None if truth_n is None else truth_n[list(subset)],
+                precision_n=None if source.truth_n is None else source.truth_n[list(subset)],
             )
             splits.append((s, subset, held, anchors))
+    return splits
+
+
+def score_baselines(
+    source: EvaluationData, splits: list[SplitSpec], baselines: Mapping[str, BaselineFn]
+) -> list[dict[str, object]]:
+    """One row per baseline and split (see :func:`leave_out_evaluation`)."""
+    rows = []
+    truth, human = source.truth, source.human
     for name, fn in baselines.items():
         for s, subset, held, _ in splits:
             split = Split(
-                rates=rates,
-                counts=n,
-                judgments=judgments,
+                rates=source.rates,
+                counts=source.n,
+                judgments=source.judgments,
                 human_labels=None if human is None else human[human["generator"].isin(subset)],
                 calibration=subset,
                 held_out=held,
@@ -241,12 +322,28 @@ def leave_out_evaluation(
             )
             estimate = fn(split).reindex(list(held))
             rows.append(_row(s, subset, name, estimate, truth[list(held)], np.nan, np.nan))
-    for name, model in tqdm(models.items(), disable=not progress, desc="leave-s-out"):
-        fits = _fit_splits(model, rates, n, [(s, a) for s, _, _, a in splits])
+    return rows
+
+
+def score_models(
+    source: EvaluationData,
+    splits: list[SplitSpec],
+    models: Mapping[str, LatentTraitModel],
+    *,
+    progress: bool | None = None,
+) -> list[dict[str, object]]:
+    """One row per model and split: each model fitted on every split by :func:`fit_splits`."""
+    rows = []
+    generators = source.rates.index
+    show = show_progress(progress)
+    for name, model in tqdm(models.items(), disable=not show, desc="leave-s-out"):
+        fits = fit_splits(
+            model, source.rates, source.n, [(s, a) for s, _, _, a in splits], progress=show
+        )
         for (s, subset, held, _), (theta, loss, converged) in zip(splits, fits, strict=True):
-            estimate = pd.Series(theta[: len(rates.index)], index=rates.index).reindex(list(held))
-            rows.append(_row(s, subset, name, estimate, truth[list(held)], loss, converged))
-    return pd.DataFrame(rows)
+            estimate = pd.Series(theta[: len(generators)], index=generators).reindex(list(held))
+            rows.append(_row(s, subset, name, estimate, source.truth[list(held)], loss, converged))
+    return rows
 
 
 def _row(
@@ -272,18 +369,27 @@ def _row(
     }
 
 
-def _fit_splits(
-    model: LatentTraitModel,
+def fit_splits(
+    solver: Solver,
     rates: pd.DataFrame,
     n: pd.DataFrame | None,
     sized_anchors: list[tuple[int, Anchors]],
+    *,
+    progress: bool | None = False,
 ) -> list[tuple[np.ndarray, float, bool]]:
-    """Fit every anchor set; the restarts' randomness starts afresh from the model's seed at each size.
+    """Fit every anchor set; the restarts' randomness starts afresh from the seed at each size.
 
-    A torch model gets every restart of every subset of every size as one batch.
+    A torch solver gets every restart of every subset of every size as one batch.
+
+    Returns
+    -------
+    list of (theta, loss, converged)
+        Per anchor set, the kept restart (see
+        :func:`~regression.latent.solver.select_best`).
     """
-    model._check_settings()
-    datas = [model._data(rates, n, anchors) for _, anchors in sized_anchors]
+    model = solver
+    model.check_settings()
+    datas = [model.data(rates, n, anchors) for _, anchors in sized_anchors]
     starts = []
     current: int | None = None
     rng = fresh_rng(model.seed)
@@ -296,9 +402,16 @@ def _fit_splits(
         warnings.simplefilter("ignore")
         if model.backend == "torch" and datas:
             batch_datas = [d for d in datas for _ in range(per)]
-            thetas, losses, converged, _ = model._solve(batch_datas, np.concatenate(starts))
+            thetas, losses, converged, _ = model.solve(batch_datas, np.concatenate(starts))
         else:
-            results = [model._solve([d] * per, st) for d, st in zip(datas, starts, strict=True)]
+            bar = tqdm(
+                zip(datas, starts, strict=True),
+                total=len(datas),
+                disable=not show_progress(progress),
+                desc="subsets",
+                leave=False,
+            )
+            results = [model.solve([d] * per, st) for d, st in bar]
             thetas = np.concatenate([r[0] for r in results]) if results else np.empty((0, 0))
             losses = np.concatenate([r[1] for r in results]) if results else np.empty(0)
             converged = np.concatenate([r[2] for r in results]) if results else np.empty(0, bool)

@@ -70,7 +70,7 @@ def test_unanchored_fit_warns_and_keeps_positive_youden_j():
     assert any("unanchored" in w for w in result.warnings)
 
 
-@pytest.mark.filterwarnings("ignore::regression.latent_trait.MisfitWarning")
+@pytest.mark.filterwarnings("ignore::regression.MisfitWarning")
 def test_non_convergence_is_reported():
     world = simulate_latent_world(6, 5, 300, n_annotated=2, seed=1)
     with pytest.warns(ConvergenceWarning, match="did not converge"):

@@ -11,14 +11,13 @@ Each loss returns ``(value, gradient)`` for ``scipy.optimize.minimize(jac=True)`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
+
+from regression.latent.data import LatentData
 
 __all__ = [
     "BCE_CLIP",
     "FD_STEP",
-    "LatentData",
     "likelihood_loss",
     "likelihood_weight",
     "paper_loss",
@@ -30,42 +29,6 @@ __all__ = [
 BCE_CLIP = 1e-9
 #: scipy's default L-BFGS-B finite-difference step (``eps``), used by the released code.
 FD_STEP = 1e-8
-
-
-@dataclass(frozen=True)
-class LatentData:
-    """The numbers one fit needs, as flat numpy arrays (built by ``latent_trait``).
-
-    Cells: ``rows``, ``cols`` (observed cells only), ``rate`` (P_ij), ``n`` (items
-    behind each cell), ``in_likelihood`` (False for cells whose votes the anchors
-    already hold). Anchors: ``*_idx`` positions, ``*_val`` values and ``*_n`` the
-    items behind them, for generator precision (``g``), ``tpr`` and ``tnr``.
-    """
-
-    n_gen: int
-    n_val: int
-    rows: np.ndarray
-    cols: np.ndarray
-    rate: np.ndarray
-    n: np.ndarray
-    in_likelihood: np.ndarray
-    g_idx: np.ndarray
-    g_val: np.ndarray
-    g_n: np.ndarray
-    tpr_idx: np.ndarray
-    tpr_val: np.ndarray
-    tpr_n: np.ndarray
-    tnr_idx: np.ndarray
-    tnr_val: np.ndarray
-    tnr_n: np.ndarray
-
-    @property
-    def n_params(self) -> int:
-        return self.n_gen + 2 * self.n_val
-
-    @property
-    def anchored(self) -> bool:
-        return bool(len(self.g_idx) or len(self.tpr_idx) or len(self.tnr_idx))
 
 
 def split_theta(theta: np.ndarray, n_gen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

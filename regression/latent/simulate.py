@@ -20,7 +20,7 @@ import pandas as pd
 from scipy.special import expit, logit
 
 from regression.checks import check_probability
-from regression.counts import Counts
+from regression.latent.counts import Counts
 
 __all__ = ["ItemWorld", "LatentWorld", "simulate_item_votes", "simulate_latent_world"]
 
@@ -144,7 +144,7 @@ class ItemWorld:
     Attributes
     ----------
     judgments : DataFrame
-        ``generator, item, validator, label`` (DESIGN.md data model).
+        ``generator, item, validator, label``: the judgments table, one row per vote.
     human_labels : DataFrame
         ``generator, item, human`` for every item of the annotated generators.
     precision : Series

@@ -15,7 +15,8 @@ from regression import (
     simulate_item_votes,
     simulate_latent_world,
 )
-from regression._latent_items import draw_item_weights, encode_items, item_replicates
+from regression.latent.items import draw_item_weights, encode_items, item_replicates
+from regression.latent.judgments import encode_judgments
 
 ARRAYS = ("rate", "n", "g_val", "g_n", "tpr_val", "tpr_n", "tnr_val", "tnr_n")
 
@@ -40,7 +41,7 @@ def _fit(judgments, human, cal, **settings):
 
 def _data(result):
     inputs = result.inputs
-    return result.model._data(inputs.rates, inputs.n, inputs.anchors)
+    return inputs.data()
 
 
 def test_unit_weights_reproduce_counts_and_anchors_exactly():
@@ -85,7 +86,7 @@ def test_replicates_equal_a_brute_force_resampling_of_the_tables():
     world, judgments, human = _messy_world(seed=3)
     cal = list(world.annotated)
     result = _fit(judgments, human, cal)
-    items, keys = encode_items(judgments, human, result.inputs.rates)
+    items, keys = encode_items(encode_judgments(judgments, human), result.inputs.rates)
     data = _data(result)
     weights = draw_item_weights(items, 2, np.random.default_rng(7))
     assert (weights.sum(axis=1) == items.n_items).all()

@@ -19,12 +19,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression.checks import check_counts, coerce_binary, require_columns
+from regression.checks import check_counts
+from regression.latent.judgments import EncodedJudgments, encode_judgments
 
-__all__ = ["JUDGMENT_COLUMNS", "Counts", "counts_from_judgments"]
-
-#: The columns of the judgments table (DESIGN.md data model).
-JUDGMENT_COLUMNS = ("generator", "item", "validator", "label")
+__all__ = ["Counts", "counts_from_encoded", "counts_from_judgments"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -145,7 +143,7 @@ def counts_from_judgments(judgments: pd.DataFrame) -> Counts:
     Parameters
     ----------
     judgments : DataFrame
-        The judgments table (DESIGN.md): ``generator, item, validator, label``
+        The judgments table: ``generator, item, validator, label``
         with ``label`` 1 (valid), 0 (invalid) or missing (``pd.NA``, NaN,
         None). A missing label is not a label: it counts in neither
         ``n_valid`` nor ``n_labeled``.
@@ -186,31 +184,18 @@ def counts_from_judgments(judgments: pd.DataFrame) -> Counts:
     g1          2   0
     g2          1   0
     """
-    require_columns(judgments, JUDGMENT_COLUMNS, "judgments")
-    keys = judgments[["generator", "item", "validator"]]
-    repeated = keys.duplicated()
-    if repeated.any():
-        row = int(np.flatnonzero(repeated.to_numpy())[0])
-        first = tuple(v.item() if isinstance(v, np.generic) else v for v in keys.iloc[row])
-        raise ValueError(
-            f"judgments has a duplicate (generator, item, validator) = {first!r} "
-            f"(first repeated at row {row}); each validator labels each item once."
-        )
-    label = coerce_binary("label", judgments["label"], allow_missing=True)
-    gen_codes, generators = pd.factorize(judgments["generator"])
-    val_codes, validators = pd.factorize(judgments["validator"])
-    if (gen_codes < 0).any() or (val_codes < 0).any():
-        which = "generator" if (gen_codes < 0).any() else "validator"
-        row = int(np.flatnonzero((gen_codes if which == "generator" else val_codes) < 0)[0])
-        raise ValueError(f"judgments has a missing {which} at row {row}.")
-    n_gen, n_val = len(generators), len(validators)
-    cell = gen_codes * n_val + val_codes
-    labelled = ~np.isnan(label)
+    return counts_from_encoded(encode_judgments(judgments))
+
+
+def counts_from_encoded(encoded: EncodedJudgments) -> Counts:
+    """The :class:`Counts` of an encoded judgments table (see :func:`counts_from_judgments`)."""
+    n_gen, n_val = len(encoded.generators), len(encoded.validators)
+    cell = encoded.gen_code * n_val + encoded.val_code
+    labelled = ~np.isnan(encoded.label)
     size = n_gen * n_val
     n_labeled = np.bincount(cell[labelled], minlength=size).reshape(n_gen, n_val)
-    n_valid = np.bincount(cell[labelled], weights=label[labelled], minlength=size)
-    index = pd.Index(generators, name="generator")
-    columns = pd.Index(validators, name="validator")
+    n_valid = np.bincount(cell[labelled], weights=encoded.label[labelled], minlength=size)
+    index, columns = encoded.generators, encoded.validators
     return Counts(
         pd.DataFrame(np.rint(n_valid).astype(np.int64).reshape(n_gen, n_val), index, columns),
         pd.DataFrame(n_labeled, index, columns),

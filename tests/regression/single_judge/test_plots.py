@@ -8,16 +8,17 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from jurycal.datasets import load_confusion  # noqa: E402
-from regression import estimate_prevalence, shared_calibration_bias  # noqa: E402
-from regression.plots import (  # noqa: E402
+from regression import (  # noqa: E402
+    coverage_study,  # noqa: E402
+    estimate_prevalence,
+    shared_calibration_bias,
+)
+from regression.single_judge.plots import (  # noqa: E402
     plot_bias_vs_delta_j,
     plot_coverage,
     plot_interval_length,
     plot_single_judge,
-    plot_validator_rates,
 )
-from regression.simulate import coverage_study  # noqa: E402
 
 
 def test_single_judge_forest_plots_each_interval():
@@ -53,11 +54,3 @@ def test_bias_vs_delta_j_matches_app_c():
     q_b = (1 + 0.3 - 0.1) / 2
     assert shared[1] == pytest.approx(shared_calibration_bias(0.55, 0.65, 0.65, q_b, q_b))
 
-
-def test_validator_rates_plot_pools_generators():
-    confusion = load_confusion("feedback+lines+labels")
-    fig = plot_validator_rates(confusion)
-    tnr, tpr = fig.axes[0].collections[0].get_offsets().T
-    assert len(tpr) == 14
-    # data README: pooled TPR 0.84-0.98, TNR 0.14-0.54 (after all repairs)
-    assert 0.83 <= tpr.min() and tpr.max() <= 0.99 and 0.13 <= tnr.min() and tnr.max() <= 0.55
