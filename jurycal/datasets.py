@@ -129,7 +129,7 @@ def load_item_votes(repair_level: str = "feedback+lines+labels") -> pd.DataFrame
 def load_agreeableness_judgments(
     repair_level: str = "feedback+lines+labels",
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The item-level votes in jurycal's data model (DESIGN.md).
+    """The item-level votes as a judgments table (generator, item, validator, label).
 
     Returns
     -------
