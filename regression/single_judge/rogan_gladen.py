@@ -88,6 +88,20 @@ def rg_estimate(p_hat: Any, tpr: Any, tnr: Any) -> Any:
     return _out(rg_from_rates(p, q1, q0))
 
 
+def _checked_sizes(
+    p_hat: Any, tpr: Any, tnr: Any, n: Any, n_pos: Any, n_neg: Any
+) -> tuple[np.ndarray, ...]:
+    """The rates of eqs. (8)-(15) checked as probabilities and the sample sizes as positive."""
+    return (
+        check_probability("p_hat", p_hat),
+        check_probability("tpr", tpr),
+        check_probability("tnr", tnr),
+        check_positive("n", n),
+        check_positive("n_pos", n_pos),
+        check_positive("n_neg", n_neg),
+    )
+
+
 def rg_from_rates(p: Any, q1: Any, q0: Any, *, clip: bool = True) -> np.ndarray:
     """Eq. (7) on arrays of rates, for bootstrap and simulation replicates: NaN where undefined.
 
@@ -148,12 +162,7 @@ def rg_standard_error(p_hat: Any, tpr: Any, tnr: Any, n: Any, n_pos: Any, n_neg:
     >>> round(rg_standard_error(0.66, 0.9, 0.7, n=1000, n_pos=100, n_neg=100), 4)
     0.0496
     """
-    p = check_probability("p_hat", p_hat)
-    q1 = check_probability("tpr", tpr)
-    q0 = check_probability("tnr", tnr)
-    n_arr = check_positive("n", n)
-    m1 = check_positive("n_pos", n_pos)
-    m0 = check_positive("n_neg", n_neg)
+    p, q1, q0, n_arr, m1, m0 = _checked_sizes(p_hat, tpr, tnr, n, n_pos, n_neg)
     j = q0 + q1 - 1
     ok = j > 0
     theta = _ratio(p + q0 - 1, j, ok)
@@ -226,12 +235,7 @@ def rg_interval(
     (2,)
     """
     z = normal_quantile(alpha, alternative)
-    p = check_probability("p_hat", p_hat)
-    q1 = check_probability("tpr", tpr)
-    q0 = check_probability("tnr", tnr)
-    n_arr = check_positive("n", n)
-    m1 = check_positive("n_pos", n_pos)
-    m0 = check_positive("n_neg", n_neg)
+    p, q1, q0, n_arr, m1, m0 = _checked_sizes(p_hat, tpr, tnr, n, n_pos, n_neg)
 
     z2 = z * z
     n_t, m0_t, m1_t = n_arr + z2, m0 + 2, m1 + 2  # eq. (9)
