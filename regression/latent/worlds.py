@@ -121,9 +121,9 @@ def simulate_transfer_world(
         raise ValueError(f"n_annotated ({n_annotated!r}) must lie in [0, {n_generators}].")
     for name, bounds in (("g_range", g_range), ("tpr_range", tpr_range), ("tnr_range", tnr_range)):
         check_probability(name, np.asarray(bounds, dtype=float))
-    for name, value in (("spread", spread), ("shared", shared)):
-        if not (np.isfinite(value) and value >= 0):
-            raise ValueError(f"{name} ({value!r}) must be a finite number >= 0.")
+    for name, sd in (("spread", spread), ("shared", shared)):
+        if not (np.isfinite(sd) and sd >= 0):
+            raise ValueError(f"{name} ({sd!r}) must be a finite number >= 0.")
     if not np.isfinite(slope):
         raise ValueError(f"slope ({slope!r}) must be finite.")
     rng = as_rng(seed)
