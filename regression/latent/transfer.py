@@ -155,10 +155,23 @@ class Estimate:
     df: float = np.inf
     details: Mapping[str, np.ndarray] = field(default_factory=dict)
 
-    def interval(self, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
-        """Two-sided ``(low, high)`` at level ``1 - alpha``."""
-        half = _quantile(alpha, self.df) * self.se
-        return np.clip(self.precision - half, 0.0, 1.0), np.clip(self.precision + half, 0.0, 1.0)
+    def interval(
+        self, alpha: float = 0.05, alternative: str = "two-sided"
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(low, high)`` at level ``1 - alpha``; one-sided bounds are 0 or 1.
+
+        ``alternative``: ``"two-sided"``, ``"less"`` (an upper bound) or
+        ``"greater"`` (a lower bound), as in :mod:`regression.intervals`.
+        """
+        tail = alpha / 2 if alternative == "two-sided" else alpha
+        half = _quantile(2 * tail, self.df) * self.se
+        low = np.clip(self.precision - half, 0.0, 1.0)
+        high = np.clip(self.precision + half, 0.0, 1.0)
+        if alternative == "less":
+            low = np.where(np.isnan(half), np.nan, 0.0)
+        elif alternative == "greater":
+            high = np.where(np.isnan(half), np.nan, 1.0)
+        return low, high
 
 
 Estimator = Callable[[TransferData], Estimate]

@@ -15,7 +15,7 @@ systematic drift (TNR falls as precision rises when positive) and
 ``e, e' ~ N(0, spread^2)`` each pair's own deviation. ``shared = slope =
 spread = 0`` is the fixed model of section 5.
 
-:data:`TRANSFER_WORLDS` names the five kinds of world of ``docs/new-generators.md``.
+:data:`TRANSFER_WORLDS` names the six kinds of world of ``docs/new-generators.md``.
 """
 
 from __future__ import annotations
@@ -43,6 +43,16 @@ TRANSFER_WORLDS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
         "random": MappingProxyType({"spread": 0.5}),
         # TNR falls as precision rises, plus a generator-level shift
         "systematic": MappingProxyType({"slope": 4.0, "shared": 0.3, "spread": 0.2}),
+        # like the agreeableness data: high precision, low TNR falling steeply with it
+        "agreeable": MappingProxyType(
+            {
+                "g_range": (0.85, 0.97),
+                "tnr_range": (0.1, 0.4),
+                "slope": 6.0,
+                "shared": 0.3,
+                "spread": 0.2,
+            }
+        ),
         # J = TPR + TNR - 1 in [-0.15, 0.15]
         "uninformative": MappingProxyType(
             {"tpr_range": (0.45, 0.6), "tnr_range": (0.4, 0.55), "spread": 0.3}
