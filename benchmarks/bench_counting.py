@@ -1,12 +1,16 @@
-"""Counting judgments in bounded memory: the only step whose cost grows with the data.
+"""Counting 10^8 judgments: DuckDB (the default engine) against a pyarrow loop and pandas.
 
 Writes a Parquet judgments table (default 10^8 rows: 1,000 generators x 100
 validators x 1,000 items, 3 % labels missing; ``JURYCAL_BENCH_ROWS`` scales
-it), then counts it with ``jurycal.io.count_judgments`` in a fresh process and
-reports the time and the process's peak memory. Baselines measured in the same
-run: the same streaming count on a tenth of the rows (memory should not grow
-with rows), and reading the whole table into pandas before counting (memory
-grows with rows).
+it), then counts it in one fresh process per method and reports each one's
+time and peak memory (VmHWM from ``/proc/self/status``), with ratios against the
+baseline, a pyarrow loop over batches of 10^6 rows adding
+``counts_from_judgments`` of each (it catches a duplicate only within a batch).
+The others: pandas reading the whole table (a global duplicate check), and
+:func:`jurycal.counting.count_files` (DuckDB) with its global duplicate check
+under its default 1 GB memory limit (past it DuckDB spills to disk), under 512 MB,
+under DuckDB's own default (80 % of memory), and without the check.
+Every method must report the same number of labels.
 """
 
 from __future__ import annotations
@@ -62,63 +66,106 @@ def write_table(path: Path, n_rows: int, seed: int = 0) -> None:
             writer.write_batch(batch)
 
 
-STREAM = """
-import resource, sys, time
-from jurycal.io import count_judgments
-import regression.counts  # imported before the clock starts, as in the baseline
-t = time.perf_counter()
-counts = count_judgments(sys.argv[1], progress=False)
-elapsed = time.perf_counter() - t
-rows = int(counts.n_labeled.to_numpy().sum())
-print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, rows)
+PEAK = """
+def peak_mib():
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 """
 
-WHOLE = """
-import resource, sys, time
+# Each script gets the path as argv[1], imports before the clock starts and prints
+# "seconds peak_MiB labels".
+PYARROW_LOOP = """
+import sys, time
+import pyarrow.parquet as pq
+from regression import counts_from_judgments
+t = time.perf_counter()
+total = 0
+with pq.ParquetFile(sys.argv[1]) as parquet:
+    for batch in parquet.iter_batches(batch_size=1_000_000):
+        total = total + counts_from_judgments(batch.to_pandas())
+elapsed = time.perf_counter() - t
+print(elapsed, peak_mib(), int(total.n_labeled.to_numpy().sum()))
+"""
+
+PANDAS = """
+import sys, time
 import pandas as pd
-from regression.counts import counts_from_judgments
+from regression import counts_from_judgments
 t = time.perf_counter()
 counts = counts_from_judgments(pd.read_parquet(sys.argv[1]))
 elapsed = time.perf_counter() - t
-rows = int(counts.n_labeled.to_numpy().sum())
-print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, rows)
+print(elapsed, peak_mib(), int(counts.n_labeled.to_numpy().sum()))
 """
+
+DUCKDB = """
+import sys, time
+from jurycal.counting import count_files
+t = time.perf_counter()
+counts = count_files(sys.argv[1], {options})
+elapsed = time.perf_counter() - t
+print(elapsed, peak_mib(), int(counts.n_labeled.to_numpy().sum()))
+"""
+
+METHODS = [
+    ("pyarrow loop, batches of 10^6", "in a batch", PYARROW_LOOP),
+    ("pandas, whole table", "global", PANDAS),
+    ("DuckDB (memory_limit 1GB)", "global", DUCKDB.format(options="")),
+    ("DuckDB, memory_limit 512MB", "global", DUCKDB.format(options="memory_limit='512MB'")),
+    ("DuckDB, DuckDB's memory_limit", "global", DUCKDB.format(options="memory_limit=None")),
+    ("DuckDB, no duplicate check", "none", DUCKDB.format(options="check_duplicates=False")),
+]
 
 
 def _run(script: str, path: Path) -> tuple[float, float, int]:
+    root = Path(__file__).resolve().parent.parent
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+    }
     out = subprocess.run(
-        [sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", PEAK + script, str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
     ).stdout.split()
     return float(out[0]), float(out[1]), int(out[2])
 
 
 def main() -> None:
     n_rows = int(float(os.environ.get("JURYCAL_BENCH_ROWS", "1e8")))
-    small_rows = max(N_VALIDATORS * N_ITEMS, n_rows // 10)
     with tempfile.TemporaryDirectory() as tmp:
-        big, small = Path(tmp) / "big.parquet", Path(tmp) / "small.parquet"
+        path = Path(tmp) / "judgments.parquet"
         t = time.perf_counter()
-        write_table(big, n_rows)
-        write_table(small, small_rows)
-        print(f"wrote {n_rows:,} + {small_rows:,} rows in {time.perf_counter() - t:.0f} s "
-              f"({big.stat().st_size / 2**20:.0f} MiB of Parquet)\n")
-        rows = [
-            ("streamed, chunks of 10^6", n_rows, *_run(STREAM, big)),
-            ("streamed, chunks of 10^6", small_rows, *_run(STREAM, small)),
-            ("whole table in pandas", small_rows, *_run(WHOLE, small)),
-        ]
-    print(f"{'method':<26}{'rows':>14}{'seconds':>9}{'rows/s':>13}{'peak MiB':>10}{'labelled':>14}")
-    for name, n, seconds, peak, labelled in rows:
-        print(f"{name:<26}{n:>14,}{seconds:>9.1f}{n / seconds:>13,.0f}{peak:>10.0f}{labelled:>14,}")
-    stream_big, stream_small, whole_small = rows
+        write_table(path, n_rows)
+        print(
+            f"wrote {n_rows:,} rows in {time.perf_counter() - t:.0f} s "
+            f"({path.stat().st_size / 2**20:.0f} MiB of Parquet); {os.cpu_count()} cores, "
+            f"load average {os.getloadavg()[0]:.1f} before counting\n",
+            flush=True,
+        )
+        rows = [(name, check, *_run(script, path)) for name, check, script in METHODS]
+        load = os.getloadavg()[0]
+    base_seconds, base_peak = rows[0][2], rows[0][3]
     print(
-        f"\npeak memory, streamed {n_rows:,} rows / streamed {small_rows:,}: "
-        f"{stream_big[3] / stream_small[3]:.2f}x (bounded: about 1x for {n_rows // small_rows}x the rows)"
+        f"{'method':<31}{'duplicates':>11}{'seconds':>9}{'rows/s':>13}{'peak MiB':>10}"
+        f"{'time x':>8}{'memory x':>10}{'labels':>14}"
     )
-    print(
-        f"peak memory, whole table / streamed, both {small_rows:,} rows: "
-        f"{whole_small[3] / stream_small[3]:.1f}x"
-    )
+    for name, check, seconds, peak, labels in rows:
+        print(
+            f"{name:<31}{check:>11}{seconds:>9.1f}{n_rows / seconds:>13,.0f}{peak:>10.0f}"
+            f"{seconds / base_seconds:>8.2f}{peak / base_peak:>10.2f}{labels:>14,}"
+        )
+    print(f"\n(x: against the pyarrow loop; load average {load:.1f} after counting)")
+    if len({labels for *_, labels in rows}) != 1:
+        raise SystemExit("the methods disagree on the number of labels")
 
 
 if __name__ == "__main__":

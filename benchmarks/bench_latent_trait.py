@@ -55,7 +55,8 @@ from regression import (
     simulate_item_votes,
     simulate_latent_world,
 )
-from regression._latent_losses import LatentData, paper_loss
+from regression.latent.data import LatentData
+from regression.latent.losses import paper_loss
 
 ANNOTATED = list(ANNOTATED_GENERATORS)
 TRUTH = load_human_precision()
@@ -84,7 +85,7 @@ def _finite_difference_seconds_per_fit(n_fits: int = 40) -> float:
     start = time.perf_counter()
     for subset in subsets:
         anchors = Anchors.from_confusion(load_confusion("none"), subset, precision=TRUTH[subset])
-        data = model._data(rates, None, anchors)
+        data = model.data(rates, None, anchors)
         x0 = model.starts(data, rng)[0]
         minimize(
             lambda t, d: paper_loss(t, d)[0],

@@ -14,6 +14,7 @@ Run: ``python benchmarks/run.py repair`` or ``python benchmarks/bench_repair.py`
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -69,7 +70,7 @@ def naive_repair(items: pd.DataFrame, outputs: pd.DataFrame, threshold: float = 
     return pd.DataFrame(rows, columns=["generator", "item", "validator", "label"])
 
 
-def _time(function, *args, **kwargs) -> tuple[float, Any]:  # type: ignore[no-untyped-def]
+def _time(function: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[float, Any]:
     start = time.perf_counter()
     result = function(*args, **kwargs)
     return time.perf_counter() - start, result
@@ -99,9 +100,8 @@ def main() -> None:
     table["speed-up (pairs/s)"] = table["pairs/s"] / naive_rate
     with pd.option_context("display.width", 120, "display.float_format", "{:,.1f}".format):
         print(table.to_string(index=False))
-    print(f"\n{len(outputs):,} responses -> {len(judgments):,} pairs in {full_s:.1f} s; "
-          f"{report.n_entries:,} entries parsed; missing {report.missing_rate_before:.1%} as produced, "
-          f"{report.missing_rate_after:.1%} after repair.")
+    print(f"\n{len(outputs):,} responses -> {len(judgments):,} pairs in {full_s:.1f} s.")
+    print(report.describe())
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from regression import count_bootstrap, coverage_study, rg_estimate, rg_interval
+from regression.single_judge import count_bootstrap, coverage_study, rg_estimate, rg_interval
 
 ROWS = 1_000_000
 LOOP_ROWS = 20_000

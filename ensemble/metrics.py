@@ -22,21 +22,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ensemble.voting import _plain
-from regression.checks import coerce_binary, require_columns
-from regression.intervals import ConfidenceInterval, wilson_interval
+from regression.checks import HUMAN_COLUMNS, coerce_binary, plain, require_columns
+from regression.intervals import ConfidenceInterval, IntervalMixin, wilson_interval
 
 __all__ = [
     "EnsemblePrecision",
     "EnsembleRates",
     "Proportion",
+    "align_human_labels",
+    "confusion_counts",
     "ensemble_precision",
     "ensemble_rates",
 ]
 
 
 @dataclass(frozen=True)
-class Proportion:
+class Proportion(IntervalMixin):
     """A proportion ``k / n`` of item counts, with its Wilson interval. Arrays broadcast.
 
     Attributes
@@ -56,28 +57,19 @@ class Proportion:
         np.divide(k, n, out=out, where=n > 0)
         return out
 
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
-        """Wilson score interval at ``confidence_level`` (NaN where ``n == 0``).
-
-        ``alternative='less'`` gives an upper bound, ``'greater'`` a lower one.
-        """
-        if not 0.0 < confidence_level < 1.0:
-            raise ValueError(
-                f"confidence_level ({confidence_level!r}) must lie strictly between 0 and 1."
-            )
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+        """Wilson score interval at level ``1 - alpha`` (NaN where ``n == 0``)."""
         k, n = np.broadcast_arrays(np.asarray(self.k), np.asarray(self.n))
         low, high = np.full(k.shape, np.nan), np.full(k.shape, np.nan)
         has = n > 0
         if has.any():
-            interval = wilson_interval(k[has], n[has], 1.0 - confidence_level, alternative)
+            interval = wilson_interval(k[has], n[has], alpha, alternative)
             low[has], high[has] = interval.low, interval.high
         return ConfidenceInterval(low, high)
 
 
 @dataclass(frozen=True)
-class EnsemblePrecision:
+class EnsemblePrecision(IntervalMixin):
     """Per-generator ensemble precision: the fraction of labelled items labelled valid.
 
     Attributes
@@ -101,13 +93,9 @@ class EnsemblePrecision:
         """``n_valid / n_labelled`` per generator."""
         return Proportion(self.n_valid, self.n_labelled).estimate
 
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
         """Wilson interval per generator; covers item sampling, not the ensemble's bias."""
-        return Proportion(self.n_valid, self.n_labelled).confidence_interval(
-            confidence_level, alternative
-        )
+        return Proportion(self.n_valid, self.n_labelled).confidence_interval(1 - alpha, alternative)
 
     def to_frame(self, confidence_level: float = 0.95) -> pd.DataFrame:
         """One row per generator: ``precision, low, high, n_valid, n_labelled, n_unlabelled``."""
@@ -282,7 +270,9 @@ def ensemble_rates(labels: Any, human: Any) -> EnsembleRates:
     truth = _align_human(labels, human, len(values))
     has_label, has_human = ~np.isnan(values), ~np.isnan(truth)
     both = has_label & has_human
-    tp, fn, fp, tn = _confusion(values[both], truth[both], np.zeros(int(both.sum()), np.int64), 1)
+    tp, fn, fp, tn = confusion_counts(
+        values[both], truth[both], np.zeros(int(both.sum()), np.int64), 1
+    )
     return EnsembleRates(
         tp=int(tp[0]),
         fn=int(fn[0]),
@@ -350,12 +340,37 @@ def _align_human(labels: Any, human: Any, n: int) -> np.ndarray:
             "a human labels table needs labels indexed by (generator, item), as vote() returns "
             "them for the judgments table."
         )
-    return _human_by_index(index, human)
+    return align_human_labels(index, human)
 
 
-def _human_by_index(index: pd.MultiIndex, human: pd.DataFrame) -> np.ndarray:
-    """The human table's labels placed on the (generator, item) rows of ``index``; checked."""
-    require_columns(human, ["generator", "item", "human"], "human")
+def align_human_labels(index: pd.MultiIndex, human: pd.DataFrame) -> np.ndarray:
+    """The human table's labels placed on the (generator, item) rows of ``index``.
+
+    Parameters
+    ----------
+    index : MultiIndex with levels ``generator`` and ``item``
+        The items, as :func:`ensemble.voting.vote` labels the judgments table.
+    human : DataFrame with columns ``generator, item, human``
+        Human labels (1 / 0 / "valid" / "invalid"; missing allowed).
+
+    Returns
+    -------
+    ndarray of float
+        One entry per row of ``index``: 1.0, 0.0, or NaN where no human label.
+
+    Raises
+    ------
+    ValueError
+        A missing column, a label that is not binary, a generator the votes do
+        not have, a repeated (generator, item), or a labelled item without votes.
+
+    Examples
+    --------
+    >>> index = pd.MultiIndex.from_tuples([("g", 1), ("g", 2)], names=["generator", "item"])
+    >>> align_human_labels(index, pd.DataFrame({"generator": ["g"], "item": [2], "human": [1]}))
+    array([nan,  1.])
+    """
+    require_columns(human, HUMAN_COLUMNS, "human")
     truth_values = coerce_binary("human", human["human"].to_numpy(dtype=object), allow_missing=True)
     vote_generators = pd.unique(np.asarray(index.get_level_values("generator"), dtype=object))
     unknown = [
@@ -377,24 +392,42 @@ def _human_by_index(index: pd.MultiIndex, human: pd.DataFrame) -> np.ndarray:
     if human_keys.has_duplicates:
         first = human_keys[human_keys.duplicated()][0]
         raise ValueError(
-            f"human labels repeat item {tuple(_plain(v) for v in first)!r} (generator, item)."
+            f"human labels repeat item {tuple(plain(v) for v in first)!r} (generator, item)."
         )
     position = keys.get_indexer(human_keys)
     if (position < 0).any():
         absent = human_keys[position < 0]
         raise ValueError(
             f"human labels for {len(absent)} item(s) that have no votes; first: "
-            f"generator {_plain(absent[0][0])!r}, item {_plain(absent[0][1])!r}."
+            f"generator {plain(absent[0][0])!r}, item {plain(absent[0][1])!r}."
         )
     truth = np.full(len(index), np.nan)
     truth[position] = truth_values
     return truth
 
 
-def _confusion(
+def confusion_counts(
     labels: np.ndarray, truth: np.ndarray, codes: np.ndarray, n_groups: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``tp, fn, fp, tn`` per group, for items that have both a label and a human label."""
+    """``tp, fn, fp, tn`` per group of items, each with a label and a human label (no NaN).
+
+    Parameters
+    ----------
+    labels, truth : ndarray of 0.0 / 1.0
+        The ensemble's and the human labels of the same items (valid = positive).
+    codes : ndarray of int64
+        Each item's group, in ``0..n_groups - 1``.
+    n_groups : int
+
+    Returns
+    -------
+    (tp, fn, fp, tn) : ndarrays of int64, shape (n_groups,)
+
+    Examples
+    --------
+    >>> confusion_counts(np.array([1.0, 0.0, 1.0]), np.array([1.0, 1.0, 0.0]), np.zeros(3, int), 1)
+    (array([1]), array([1]), array([1]), array([0]))
+    """
     cell = (2 * (1 - truth) + (1 - labels)).astype(np.int64)  # 0 tp, 1 fn, 2 fp, 3 tn
     counts = np.bincount(codes * 4 + cell, minlength=4 * n_groups).reshape(n_groups, 4)
     return counts[:, 0], counts[:, 1], counts[:, 2], counts[:, 3]

@@ -32,8 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit, logit
 
-from ensemble.voting import JUDGMENT_COLUMNS
-from regression.checks import check_counts, check_probability
+from regression.checks import JUDGMENT_COLUMNS, SeedLike, as_rng, check_counts, check_probability
 
 __all__ = ["SimulatedVotes", "simulate_votes"]
 
@@ -74,7 +73,7 @@ def simulate_votes(
     difficulty_sd: float = 0.0,
     missing_rate: Any = 0.0,
     missing_item_sd: float = 0.0,
-    seed: int | np.random.Generator | None = None,
+    seed: SeedLike = None,
 ) -> SimulatedVotes:
     """Draw votes of V validators on the items of G generators.
 
@@ -97,8 +96,9 @@ def simulate_votes(
         (0: votes go missing independently). Large values cluster the missing
         votes on a few items, as in the released data, where some items lost
         12 or 13 of their 14 votes.
-    seed : int, Generator or None
-        Randomness, through ``np.random.default_rng(seed)``.
+    seed : int, Generator, RandomState or None
+        Randomness: a generator is used as it is, anything else seeds
+        ``np.random.default_rng``; the same seed gives the same votes.
 
     Returns
     -------
@@ -146,7 +146,7 @@ def simulate_votes(
             f"missing_rate must be a scalar, shape ({n_validators},) or "
             f"({n_generators}, {n_validators}); got shape {rate.shape}."
         ) from None
-    rng = np.random.default_rng(seed)
+    rng = as_rng(seed)
     codes = np.repeat(np.arange(n_generators), counts)
     valid = rng.random(codes.size) < g[codes]
     difficulty = rng.normal(0.0, sd, codes.size) if sd > 0 else np.zeros(codes.size)

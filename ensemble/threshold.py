@@ -25,13 +25,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ensemble.metrics import _confusion, _human_by_index
+from ensemble.metrics import align_human_labels, confusion_counts
 from ensemble.voting import (
     VoteTally,
-    _as_vote_array,
-    _check_missing,
-    _check_rule,
-    _labels_from_tally,
+    check_missing,
+    check_rule,
+    labels_from_tally,
+    read_votes,
 )
 from regression.checks import check_probability
 
@@ -155,9 +155,9 @@ def sweep_thresholds(
     2  minority_veto          1       0.000000  1.0  1.0
     3  minority_veto          2       0.333333  1.0  0.333333
     """
-    _check_missing(missing)
+    check_missing(missing)
     for rule in rules:
-        _check_rule(rule)
+        check_rule(rule)
     calibration = _calibration(votes, human, precision)
     frames = [_sweep_frame(rule, *_sweep(calibration, rule, missing)) for rule in rules]
     return pd.concat(frames, ignore_index=True)
@@ -217,8 +217,8 @@ def pick_threshold(
     >>> choice.threshold, choice.held_out["threshold"].tolist(), choice.held_out_max_abs_error
     (1, [1, 1], 0.0)
     """
-    _check_rule(rule)
-    _check_missing(missing)
+    check_rule(rule)
+    check_missing(missing)
     if not isinstance(metric, str) or metric not in METRICS:
         raise ValueError(
             f"metric ({metric!r}) not recognized; must be 'max_abs_error', 'mean_abs_error' "
@@ -267,7 +267,7 @@ def pick_threshold(
 
 
 def _calibration(votes: Any, human: Any, precision: pd.Series | None) -> _Calibration:
-    _, index, tally = _as_vote_array(votes)
+    _, index, tally = read_votes(votes)
     if not isinstance(index, pd.MultiIndex) or "generator" not in (index.names or []):
         raise ValueError(
             "votes must say which generator each item belongs to: pass the judgments table or "
@@ -281,7 +281,7 @@ def _calibration(votes: Any, human: Any, precision: pd.Series | None) -> _Calibr
             raise ValueError(
                 "votes must be indexed by (generator, item) to match human item labels."
             )
-        truth = _human_by_index(index, human)
+        truth = align_human_labels(index, human)
         item_means = pd.Series(truth).groupby(item_generators).mean().dropna()
         true_precision = item_means if precision is None else precision
     elif isinstance(human, pd.Series):
@@ -328,7 +328,7 @@ def _sweep(
     errors = np.empty((n_validators, n_generators))
     counts = np.zeros((n_validators, n_generators, 4), dtype=np.int64)
     for k in range(1, n_validators + 1):
-        labels = _labels_from_tally(tally, rule, k, missing)
+        labels = labels_from_tally(tally, rule, k, missing)
         has = mine & ~np.isnan(labels)
         n_labelled = np.bincount(codes[has], minlength=n_generators)
         n_valid = np.bincount(codes[has], weights=labels[has], minlength=n_generators)
@@ -336,7 +336,8 @@ def _sweep(
         if calibration.truth is not None:
             both = has & ~np.isnan(calibration.truth)
             counts[k - 1] = np.stack(
-                _confusion(labels[both], calibration.truth[both], codes[both], n_generators), axis=1
+                confusion_counts(labels[both], calibration.truth[both], codes[both], n_generators),
+                axis=1,
             )
     return errors, counts
 

@@ -40,15 +40,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression.checks import coerce_binary, require_columns
+from regression.checks import JUDGMENT_COLUMNS, coerce_binary, plain, require_columns
 
 __all__ = [
-    "JUDGMENT_COLUMNS",
     "MISSING_POLICIES",
     "RULES",
     "NoVoteWarning",
     "VoteTally",
+    "check_missing",
+    "check_rule",
     "default_threshold",
+    "labels_from_tally",
+    "read_votes",
     "tally_votes",
     "vote",
     "vote_matrices",
@@ -59,8 +62,6 @@ __all__ = [
 RULES = ("majority", "supermajority", "minority_veto")
 #: The missing-vote policies: ``None`` (the paper's) and ``"ignore"``.
 MISSING_POLICIES = (None, "ignore")
-#: The columns of the judgments table (DESIGN.md, the data model).
-JUDGMENT_COLUMNS = ("generator", "item", "validator", "label")
 
 
 class NoVoteWarning(UserWarning):
@@ -123,7 +124,7 @@ def default_threshold(rule: str, n_validators: int) -> int:
     >>> [default_threshold(r, 14) for r in ("majority", "supermajority", "minority_veto")]
     [8, 10, 5]
     """
-    _check_rule(rule)
+    check_rule(rule)
     v = int(n_validators)
     if v < 1:
         raise ValueError(f"n_validators ({n_validators!r}) must be at least 1.")
@@ -159,7 +160,7 @@ def tally_votes(votes: Any) -> VoteTally:
     >>> t.n_valid.tolist(), t.n_invalid.tolist(), t.n_no_vote
     ([1, 0], [1, 0], 1)
     """
-    return _as_vote_array(votes)[2]
+    return read_votes(votes)[2]
 
 
 def vote(
@@ -233,11 +234,11 @@ def vote(
     >>> print(caught[0].message)
     1 of 2 item(s) had no vote cast by any of the 3 validators; labelled NaN (rule='majority', missing='ignore').
     """
-    _check_rule(rule)
-    _check_missing(missing)
-    values, index, tally = _as_vote_array(votes)
+    check_rule(rule)
+    check_missing(missing)
+    values, index, tally = read_votes(votes)
     k = _check_threshold(threshold, rule, values.shape[1])
-    labels = _labels_from_tally(tally, rule, k, missing)
+    labels = labels_from_tally(tally, rule, k, missing)
     if tally.n_no_vote:
         got = "NaN" if missing == "ignore" else ("valid" if rule == "minority_veto" else "invalid")
         warnings.warn(
@@ -313,8 +314,8 @@ def vote_matrix(judgments: pd.DataFrame) -> pd.DataFrame:
         row = judgments.iloc[first]
         raise ValueError(
             f"judgments has {int((counts > 1).sum())} duplicated vote(s); first: generator "
-            f"{_plain(row['generator'])!r}, item {_plain(row['item'])!r}, validator "
-            f"{_plain(row['validator'])!r}."
+            f"{plain(row['generator'])!r}, item {plain(row['item'])!r}, validator "
+            f"{plain(row['validator'])!r}."
         )
     matrix = np.full(len(index) * n_validators, np.nan)
     matrix[flat] = labels
@@ -344,10 +345,11 @@ def vote_matrices(judgments: pd.DataFrame) -> dict[Any, pd.DataFrame]:
     }
 
 
-# -- internals shared with ensemble.threshold ---------------------------------------------
+# -- building blocks of vote, shared with ensemble.threshold ------------------------------
 
 
-def _check_rule(rule: str) -> str:
+def check_rule(rule: str) -> str:
+    """Return ``rule``, raising unless it is one of :data:`RULES`."""
     if not isinstance(rule, str) or rule not in RULES:
         raise ValueError(
             f"rule ({rule!r}) not recognized; must be 'majority', 'supermajority' or 'minority_veto'."
@@ -355,7 +357,8 @@ def _check_rule(rule: str) -> str:
     return rule
 
 
-def _check_missing(missing: str | None) -> str | None:
+def check_missing(missing: str | None) -> str | None:
+    """Return ``missing``, raising unless it is one of :data:`MISSING_POLICIES`."""
     if not (missing is None or (isinstance(missing, str) and missing == "ignore")):
         raise ValueError(
             f"missing ({missing!r}) not recognized; must be None (the paper's behaviour) or 'ignore'."
@@ -381,13 +384,32 @@ def _check_threshold(threshold: Any, rule: str, n_validators: int) -> int:
     return k
 
 
-def _plain(value: Any) -> Any:
-    """A numpy scalar as the Python value, so that messages read ``7``, not ``np.int64(7)``."""
-    return value.item() if isinstance(value, np.generic) else value
+def read_votes(votes: Any) -> tuple[np.ndarray, pd.Index | None, VoteTally]:
+    """Votes as a checked float matrix, with the index to label items by and the tally.
 
+    Parameters
+    ----------
+    votes : array-like, DataFrame or judgments table
+        As :func:`vote` takes them.
 
-def _as_vote_array(votes: Any) -> tuple[np.ndarray, pd.Index | None, VoteTally]:
-    """Votes as a float (items x validators) array, the index to return and the tally; checked."""
+    Returns
+    -------
+    (values, index, tally)
+        ``values``: float (items x validators), 1.0 / 0.0 / NaN; ``index``: the
+        DataFrame's row index (None for arrays); ``tally``: :class:`VoteTally`.
+
+    Raises
+    ------
+    ValueError
+        Naming the first entry that is not 1, 0 or missing, or a shape that is
+        not a non-empty matrix.
+
+    Examples
+    --------
+    >>> values, index, tally = read_votes([[1, 0, np.nan]])
+    >>> index is None, tally.n_valid.tolist(), tally.n_missing.tolist()
+    (True, [1], [1])
+    """
     index: pd.Index | None = None
     if isinstance(votes, pd.DataFrame):
         if set(JUDGMENT_COLUMNS) <= set(votes.columns):
@@ -465,8 +487,38 @@ def _row_counts(mask: np.ndarray) -> np.ndarray:
     return np.asarray(counts, dtype=np.int64)
 
 
-def _labels_from_tally(tally: VoteTally, rule: str, k: int, missing: str | None) -> np.ndarray:
-    """The rule applied to the counts; ``k`` already checked. Integer arithmetic, so exact."""
+def labels_from_tally(tally: VoteTally, rule: str, k: int, missing: str | None) -> np.ndarray:
+    """Item labels from vote counts: ``rule`` at threshold ``k`` (what :func:`vote` returns).
+
+    Integer arithmetic on the counts, so exact; a threshold sweep reuses one
+    tally for every ``k``.
+
+    Parameters
+    ----------
+    tally : VoteTally
+    rule : {'majority', 'supermajority', 'minority_veto'}
+    k : int
+        The threshold, a whole number in ``1..tally.n_validators``.
+    missing : {None, 'ignore'}
+
+    Returns
+    -------
+    ndarray of float
+        1.0 valid, 0.0 invalid, NaN (under ``missing='ignore'``) no vote cast.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``rule`` / ``missing``, or ``k`` outside ``1..n_validators``.
+
+    Examples
+    --------
+    >>> labels_from_tally(tally_votes([[1, 1, 0], [1, 0, 0]]), "majority", 2, None)
+    array([1., 0.])
+    """
+    check_rule(rule)
+    check_missing(missing)
+    k = _check_threshold(k, rule, tally.n_validators)
     decisive = tally.n_invalid if rule == "minority_veto" else tally.n_valid
     if missing is None:
         reached = decisive >= k

@@ -23,6 +23,8 @@ from typing import Any
 
 import pandas as pd
 
+from repair import PAPER_LEVELS
+
 __all__ = [
     "ANNOTATED_GENERATORS",
     "REPAIR_LEVELS",
@@ -39,8 +41,9 @@ __all__ = [
     "load_validator_rates",
 ]
 
-#: The paper's four data versions, from outputs as produced to all repairs applied.
-REPAIR_LEVELS = ("none", "feedback", "feedback+lines", "feedback+lines+labels")
+#: The paper's four data versions, from outputs as produced to all repairs applied: the names
+#: of ``repair.PAPER_LEVELS``, whose values are the repairs that make each version.
+REPAIR_LEVELS = tuple(PAPER_LEVELS)
 #: The levels for which item-level votes were released.
 VOTE_REPAIR_LEVELS = REPAIR_LEVELS[1:]
 

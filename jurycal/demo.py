@@ -39,7 +39,7 @@ from jurycal.datasets import (
     load_repair_sample,
     load_validator_rates,
 )
-from jurycal.report import Report, add_comparison, describe_latent_interval, latent_trait_table
+from jurycal.report import Report, add_comparison, describe_latent_interval
 from regression import (
     Anchors,
     CalibrationTable,
@@ -48,7 +48,7 @@ from regression import (
     compare_models,
     estimate_prevalence,
 )
-from regression.plots import plot_validator_rates
+from regression.latent.plots import plot_validator_rates
 from repair import repair_judgments
 
 __all__ = ["arena_labels", "run_demo"]
@@ -171,7 +171,7 @@ def _regression_section(report: Report, level: str = "none") -> None:
         confusion, calibration_generators=calibration, precision=truth[calibration].to_dict()
     )
     result = LatentTraitModel(loss="paper", seed=0).fit(rates, anchors=anchors)
-    table = latent_trait_table(result, truth, calibration, n_boot=100, seed=0)
+    table = result.to_frame(n_boot=100, seed=0, truth=truth)
     error = abs(result.precision[held_out] - truth[held_out])
     report.heading("3. Latent-trait regression over 14 generators x 14 validators")
     report.paragraph(

@@ -1,34 +1,45 @@
-"""Reading and writing tables: CSV, Parquet and JSON Lines, whole or in bounded chunks.
+"""Reading and writing tables: CSV, TSV, Parquet and JSON Lines.
 
 The format follows the file name: ``.csv`` / ``.csv.gz`` / ``.tsv``, ``.parquet`` /
-``.pq``, ``.jsonl`` / ``.ndjson`` (optionally ``.gz``). :func:`iter_table` reads
-any of them in chunks of at most ``chunk_rows`` rows, so a table larger than
-memory can be turned into counts (:func:`count_judgments`) without ever being
-held whole.
+``.pq``, ``.jsonl`` / ``.ndjson`` (optionally ``.gz``). :func:`count_judgments`
+turns judgments files of any size into counts with DuckDB, out of core
+(:mod:`jurycal.counting`), without ever holding the table.
+
+A file that cannot be read (not gzip, empty, not UTF-8, a broken JSON line, a
+damaged Parquet file) is a ``ValueError`` naming the file and, where the format
+has lines, the line. :func:`write_table` and :func:`write_text` write through a
+temporary file in the target's directory and ``os.replace``, so a failed write
+leaves the target as it was.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import gzip
+import json
+import os
+import tempfile
+import zlib
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, BinaryIO
 
 import pandas as pd
-from tqdm.auto import tqdm
 
-from regression.counts import Counts, counts_from_judgments
+from jurycal.counting import DEFAULT_MEMORY_LIMIT, count_files
+from regression.latent import Counts
 
 __all__ = [
     "FORMATS",
-    "JUDGMENT_COLUMNS",
+    "check_readable",
     "count_judgments",
-    "iter_table",
+    "first_line",
     "read_table",
+    "table_columns",
     "table_format",
+    "write_atomic",
     "write_table",
+    "write_text",
 ]
-
-#: The columns of the judgments table (DESIGN.md data model).
-JUDGMENT_COLUMNS = ("generator", "item", "validator", "label")
 
 #: File-name endings and the format each means.
 FORMATS = {
@@ -43,6 +54,9 @@ FORMATS = {
     ".ndjson": "jsonl",
     ".ndjson.gz": "jsonl",
 }
+
+#: The first line of a table's rows in its file: CSV and TSV have a header line.
+_FIRST_ROW_LINE = {"csv": 2, "tsv": 2, "jsonl": 1, "parquet": 1}
 
 
 def table_format(path: str | Path) -> str:
@@ -62,6 +76,21 @@ def table_format(path: str | Path) -> str:
     )
 
 
+def first_line(path: str | Path) -> int:
+    """The 1-based file line (record number for Parquet) of a table's first row.
+
+    Row ``i`` (0-based) of :func:`read_table` is on line ``first_line(path) + i``
+    when the file has no blank lines or quoted line breaks: CSV and TSV count
+    their header line.
+
+    Examples
+    --------
+    >>> first_line("votes.csv"), first_line("votes.jsonl")
+    (2, 1)
+    """
+    return _FIRST_ROW_LINE[table_format(path)]
+
+
 def _existing(path: str | Path) -> Path:
     p = Path(path)
     if not p.is_file():
@@ -69,89 +98,272 @@ def _existing(path: str | Path) -> Path:
     return p
 
 
-def read_table(path: str | Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
-    """Read a whole table (see :func:`iter_table` for tables that do not fit in memory)."""
-    fmt = table_format(path)
-    p = _existing(path)
-    cols = list(columns) if columns is not None else None
-    if fmt == "parquet":
-        return pd.read_parquet(p, columns=cols)
-    if fmt == "jsonl":
-        frame = pd.read_json(p, lines=True, dtype=False)
-        return frame[cols] if cols is not None else frame
-    return pd.read_csv(p, sep="\t" if fmt == "tsv" else ",", usecols=cols)
+def _open(p: Path) -> BinaryIO:
+    """The file's bytes, decompressed when its name ends in ``.gz``."""
+    if p.name.lower().endswith(".gz"):
+        return gzip.open(p, "rb")  # type: ignore[return-value]
+    return p.open("rb")
 
 
-def iter_table(
-    path: str | Path, *, chunk_rows: int = 1_000_000, columns: Sequence[str] | None = None
-) -> Iterator[pd.DataFrame]:
-    """Yield the table in chunks of at most ``chunk_rows`` rows; memory stays bounded by one chunk.
+def _bad_line(p: Path, check: Callable[[bytes], Any]) -> tuple[int, Exception] | None:
+    """The first line (1-based) of ``p`` that ``check`` rejects, and why; None when all pass."""
+    with _open(p) as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                check(raw)
+            except Exception as err:  # noqa: BLE001 - the caller turns it into a message
+                return number, err
+    return None
 
-    Parquet is read batch by batch with pyarrow; CSV and JSON Lines with pandas'
-    chunked readers.
+
+def _decode(raw: bytes) -> str:
+    return raw.decode("utf-8")
+
+
+def _json_record(raw: bytes) -> None:
+    text = raw.decode("utf-8").strip()
+    if text and not isinstance(json.loads(text), dict):
+        raise ValueError("not a JSON object")
+
+
+def _unreadable(p: Path, fmt: str, err: Exception) -> ValueError:
+    """A one-line reason why ``p`` could not be read, with the line where it applies."""
+    name = str(p)
+    if isinstance(err, (gzip.BadGzipFile, zlib.error, EOFError)) or (
+        isinstance(err, OSError) and "gzip" in str(err).lower()
+    ):
+        return ValueError(f"{name!r} is not a complete gzip file ({err}).")
+    if isinstance(err, pd.errors.EmptyDataError) or (p.stat().st_size == 0):
+        return ValueError(f"{name!r} is empty; expected a {fmt} table.")
+    if fmt != "parquet":
+        try:
+            found = _bad_line(p, _json_record if fmt == "jsonl" else _decode)
+        except (OSError, EOFError, zlib.error) as inner:
+            return ValueError(f"{name!r} is not a complete gzip file ({inner}).")
+        if found is not None:
+            line, why = found
+            if isinstance(why, UnicodeDecodeError):
+                return ValueError(f"{name!r} line {line}: not UTF-8 text ({why.reason}).")
+            return ValueError(f"{name!r} line {line}: not a JSON object ({why}).")
+    reason = " ".join(str(err).split())[:200].rstrip(".") or type(err).__name__
+    return ValueError(f"cannot read {name!r} as {fmt}: {reason}.")
+
+
+def check_readable(path: str | Path) -> tuple[Path, str]:
+    """Check, without reading it whole, that ``path`` exists, is not empty and opens as its format.
+
+    Returns the path and its format (:func:`table_format`). Catches the cheap
+    cases up front: a missing or empty file, a ``.gz`` that is not gzip, a
+    Parquet file whose footer cannot be read.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and what is wrong with it.
     """
-    if chunk_rows <= 0:
-        raise ValueError(f"chunk_rows ({chunk_rows}) must be positive.")
     fmt = table_format(path)
     p = _existing(path)
-    cols = list(columns) if columns is not None else None
-    if fmt == "parquet":
-        import pyarrow.parquet as pq
+    if p.stat().st_size == 0:
+        raise ValueError(f"{str(path)!r} is empty; expected a {fmt} table.")
+    try:
+        if p.name.lower().endswith(".gz"):
+            with gzip.open(p, "rb") as handle:
+                handle.read(1)
+        elif fmt == "parquet":
+            import pyarrow.parquet as pq
 
-        with pq.ParquetFile(p) as parquet:
-            for batch in parquet.iter_batches(batch_size=chunk_rows, columns=cols):
-                yield batch.to_pandas()
-    elif fmt == "jsonl":
-        with pd.read_json(p, lines=True, chunksize=chunk_rows, dtype=False) as reader:
-            for chunk in reader:
-                yield chunk[cols] if cols is not None else chunk
-    else:
-        sep = "\t" if fmt == "tsv" else ","
-        with pd.read_csv(p, sep=sep, usecols=cols, chunksize=chunk_rows) as reader:
-            yield from reader
+            pq.read_metadata(p)
+    except Exception as err:  # gzip and pyarrow raise many kinds
+        raise _unreadable(p, fmt, err) from err
+    return p, fmt
+
+
+def table_columns(path: str | Path) -> list[str]:
+    """The column names of the table at ``path``, reading only its header (first line, or schema).
+
+    Raises
+    ------
+    ValueError
+        As :func:`read_table`, for a file that cannot be read.
+    """
+    p, fmt = check_readable(path)
+    try:
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            return [str(c) for c in pq.read_schema(p).names]
+        if fmt == "jsonl":
+            with _open(p) as handle:
+                for raw in handle:
+                    if raw.strip():
+                        return [str(c) for c in json.loads(raw.decode("utf-8"))]
+            return []
+        return [str(c) for c in pd.read_csv(p, sep="\t" if fmt == "tsv" else ",", nrows=0).columns]
+    except Exception as err:  # as in read_table
+        raise _unreadable(p, fmt, err) from err
+
+
+def read_table(path: str | Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
+    """Read a whole table (see :func:`iter_table` for tables that do not fit in memory).
+
+    Parameters
+    ----------
+    path : str or Path
+        A file whose name ends in one of :data:`FORMATS`.
+    columns : sequence of str, optional
+        Read only these columns.
+
+    Returns
+    -------
+    DataFrame
+        One row per record, in file order (row ``i`` is on line ``first_line(path) + i``).
+
+    Raises
+    ------
+    ValueError
+        No such file, an unknown ending, or a file that cannot be read as its
+        format says (not gzip, empty, not UTF-8, a broken JSON line), naming the
+        file and, where the format has lines, the line.
+    """
+    p, fmt = check_readable(path)
+    cols = list(columns) if columns is not None else None
+    try:
+        if fmt == "parquet":
+            return pd.read_parquet(p, columns=cols)
+        if fmt == "jsonl":
+            frame = pd.read_json(p, lines=True, dtype=False)
+        else:
+            return pd.read_csv(p, sep="\t" if fmt == "tsv" else ",", usecols=cols)
+    except Exception as err:  # gzip, pandas' parsers and pyarrow raise many kinds
+        raise _unreadable(p, fmt, err) from err
+    if cols is not None:
+        missing = [c for c in cols if c not in frame.columns]
+        if missing:
+            raise ValueError(
+                f"{str(path)!r} has no column(s) {missing}; got {list(map(str, frame.columns))}."
+            )
+        return frame[cols]
+    return frame
+
+
+def write_atomic(path: str | Path, write: Callable[[Path], Any]) -> Path:
+    """Call ``write(temporary_path)``, then move the result onto ``path`` in one step.
+
+    The temporary file lies in ``path``'s directory (so ``os.replace`` is atomic)
+    and is removed when ``write`` fails: ``path`` then keeps what it held before.
+    The new file gets the usual permissions (0666 less the umask).
+
+    Raises
+    ------
+    ValueError
+        ``path``'s directory does not exist or cannot be written, ``path`` is a
+        directory, or ``write`` failed; the message names the path.
+    """
+    p = Path(path)
+    parent = p.parent if str(p.parent) else Path(".")
+    if p.is_dir():
+        raise ValueError(f"cannot write {str(path)!r}: it is a directory.")
+    if not parent.is_dir():
+        raise ValueError(f"cannot write {str(path)!r}: no such directory {str(parent)!r}.")
+    try:
+        handle, temporary = tempfile.mkstemp(dir=parent, prefix=f".{p.name}.", suffix=".part")
+    except OSError as err:
+        raise ValueError(f"cannot write {str(path)!r}: {err.strerror or err}.") from err
+    os.close(handle)
+    tmp = Path(temporary)
+    try:
+        write(tmp)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, p)
+    except OSError as err:
+        tmp.unlink(missing_ok=True)
+        raise ValueError(f"cannot write {str(path)!r}: {err.strerror or err}.") from err
+    except Exception as err:  # the writer's own complaint (pyarrow, pandas), with the path
+        tmp.unlink(missing_ok=True)
+        reason = " ".join(str(err).split())[:200].rstrip(".") or type(err).__name__
+        raise ValueError(f"cannot write {str(path)!r}: {reason}.") from err
+    except BaseException:  # an interrupt: leave no temporary file behind
+        tmp.unlink(missing_ok=True)
+        raise
+    return p
 
 
 def write_table(frame: pd.DataFrame, path: str | Path) -> None:
-    """Write ``frame`` in the format its file name says; the index is not written."""
+    """Write ``frame`` in the format its file name says; the index is not written.
+
+    Written atomically (:func:`write_atomic`); a name ending in ``.gz`` is gzip-compressed.
+
+    Raises
+    ------
+    ValueError
+        An unknown ending, or a path that cannot be written (named).
+    """
     fmt = table_format(path)
-    p = Path(path)
-    if fmt == "parquet":
-        frame.to_parquet(p, index=False)
-    elif fmt == "jsonl":
-        frame.to_json(p, orient="records", lines=True)
-    else:
-        frame.to_csv(p, sep="\t" if fmt == "tsv" else ",", index=False)
+    compression = "gzip" if str(path).lower().endswith(".gz") else None
+
+    def write(tmp: Path) -> None:
+        if fmt == "parquet":
+            frame.to_parquet(tmp, index=False)
+        elif fmt == "jsonl":
+            frame.to_json(tmp, orient="records", lines=True, compression=compression)
+        else:
+            sep = "\t" if fmt == "tsv" else ","
+            frame.to_csv(tmp, sep=sep, index=False, compression=compression)
+
+    write_atomic(path, write)
 
 
-def _row_count(path: Path, fmt: str) -> int | None:
-    if fmt != "parquet":
-        return None
-    import pyarrow.parquet as pq
-
-    return int(pq.ParquetFile(path).metadata.num_rows)
+def write_text(text: str, path: str | Path) -> Path:
+    """Write ``text`` as UTF-8 to ``path`` atomically (:func:`write_atomic`); returns the path."""
+    return write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def count_judgments(
-    path: str | Path, *, chunk_rows: int = 1_000_000, progress: bool = True
+    path: str | Path | Sequence[str | Path],
+    *,
+    progress: bool = True,
+    check_duplicates: bool = True,
+    memory_limit: str | None = DEFAULT_MEMORY_LIMIT,
+    threads: int | None = None,
 ) -> Counts:
-    """Turn a judgments file of any size into the generator x validator counts, chunk by chunk.
+    """Turn judgments files of any size into the generator x validator counts, with DuckDB.
 
-    Memory is bounded by one chunk plus the counts (generators x validators),
-    whatever the number of rows. The counts of the chunks add up
-    (:meth:`regression.counts.Counts.__add__`), which is also how the same step
-    runs on Spark or Dask: count each partition, then add the partial counts.
-    Duplicate (generator, item, validator) rows are caught within a chunk only.
+    Parameters
+    ----------
+    path : path, glob, or a list of them
+        CSV / TSV, Parquet or JSON Lines files (text ones optionally ``.gz``)
+        with columns ``generator, item, validator, label``.
+    progress : bool, default True
+        A progress bar on stderr.
+    check_duplicates, memory_limit, threads
+        As for :func:`jurycal.counting.count_files`: the duplicate check runs
+        over all rows of all files; past ``memory_limit`` (1 GB unless told
+        otherwise) DuckDB spills to disk.
+
+    Returns
+    -------
+    Counts
+        Generators and validators sorted; the numbers
+        :func:`regression.counts_from_judgments` gives on the whole table.
+
+    Raises
+    ------
+    ValueError
+        As :func:`jurycal.counting.count_files`: a missing file, a label that is
+        not binary, a missing generator or validator, a duplicate
+        ``(generator, item, validator)`` with its files and lines, no rows.
+
+    Notes
+    -----
+    The same count runs on a user's cluster with
+    :func:`jurycal.counting.count_frame` on a Dask, Spark or other lazy frame.
     """
-    p = _existing(path)
-    total: Counts | int = 0
-    with tqdm(
-        total=_row_count(p, table_format(p)), unit="row", unit_scale=True, disable=not progress
-    ) as bar:
-        for chunk in iter_table(p, chunk_rows=chunk_rows, columns=JUDGMENT_COLUMNS):
-            if chunk.empty:
-                continue
-            total = total + counts_from_judgments(chunk)
-            bar.update(len(chunk))
-    if isinstance(total, int):
-        raise ValueError(f"{str(path)!r} holds no judgment rows.")
-    return total
+    return count_files(
+        path,
+        check_duplicates=check_duplicates,
+        memory_limit=memory_limit,
+        threads=threads,
+        progress=progress,
+    )

@@ -296,36 +296,26 @@ def latent_trait_table(
     n_boot: int = 200,
     seed: int = 0,
 ) -> pd.DataFrame:
-    """Per generator: role, estimate, interval, human precision, error.
+    """Per generator: role, estimate, interval, human precision, items, error.
 
-    ``interval`` is the method of :meth:`LatentTraitResult.interval` (``None``:
-    no interval); ``n_boot`` and ``seed`` serve the bootstrap methods. The
-    table's ``attrs`` say how its interval was computed, for the card.
+    :meth:`LatentTraitResult.to_frame` with the card's arguments: ``interval``
+    is the method of :meth:`LatentTraitResult.interval` (``None``: no
+    interval); ``n_boot`` and ``seed`` serve the bootstrap methods. The table's
+    ``attrs`` say how its interval was computed, for the card.
 
     ``truth`` is the human-labelled precision per generator, where known (e.g.
     ``human_labels.groupby("generator")["human"].mean()``). ``role`` is
     ``calibration`` (its human labels anchor the fit), ``held out`` (known
     truth the fit did not use: its error is an honest check) or ``unannotated``.
     """
-    table = pd.DataFrame({"generator": result.precision.index, "estimate": result.precision})
-    described: dict[str, Any] = {}
-    if interval is not None:
-        bounds = result.interval(alpha, method=interval, n_boot=n_boot, seed=seed)
-        table["low"], table["high"] = bounds["low"], bounds["high"]
-        described = {**bounds.attrs, "alpha": alpha, "n_boot": n_boot}
-    table["human"] = table["generator"].map(truth if truth is not None else pd.Series(dtype=float))
-    table["role"] = np.where(
-        table["generator"].isin(list(calibration)),
-        "calibration",
-        np.where(table["human"].notna(), "held out", "unannotated"),
+    return result.to_frame(
+        alpha,
+        method=interval,
+        n_boot=n_boot,
+        seed=seed,
+        truth=truth,
+        calibration=calibration,
     )
-    table["abs_error"] = np.where(
-        table["role"] == "held out", (table["estimate"] - table["human"]).abs(), np.nan
-    )
-    first = ["generator", "role", "estimate"]
-    table = table[first + [c for c in table.columns if c not in first]].reset_index(drop=True)
-    table.attrs = described
-    return table
 
 
 def describe_latent_interval(attrs: Mapping[str, Any]) -> str:

@@ -5,71 +5,67 @@ Fiedler's diagnostics and comparisons. Many judges: the latent-trait regression
 over the generator x validator matrix (agreeableness paper, section 5).
 """
 
-from regression.anchors import Anchors, confusion_from_judgments
-from regression.bootstrap import (
-    BootstrapResult,
-    count_bootstrap,
-    percentile_interval,
-    resample_binomial,
-    resample_table,
-    resample_tables,
-)
-from regression.comparison import (
-    COMPARISON_METHODS,
-    ComparisonEstimate,
-    ModelComparison,
-    compare_models,
-    shared_calibration_bias,
-)
-from regression.counts import Counts, counts_from_judgments
-from regression.diagnostics import (
-    LOW_J,
-    NEAR_TIE,
-    DeltaJResult,
-    YoudenJResult,
-    delta_j_warnings,
-    delta_youden_j,
-    judge_warnings,
-    near_tie_warnings,
-    youden_j,
-)
 from regression.intervals import ConfidenceInterval, wald_interval, wilson_interval
-from regression.latent_simulate import (
+from regression.latent import (
+    DEFAULT_BASELINES,
+    Anchors,
+    ConvergenceWarning,
+    Counts,
     ItemWorld,
+    LatentTraitModel,
+    LatentTraitResult,
     LatentWorld,
+    MisfitWarning,
+    Split,
+    UnidentifiedWarning,
+    confusion_from_judgments,
+    counts_from_judgments,
+    leave_out_evaluation,
     simulate_item_votes,
     simulate_latent_world,
 )
-from regression.latent_trait import (
-    ConvergenceWarning,
-    LatentTraitModel,
-    LatentTraitResult,
-    MisfitWarning,
-    UnidentifiedWarning,
-)
-from regression.leave_out import DEFAULT_BASELINES, Split, leave_out_evaluation
-from regression.ppi import PPIMeanResult, ppi_binary_from_counts, ppi_mean
-from regression.rogan_gladen import (
+from regression.single_judge import (
+    COMPARISON_METHODS,
+    LOW_J,
+    NEAR_TIE,
+    BootstrapResult,
+    CalibrationTable,
+    ComparisonEstimate,
+    DeltaJResult,
+    JudgeCounts,
+    ModelComparison,
+    PairedJudgeTable,
+    PPIMeanResult,
+    PrevalenceEstimate,
+    SimulatedComparison,
+    SimulatedSingleJudge,
+    SingleJudgeResult,
+    YoudenJResult,
     allocate_calibration,
+    compare_models,
+    count_bootstrap,
+    coverage_study,
+    delta_j_warnings,
+    delta_youden_j,
+    distribution_shift_study,
+    estimate_prevalence,
+    judge_warnings,
+    naive_estimate,
+    near_tie_warnings,
+    percentile_interval,
+    ppi_binary_from_counts,
+    ppi_mean,
+    resample_binomial,
+    resample_table,
+    resample_tables,
     rg_estimate,
     rg_interval,
     rg_standard_error,
-)
-from regression.simulate import (
-    SimulatedComparison,
-    SimulatedSingleJudge,
-    coverage_study,
-    distribution_shift_study,
+    shared_calibration_bias,
     simulate_comparison,
     simulate_single_judge,
+    youden_j,
 )
-from regression.single_judge import (
-    PrevalenceEstimate,
-    SingleJudgeResult,
-    estimate_prevalence,
-    naive_estimate,
-)
-from regression.tables import CalibrationTable, JudgeCounts, PairedJudgeTable
 
 __all__ = [
     "ConfidenceInterval",

@@ -8,10 +8,9 @@ column set, seed or bootstrap count is reported the same way everywhere.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from typing import Any
-
-import copy
 
 import numpy as np
 import pandas as pd

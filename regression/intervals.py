@@ -1,10 +1,14 @@
 """Confidence-interval plumbing shared by every estimator.
 
-One convention for one-sided intervals (STYLE.md point 5), scipy's:
+One convention for one-sided intervals, scipy's (as in ``scipy.stats.binomtest``):
 ``alternative='two-sided'`` gives ``(low, high)`` at level ``1 - alpha``;
 ``'less'`` gives ``(lower_limit, high)`` (an upper confidence bound);
 ``'greater'`` gives ``(low, upper_limit)`` (a lower confidence bound).
 Bounds for proportions are clipped to [0, 1].
+
+:class:`IntervalMixin` gives every result class the same pair: the property
+``ci`` (the interval at the result's own level and sidedness) and the method
+``confidence_interval(confidence_level, alternative)``.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from regression.checks import check_alpha, check_alternative, check_counts
 
 __all__ = [
     "ConfidenceInterval",
+    "IntervalMixin",
+    "alpha_from_level",
     "normal_bounds",
     "normal_quantile",
     "wald_interval",
@@ -30,6 +36,83 @@ class ConfidenceInterval(NamedTuple):
 
     low: np.ndarray | float
     high: np.ndarray | float
+
+
+def alpha_from_level(confidence_level: float) -> float:
+    """``1 - confidence_level``, raising unless the level lies strictly between 0 and 1.
+
+    Examples
+    --------
+    >>> round(alpha_from_level(0.9), 10)
+    0.1
+    """
+    level = float(confidence_level)
+    if not 0.0 < level < 1.0:
+        raise ValueError(
+            f"confidence_level ({confidence_level!r}) must lie strictly between 0 and 1."
+        )
+    return 1.0 - level
+
+
+class IntervalMixin:
+    """``ci`` and ``confidence_interval`` for a result class, from one method that computes bounds.
+
+    A result inherits this and defines ``_bounds(alpha, alternative)``, which
+    returns the interval at level ``1 - alpha`` for an ``alpha`` and an
+    ``alternative`` already checked. A result that carries its own level and
+    sidedness has ``alpha`` and ``alternative`` attributes (dataclass fields or
+    properties); without them :attr:`ci` is the two-sided 95 % interval. Such
+    dataclass fields need defaults: without one, the dataclass would take the
+    mixin's property as the default.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Share(IntervalMixin):
+    ...     k: int
+    ...     n: int
+    ...     alpha: float = 0.05
+    ...     alternative: str = "two-sided"
+    ...     def _bounds(self, alpha, alternative):
+    ...         low, high = wilson_interval(self.k, self.n, alpha, alternative)
+    ...         return ConfidenceInterval(float(low), float(high))
+    >>> [round(b, 4) for b in Share(0, 10).ci]
+    [0.0, 0.2775]
+    >>> Share(0, 10).confidence_interval(0.9, "greater").high
+    1.0
+    """
+
+    @property
+    def alpha(self) -> float:
+        """1 - the confidence level of :attr:`ci`."""
+        return 0.05
+
+    @property
+    def alternative(self) -> str:
+        """Sidedness of :attr:`ci`: 'two-sided', 'less' (upper bound) or 'greater' (lower bound)."""
+        return "two-sided"
+
+    @property
+    def ci(self) -> ConfidenceInterval:
+        """The interval at the result's own level ``1 - alpha`` and sidedness."""
+        return self.confidence_interval(1 - self.alpha, self.alternative)
+
+    def confidence_interval(
+        self, confidence_level: float = 0.95, alternative: str = "two-sided"
+    ) -> ConfidenceInterval:
+        """The interval at ``confidence_level``; ``'less'`` bounds from above, ``'greater'`` from below.
+
+        Raises
+        ------
+        ValueError
+            If ``confidence_level`` is not strictly between 0 and 1, or
+            ``alternative`` is not 'two-sided', 'less' or 'greater'.
+        """
+        return self._bounds(alpha_from_level(confidence_level), check_alternative(alternative))
+
+    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+        raise NotImplementedError(f"{type(self).__name__} does not define _bounds.")
 
 
 def normal_quantile(alpha: float, alternative: str = "two-sided") -> float:

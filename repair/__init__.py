@@ -3,11 +3,15 @@
 >>> from repair import repair_judgments, ALL, PAPER_LEVELS
 """
 
-from .alignment import align_entries, assign, text_scores
+from .alignment import EntryTexts, FeedbackTexts, align_entries, assign, text_scores
 from .labels import LabelPolicy, normalise_label
 from .lines import parse_line
+from .matching import FAILURE_TYPES
+from .orphans import ORPHAN_REASONS
+from .pairs import GENERATOR_ITEM_COLUMNS, VALIDATOR_OUTPUT_COLUMNS
 from .parsing import ParsedOutput, parse_validator_output
-from .pipeline import FAILURE_TYPES, RepairReport, repair_judgments
+from .pipeline import REPAIRED_COLUMNS, repair_judgments
+from .report import RepairReport
 from .simulate import MessRates, SimulatedOutputs, simulate_validator_outputs
 from .switches import ALL, FEEDBACK, LABELS, LINES, NONE, PAPER_LEVELS, PARSING, Repair
 
@@ -15,11 +19,17 @@ __all__ = [
     "ALL",
     "FAILURE_TYPES",
     "FEEDBACK",
+    "GENERATOR_ITEM_COLUMNS",
+    "ORPHAN_REASONS",
     "LABELS",
     "LINES",
     "NONE",
     "PAPER_LEVELS",
     "PARSING",
+    "REPAIRED_COLUMNS",
+    "VALIDATOR_OUTPUT_COLUMNS",
+    "EntryTexts",
+    "FeedbackTexts",
     "LabelPolicy",
     "MessRates",
     "ParsedOutput",

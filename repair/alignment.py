@@ -32,7 +32,7 @@ did this by fuzzy string matching with an 85 % threshold (FuzzyWuzzy). Here:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 import pandas as pd
@@ -48,6 +48,8 @@ __all__ = [
     "STAGE_FUZZY",
     "STAGE_NONE",
     "Alignment",
+    "EntryTexts",
+    "FeedbackTexts",
     "align_entries",
     "assign",
     "process_text",
@@ -199,18 +201,67 @@ class Alignment:
     had_candidate: np.ndarray
 
 
+@dataclass(frozen=True)
+class FeedbackTexts:
+    """Feedback texts to align, one per generator item or validator entry.
+
+    Attributes
+    ----------
+    block : ndarray of int
+        The text's block (one per generator and task); an entry may only match
+        an item of its own block. ``-1`` marks an entry that may not be matched.
+    text : ndarray of object
+        The feedback text; ``None`` for an entry without one.
+    start, end : ndarray of int
+        The line range read from the line field (:func:`repair.lines.parse_line`),
+        ``-1`` for none.
+    line_key : ndarray of object
+        The line exactly as written (:func:`repair.lines.strict_line_key`),
+        ``None`` for none.
+
+    Raises
+    ------
+    ValueError
+        When the arrays differ in length (naming the first that does).
+    """
+
+    block: np.ndarray
+    text: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    line_key: np.ndarray
+
+    def __post_init__(self) -> None:
+        n = len(self.block)
+        for field in fields(self):
+            length = len(getattr(self, field.name))
+            if length != n:
+                raise ValueError(
+                    f"{type(self).__name__}.{field.name} has {length} values; block has {n}."
+                )
+
+
+@dataclass(frozen=True)
+class EntryTexts(FeedbackTexts):
+    """The validator entries' side of the alignment: :class:`FeedbackTexts` and each entry's group.
+
+    Attributes
+    ----------
+    group : ndarray of int
+        The validator response the entry comes from: matches are one to one
+        within a group.
+    """
+
+    group: np.ndarray
+
+
 def _stripped(texts: np.ndarray) -> np.ndarray:
     return np.array([t.strip() for t in texts], dtype=object)
 
 
 def align_entries(
-    entry_block: np.ndarray,
-    entry_group: np.ndarray,
-    entry_text: np.ndarray,
-    entry_lines: tuple[np.ndarray, np.ndarray, np.ndarray],
-    item_block: np.ndarray,
-    item_text: np.ndarray,
-    item_lines: tuple[np.ndarray, np.ndarray, np.ndarray],
+    entries: EntryTexts,
+    items: FeedbackTexts,
     *,
     threshold: float,
     fuzzy: bool,
@@ -221,17 +272,11 @@ def align_entries(
 
     Parameters
     ----------
-    entry_block : ndarray of int
-        Each entry's block; ``-1`` for an entry that may not be matched.
-    entry_group : ndarray of int
-        Each entry's validator response: the one-to-one constraint holds within it.
-    entry_text : ndarray of object
-        The entry's feedback text, ``None`` when it has none.
-    entry_lines, item_lines : (start, end, strict_key)
-        Line ranges (``-1`` for none) and the line as written (``None`` for none).
-    item_block : ndarray of int
-    item_text : ndarray of object
-        The items' feedback texts (str).
+    entries : EntryTexts
+        The validator entries: block (``-1``: may not be matched), text
+        (``None``: none), lines and the response each comes from.
+    items : FeedbackTexts
+        The generator items: block, text (str) and lines.
     threshold : float
         Least fuzzy score of a candidate (0-100).
     fuzzy : bool
@@ -251,7 +296,23 @@ def align_entries(
     Agreeableness paper §4 ("fuzzy string matching ... to align feedback
     items"; ranges "match the starting line number if an exact range match is
     not found") and App. B.3 (the 85 % threshold).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def texts(strings, lines, **group):
+    ...     cls = EntryTexts if group else FeedbackTexts
+    ...     return cls(np.zeros(len(strings), dtype=np.int64), np.array(strings, dtype=object),
+    ...                np.array(lines), np.array(lines), np.array(lines, dtype=object), **group)
+    >>> items = texts(["Use a for loop over the list.", "Rename x to total."], [3, 5])
+    >>> entries = texts(["rename x to total", "Use a for loop over the list."], [5, 3],
+    ...                 group=np.zeros(2, dtype=np.int64))
+    >>> result = align_entries(entries, items, threshold=85, fuzzy=True, repair_lines=True)
+    >>> result.item.tolist(), result.stage.tolist()
+    ([1, 0], [2, 1])
     """
+    entry_block, entry_group, entry_text = entries.block, entries.group, entries.text
+    item_block, item_text = items.block, items.text
     n_entries, n_items = len(entry_block), len(item_block)
     item_of = np.full(n_entries, -1, dtype=np.int64)
     stage = np.zeros(n_entries, dtype=np.int8)
@@ -261,8 +322,8 @@ def align_entries(
     usable = np.flatnonzero((entry_block >= 0) & has_text)
     if usable.size == 0 or n_items == 0:
         return Alignment(item_of, stage, score, had_candidate)
-    e_start, e_end, e_key = entry_lines
-    i_start, i_end, i_key = item_lines
+    e_start, e_end, e_key = entries.start, entries.end, entries.line_key
+    i_start, i_end, i_key = items.start, items.end, items.line_key
 
     def constrain(e: np.ndarray, i: np.ndarray) -> np.ndarray:
         if repair_lines:
@@ -274,9 +335,10 @@ def align_entries(
         return LINE_BONUS * line_agreement(e_start[e], e_end[e], i_start[i], i_end[i])
 
     # Stage 1: exact text within the block.
-    entries = pd.DataFrame({"b": entry_block[usable], "t": _stripped(entry_text[usable]), "e": usable})
-    items = pd.DataFrame({"b": item_block, "t": _stripped(item_text), "i": np.arange(n_items)})
-    pairs = entries.merge(items, on=["b", "t"], how="inner")
+    entry_frame = pd.DataFrame({"b": entry_block[usable], "t": _stripped(entry_text[usable]),
+                                "e": usable})
+    item_frame = pd.DataFrame({"b": item_block, "t": _stripped(item_text), "i": np.arange(n_items)})
+    pairs = entry_frame.merge(item_frame, on=["b", "t"], how="inner")
     e = pairs["e"].to_numpy(np.int64)
     i = pairs["i"].to_numpy(np.int64)
     keep = constrain(e, i)

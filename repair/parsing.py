@@ -385,15 +385,15 @@ def parse_tolerant(raw: str) -> ParsedOutput:
             break
     if best is None:
         return ParsedOutput(PARSE_FAILED, [], False)
-    return ParsedOutput(PARSE_TOLERANT, [_plain(e) for e in best], best_truncated)
+    return ParsedOutput(PARSE_TOLERANT, [_closed(e) for e in best], best_truncated)
 
 
-def _plain(value: Any) -> Any:
-    """Turn the parser's partial containers back into plain dicts and lists."""
+def _closed(value: Any) -> Any:
+    """``value`` with the parser's cut-off objects and arrays as plain dicts and lists."""
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: _closed(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_plain(v) for v in value]
+        return [_closed(v) for v in value]
     return value
 
 

@@ -1,7 +1,7 @@
 """The repair switches: which repairs :func:`repair.repair_judgments` may apply.
 
 The agreeableness paper released its data at four repair levels (§4, App. B.3;
-``jurycal.datasets.REPAIR_LEVELS``): outputs as produced, fuzzy feedback
+:data:`PAPER_LEVELS`): outputs as produced, fuzzy feedback
 matching, + line-number repairs, + label repairs. jurycal adds a fifth switch,
 tolerant parsing, which the paper's levels leave out (its repairs start from
 parsed JSON). Switches combine with ``|``.
@@ -47,7 +47,8 @@ NONE = Repair(0)
 PARSING, FEEDBACK, LINES, LABELS = Repair.PARSING, Repair.FEEDBACK, Repair.LINES, Repair.LABELS
 ALL = PARSING | FEEDBACK | LINES | LABELS
 
-#: The paper's four data versions (same names as ``jurycal.datasets.REPAIR_LEVELS``).
+#: The paper's four data versions, by the names of its released files (the bundled data's
+#: ``jurycal.datasets.REPAIR_LEVELS`` takes its names from here).
 PAPER_LEVELS: dict[str, Repair] = {
     "none": NONE,
     "feedback": FEEDBACK,

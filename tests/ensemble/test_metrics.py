@@ -91,7 +91,7 @@ def test_rates_by_hand():
 )
 def test_rates_swap_under_relabelling(pairs):
     # Relabelling valid <-> invalid in both the ensemble and the humans swaps
-    # TPR with TNR and PPV with NPV (STYLE.md point 8: symmetry).
+    # TPR with TNR and PPV with NPV: which class is called positive is a convention.
     labels, human = (np.array(x, dtype=float) for x in zip(*pairs, strict=True))
     r, s = ensemble_rates(labels, human), ensemble_rates(1 - labels, 1 - human)
     assert (r.tp, r.fn, r.fp, r.tn) == (s.tn, s.fp, s.fn, s.tp)

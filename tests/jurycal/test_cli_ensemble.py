@@ -27,7 +27,7 @@ def test_vote_matches_the_library_and_writes_labels(files, capsys):
     expected = ensemble_precision(vote(vote_matrix(judgments), "minority_veto", 4)).to_frame()
     got = {row["generator"]: row["precision"] for row in payload["precision"]}
     assert got == pytest.approx(expected["precision"].to_dict())
-    rates = {row["index"]: row["estimate"] for row in payload["rates"]}
+    rates = {row["rate"]: row["estimate"] for row in payload["rates"]}
     assert rates["tpr"] == pytest.approx(0.9554, abs=1e-4)  # paper section 4: TPR 95.5 %
     labels = pd.read_csv(root / "l.csv")
     assert len(labels) == 5972 and set(labels.columns) == {"generator", "item", "label"}
@@ -63,7 +63,7 @@ def test_vote_bad_input(tmp_path, capsys):
 def test_count_streams_the_judgments_into_cells(files, capsys):
     root, judgments = files
     out = root / "counts.csv"
-    argv = ["count", str(root / "judgments.parquet"), "-o", str(out), "--chunk-rows", "10000"]
+    argv = ["count", str(root / "judgments.parquet"), "-o", str(out)]
     assert main(argv + ["--quiet"]) == 0
     assert "6 generators x 14 validators" in capsys.readouterr().out
     counts = pd.read_csv(out)

@@ -62,7 +62,9 @@ def test_fit_and_estimate_bad_input(files, capsys):
     root, _, _ = files
     argv = ["estimate", str(root / "judgments.parquet"), str(root / "human.csv")]
     assert main(argv + ["--generator", "gpt-9"]) == 1
-    assert "generator 'gpt-9' has no judgments; generators there:" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "generator 'gpt-9' is not in the judgments file" in err
+    assert "names there: 'claude_3_opus', 'deepseek-chat'," in err
     argv = ["fit", str(root / "judgments.parquet"), str(root / "human.csv")]
     assert main(argv + ["--calibration", "nobody", "--interval", "none"]) == 1
     assert "nobody" in capsys.readouterr().err

@@ -53,10 +53,13 @@ def test_judge_bad_input_exits_1_with_message(tmp_path, capsys):
     test = tmp_path / "test.csv"
     pd.DataFrame({"verdict": [1, 0]}).to_csv(test, index=False)
     assert main(["judge", str(cal), str(test)]) == 1
-    assert "missing column(s) ['judge']" in capsys.readouterr().err
-    pd.DataFrame({"judge": [1, 0]}).to_csv(test, index=False)
+    # the third data row is line 4 of the file, after the header
+    assert "cal.csv' line 4: human must be 0/1, bool or 'valid'/'invalid'; got 2." in (
+        capsys.readouterr().err
+    )
+    pd.DataFrame({"human": [1, 0, 1], "judge": [1, 0, 1]}).to_csv(cal, index=False)
     assert main(["judge", str(cal), str(test)]) == 1
-    assert "got 2 at position 2" in capsys.readouterr().err
+    assert "missing column(s) ['judge']" in capsys.readouterr().err
     assert main(["judge", str(tmp_path / "nope.csv"), str(test)]) == 1
     assert "no such file" in capsys.readouterr().err
 
@@ -106,9 +109,9 @@ def test_compare_bad_model_names(comparison_files, capsys):
     cal_path, test_path = comparison_files
     argv = ["compare", str(cal_path), str(test_path), "--models", "alpha", "gamma"]
     assert main(argv) == 1
-    assert "model 'gamma' has no rows in the calibration file; models there: ['alpha', 'beta']" in (
-        capsys.readouterr().err
-    )
+    err = capsys.readouterr().err
+    assert err.startswith("jurycal: error: model 'gamma' is not in the calibration file ")
+    assert err.endswith("cal.jsonl'; names there: 'alpha', 'beta'.\n")
 
 
 def test_report_card_follows_fiedler_checklist(comparison_files, tmp_path, capsys):

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from rapidfuzz import fuzz
 
 from repair.alignment import (
     STAGE_EXACT,
     STAGE_FUZZY,
+    EntryTexts,
+    FeedbackTexts,
     align_entries,
     assign,
     process_text,
@@ -18,20 +21,27 @@ from .conftest import SWAP_FEEDBACK
 
 
 def _lines(values):
-    start = np.array([v[0] if v else -1 for v in values], dtype=np.int64)
-    end = np.array([v[1] if v else -1 for v in values], dtype=np.int64)
-    keys = np.array([f"{v[0]}" if v else None for v in values], dtype=object)
-    return start, end, keys
+    return {
+        "start": np.array([v[0] if v else -1 for v in values], dtype=np.int64),
+        "end": np.array([v[1] if v else -1 for v in values], dtype=np.int64),
+        "line_key": np.array([f"{v[0]}" if v else None for v in values], dtype=object),
+    }
+
+
+def _items(texts, lines, block=None):
+    block = np.zeros(len(texts), dtype=np.int64) if block is None else np.asarray(block)
+    return FeedbackTexts(block=block, text=np.array(texts, dtype=object), **_lines(lines))
+
+
+def _entries(texts, lines, block=None):
+    items = _items(texts, lines, block)
+    return EntryTexts(**vars(items), group=np.zeros(len(texts), dtype=np.int64))
 
 
 def _align(entry_texts, entry_lines, item_texts, item_lines, **kwargs):
     kwargs = {"threshold": 85.0, "fuzzy": True, "repair_lines": True} | kwargs
-    n = len(entry_texts)
-    return align_entries(
-        np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.array(entry_texts, dtype=object),
-        _lines(entry_lines), np.zeros(len(item_texts), dtype=np.int64),
-        np.array(item_texts, dtype=object), _lines(item_lines), **kwargs,
-    )
+    return align_entries(_entries(entry_texts, entry_lines), _items(item_texts, item_lines),
+                         **kwargs)
 
 
 def test_scores_forgive_clipping_and_dropped_words_but_not_other_feedback():
@@ -120,8 +130,15 @@ def test_threshold_is_the_least_score_kept():
 
 def test_entries_without_text_or_block_are_skipped():
     result = align_entries(
-        np.array([0, -1]), np.array([0, 0]), np.array([None, SWAP_FEEDBACK[0]], dtype=object),
-        _lines([None, None]), np.zeros(1, dtype=np.int64), np.array(SWAP_FEEDBACK[:1], dtype=object),
-        _lines([None]), threshold=85, fuzzy=True, repair_lines=True,
+        _entries([None, SWAP_FEEDBACK[0]], [None, None], block=[0, -1]),
+        _items(SWAP_FEEDBACK[:1], [None]), threshold=85, fuzzy=True, repair_lines=True,
     )
     assert result.item.tolist() == [-1, -1]
+
+
+def test_texts_of_unequal_length_are_refused():
+    with pytest.raises(ValueError, match=r"FeedbackTexts.text has 2 values; block has 1"):
+        FeedbackTexts(block=np.zeros(1, dtype=np.int64), text=np.array(["a", "b"], dtype=object),
+                      **_lines([None]))
+    with pytest.raises(ValueError, match=r"EntryTexts.group has 3 values; block has 1"):
+        EntryTexts(**vars(_items(["a"], [None])), group=np.zeros(3, dtype=np.int64))

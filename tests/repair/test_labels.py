@@ -18,7 +18,7 @@ from repair.labels import LabelPolicy, canonical_label_text, normalise_label, st
         # Case, white space and punctuation.
         ("Valid", 1.0, "synonym"), (" INVALID. ", 0.0, "synonym"), ("**valid**", 1.0, "synonym"),
         ('"invalid"', 0.0, "synonym"), ("Not-Valid", 0.0, "synonym"),
-        # Synonyms named in the issue and the paper ("mapping 'incorrect' to 'invalid'", §4).
+        # Common synonyms, among them the paper's example ("mapping 'incorrect' to 'invalid'", §4).
         ("correct", 1.0, "synonym"), ("incorrect", 0.0, "synonym"), ("true", 1.0, "synonym"),
         ("false", 0.0, "synonym"), ("yes", 1.0, "synonym"), ("no", 0.0, "synonym"),
         ("accurate", 1.0, "synonym"), ("wrong", 0.0, "synonym"),

@@ -21,7 +21,7 @@ from repair.lines import (
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        # The formats named in the paper's App. B.3 ("line 3" instead of 3) and the issue.
+        # The paper's App. B.3 format ("line 3" instead of 3) and its spellings ("L3", "3.").
         (3, (3, 3)), ("3", (3, 3)), ("line 3", (3, 3)), ("Line 3", (3, 3)), ("L3", (3, 3)),
         ("3.", (3, 3)), (3.0, (3, 3)), ([3], (3, 3)),
         # Ranges (paper §4: "line number ranges (e.g., '2-3')").

@@ -105,10 +105,51 @@ def test_tolerant_parser_never_raises_on_text(raw):
     assert isinstance(parsed.entries, list)
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.text(alphabet='{}[]:,"\'\\ntrueTNn0123 abc`', max_size=200))
+# Fragments of the prompt's JSON (App. A.2) and of what validators write instead.
+JSON_TOKENS = ["{", "}", "[", "]", ":", ",", " ", "\n", '"', "'", "\\", "```json\n", "```",
+               '"feedback_lines"', "'feedbackLines'", '"feedback"', "feedback", '"line_number"',
+               '"classification"', "label", '"valid"', "'invalid'", "True", "None", "null", "3",
+               '"2-3"', "-1.5e3", '"Use elif here."', "Sure! Here it is:"]
+
+
+
+def _cut(document: str, at: int) -> str:
+    return document[: at % (len(document) + 1)]
+
+
+# The asked document with entries and stray lists among them, cut off anywhere.
+CUT_DOCUMENTS = st.builds(
+    _cut,
+    st.lists(st.one_of(st.sampled_from(EXPECTED),
+                       st.lists(st.integers(0, 9), min_size=1, max_size=4)),
+             min_size=1, max_size=4).map(lambda entries: json.dumps({"feedback_lines": entries})),
+    st.integers(0, 10_000),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(
+    st.text(alphabet='{}[]:,"\'\\ntrueTNn0123 abc`', max_size=200),
+    st.lists(st.sampled_from(JSON_TOKENS), max_size=60).map("".join),
+    CUT_DOCUMENTS,
+))
 def test_tolerant_parser_never_raises_on_json_like_text(raw):
-    parse_validator_output(raw)
+    parsed = parse_validator_output(raw)
+    # A status, and entries only when something was read; strict exactly when the text is the
+    # asked JSON; the parser's cut-off containers come back as plain dicts and lists.
+    assert parsed.status in (PARSE_STRICT, PARSE_TOLERANT, PARSE_FAILED)
+    assert (parsed.status == PARSE_STRICT) == (parse_strict(raw) is not None)
+    if parsed.status == PARSE_FAILED:
+        assert parsed.entries == [] and not parsed.truncated
+    assert _only_plain_containers(parsed.entries)
+
+
+def _only_plain_containers(value):
+    if isinstance(value, dict):
+        return type(value) is dict and all(_only_plain_containers(v) for v in value.values())
+    if isinstance(value, list):
+        return type(value) is list and all(_only_plain_containers(v) for v in value)
+    return value is None or isinstance(value, (str, int, float, bool))
 
 
 @settings(max_examples=100, deadline=None)

@@ -17,8 +17,10 @@ from repair import (
     LABELS,
     LINES,
     NONE,
+    ORPHAN_REASONS,
     PAPER_LEVELS,
     PARSING,
+    REPAIRED_COLUMNS,
     LabelPolicy,
     repair_judgments,
 )
@@ -43,7 +45,12 @@ def check_accounting(items: pd.DataFrame, outputs: pd.DataFrame, judgments: pd.D
     assert judgments["raw"].notna().sum() + len(report.unmatched_entries) == report.n_entries
     assert report.outputs.sum() == report.n_outputs == len(outputs)
     assert report.outputs["unparseable"] == len(report.unparseable_outputs)
-    assert report.outputs["orphan"] == len(report.orphan_outputs)
+    assert report.outputs["orphan"] == len(report.orphan_outputs) == report.orphans["outputs"].sum()
+    assert report.n_items == len(items)
+    item_keys = pd.MultiIndex.from_frame(items[["generator", "item"]])
+    judged_items = item_keys.isin(pd.MultiIndex.from_frame(judgments[["generator", "item"]]))
+    unasked = item_keys.isin(pd.MultiIndex.from_frame(report.unasked_items[["generator", "item"]]))
+    assert (judged_items != unasked).all()  # every item in exactly one of the two
     assert report.by_validator["pairs"].sum() == report.n_pairs
     assert report.by_validator["missing_after"].sum() == failed.sum()
     assert report.failures["after"].sum() == failed.sum()
@@ -215,28 +222,67 @@ def test_one_entry_matches_one_item_and_leftovers_are_listed():
     assert json.loads(unmatched["raw"].iloc[1])["feedback"].startswith("Consider adding")
 
 
-def test_orphan_and_unknown_outputs_are_listed_not_dropped():
-    items = swap_items()
+def test_orphan_outputs_are_counted_by_reason_not_dropped():
+    items = pd.concat([swap_items(), swap_items(generator="claude", task=2)], ignore_index=True)
     outputs = pd.concat([outputs_for(response(clean_entries())),
-                         outputs_for(response(clean_entries()), task=99),
-                         outputs_for(response(clean_entries()), generator="unknown-model")],
+                         outputs_for(response(clean_entries()), task=99),  # no such task
+                         outputs_for(response(clean_entries()), task=2),  # claude's task
+                         outputs_for(response(clean_entries()), generator="GPT-4o"),    # case
+                         outputs_for(response(clean_entries()), generator="GPT-4o", validator="v2"),
+                         outputs_for(response(clean_entries()), generator="llama")],
                         ignore_index=True)
     judgments, report = repair_judgments(items, outputs, progress=False)
     check_accounting(items, outputs, judgments, report)
-    assert len(judgments) == 3
-    assert report.orphan_outputs[["generator", "task"]].values.tolist() == [["gpt-4o", 99], ["unknown-model", 1]]
+    assert len(judgments) == 3 and judgments["label"].notna().all()
+    assert report.orphan_outputs["reason"].tolist() == [
+        "unknown_task", "unknown_pair", *["unknown_generator"] * 3]
+    table = report.orphans
+    assert table.index.tolist() == list(ORPHAN_REASONS)
+    assert table["outputs"].tolist() == [3, 1, 1] and table["keys"].tolist() == [2, 1, 1]
+    assert table.loc["unknown_generator", "examples"] == "'GPT-4o' (2), 'llama' (1)"
+    assert table.loc["unknown_generator", "hint"] == "'GPT-4o' matches 'gpt-4o' ignoring case"
+    assert table.loc["unknown_task", "hint"] == ""
+    assert table.loc["unknown_pair", "examples"] == "('gpt-4o', 2) (1)"
+    assert "generator(s) 'claude' have" in table.loc["unknown_pair", "hint"]
+    # Nobody answered for claude: its items are listed, not silently absent.
+    assert report.unasked_items["generator"].tolist() == ["claude"] * 3
+    text = report.describe()
+    assert "6 responses: 1 strict JSON" in text and "5 orphan" in text
+    assert ("unknown_generator: 3 response(s), e.g. 'GPT-4o' (2), 'llama' (1); "
+            "hint: 'GPT-4o' matches") in text
+    assert "3 not asked" in text
 
 
-def test_absent_response_rows_are_missing_outputs_and_index_is_free():
+@pytest.mark.parametrize(
+    ("column", "values", "message"),
+    [
+        ("generator", ["GPT-4o"], r"1 with an unknown generator \(e.g. 'GPT-4o' \(1\)\): 'GPT-4o' "
+                                  r"matches 'gpt-4o' ignoring case"),
+        ("generator", [" gpt-4o"], r"' gpt-4o' matches 'gpt-4o' ignoring surrounding spaces"),
+        ("generator", ["gpt4o"], r"'gpt4o' is close to 'gpt-4o' \(ratio 91\)"),
+        ("task", ["1"], r"unknown task \(e.g. '1' \(1\)\): '1' \(text\) matches 1 \(int\) "
+                        r"ignoring type"),
+    ],
+)
+def test_nothing_matched_raises_with_the_likely_key(column, values, message):
+    items = swap_items()
+    outputs = outputs_for(response(clean_entries())).assign(**{column: values})
+    with pytest.raises(ValueError, match=r"none of the 1 validator_outputs rows matches .*"
+                                         + message):
+        repair_judgments(items, outputs, progress=False)
+
+
+def test_a_case_mismatch_on_half_the_responses_is_reported():
     items = pd.concat([swap_items(task=1), swap_items(task=2)], ignore_index=True)
-    items.index = [f"row{k}" for k in range(len(items))]
-    outputs = outputs_for(response(clean_entries()), task=1)  # task 2 never answered
-    outputs.index = [42]
+    outputs = pd.concat([outputs_for(response(clean_entries()), task=1),
+                         outputs_for(response(clean_entries()), task=2, generator="GPT-4O")],
+                        ignore_index=True)
     judgments, report = repair_judgments(items, outputs, progress=False)
     check_accounting(items, outputs, judgments, report)
-    assert judgments["repair"].tolist() == ["exact"] * 3 + ["missing_output"] * 3
-    assert judgments["item"].tolist() == items["item"].tolist()
-    assert judgments["task"].tolist() == [1, 1, 1, 2, 2, 2]
+    assert report.outputs["orphan"] == 1
+    hint = report.orphans.loc["unknown_generator", "hint"]
+    assert hint == "'GPT-4O' matches 'gpt-4o' ignoring case"
+    assert (judgments.loc[judgments["task"] == 2, "repair"] == "missing_output").all()
 
 
 def test_empty_inputs():
@@ -244,9 +290,13 @@ def test_empty_inputs():
     empty = outputs_for(None).iloc[:0]
     judgments, report = repair_judgments(items, empty, progress=False)
     assert len(judgments) == 0 and report.n_pairs == 0
-    judgments, report = repair_judgments(items.iloc[:0], outputs_for(response(clean_entries())),
-                                         progress=False)
-    assert len(judgments) == 0 and len(report.orphan_outputs) == 1
+    assert list(judgments.columns) == list(REPAIRED_COLUMNS)
+    assert len(report.unasked_items) == 3
+    assert np.isnan(report.missing_rate_after)
+    text = report.describe()
+    assert "nan" not in text and "missing labels: none as produced -> none after repairs" in text
+    with pytest.raises(ValueError, match=r"generator_items has no rows, so none of the 1 "):
+        repair_judgments(items.iloc[:0], outputs_for(response(clean_entries())), progress=False)
 
 
 def test_bad_input_raises_clear_errors():
@@ -304,6 +354,36 @@ texts = st.one_of(
 @given(st.lists(st.one_of(st.none(), texts), min_size=1, max_size=4))
 def test_never_raises_on_any_text_and_accounts_for_every_pair(raws):
     run({f"v{k}": raw for k, raw in enumerate(raws)})
+
+
+BLOCKS = [("gpt-4o", 1), ("gpt-4o", 2), ("claude", 1), ("claude", 3)]
+RESPONSE_KEYS = st.tuples(st.sampled_from(["gpt-4o", "GPT-4o", "claude", " claude", "llama"]),
+                          st.sampled_from([1, 2, 3, "1", 4]), st.sampled_from(["v0", "v1", "v2"]))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sets(st.sampled_from(BLOCKS), min_size=1),
+       st.lists(st.tuples(RESPONSE_KEYS, st.one_of(st.none(), texts)), max_size=8,
+                unique_by=lambda row: row[0]))
+def test_every_response_is_in_the_judgments_or_counted_as_dropped(blocks, rows):
+    items = pd.concat([swap_items(g, t) for g, t in sorted(blocks)], ignore_index=True)
+    outputs = pd.DataFrame([(*key, raw) for key, raw in rows],
+                           columns=["generator", "task", "validator", "raw"]).astype(object)
+    answered = [key[:2] in blocks for key, _ in rows]
+    if rows and not any(answered):
+        with pytest.raises(ValueError, match="none of the .* validator_outputs rows matches"):
+            repair_judgments(items, outputs, progress=False)
+        return
+    judgments, report = repair_judgments(items, outputs, progress=False)
+    check_accounting(items, outputs, judgments, report)
+    judged = set(judgments[["generator", "task", "validator"]].itertuples(index=False, name=None))
+    dropped = list(report.orphan_outputs[["generator", "task", "validator"]].itertuples(index=False,
+                                                                                     name=None))
+    for (key, _), used in zip(rows, answered, strict=True):
+        assert (key in judged) == used and (key in dropped) == (not used)
+    assert len(dropped) == report.orphans["outputs"].sum() == len(rows) - sum(answered)
+    assert report.outputs.sum() == len(rows)
+    assert "nan" not in report.describe()
 
 
 def _garble(text: str, rng: np.random.Generator) -> str:

@@ -1,0 +1,488 @@
+"""What every ``jurycal`` command shares: options, reading inputs, writing outputs, JSON.
+
+Each command module (``jurycal.cli.<command>``) has ``register(subparsers)``,
+which adds its subparser with :func:`command_options` as a parent, and
+``run(args) -> int``. The helpers here keep the commands' behaviour the same:
+
+- inputs are read with :func:`read_input` (a one-line error naming the file and
+  the line), their name columns (generator, validator, model, task) as text, so
+  ``--generator 4`` matches a generator written ``4`` in any format;
+- outputs are checked before any work (:func:`check_outputs`: never an input
+  file, a writable directory) and written atomically (:mod:`jurycal.io`);
+- ``--json`` prints :func:`jsonable` of the payload; ``--plot`` saves a figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from jurycal.io import first_line, read_table, write_atomic, write_text
+from regression.checks import (
+    HUMAN_COLUMNS,
+    JUDGMENT_COLUMNS,
+    MAX_N_BOOT,
+    check_alpha,
+    check_n_boot,
+    coerce_binary,
+    plain,
+    require_columns,
+)
+
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_INTERNAL",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "LABEL_COLUMNS",
+    "MAX_RESTARTS",
+    "NAME_COLUMNS",
+    "add_progress_options",
+    "alpha_value",
+    "check_outputs",
+    "command_options",
+    "emit",
+    "find_name",
+    "jsonable",
+    "n_boot_value",
+    "plot_path",
+    "positive_int",
+    "read_human",
+    "read_input",
+    "read_judgments",
+    "read_votes",
+    "refuse_duplicates",
+    "restarts_value",
+    "same_item_type",
+    "save_plot",
+    "show_progress",
+    "steps",
+    "write_card",
+]
+
+#: Exit codes: success, bad input or output (the message names the file, line or value),
+#: command-line usage (argparse, including an argument value out of bounds), a bug.
+EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+#: More restarts than this do not move the best loss and cost hours (each is a full fit).
+MAX_RESTARTS = 1000
+
+#: Columns that hold names: read as text whatever the file's format made of them.
+NAME_COLUMNS = ("generator", "validator", "model", "task")
+#: Columns that hold binary labels (1 / 0, bool, valid / invalid; missing allowed).
+LABEL_COLUMNS = ("label", "human", "judge")
+
+# How many known names an "unknown name" message lists.
+_SHOWN_NAMES = 8
+
+
+# --- options ------------------------------------------------------------------
+
+
+def command_options(*, plot: bool = False) -> argparse.ArgumentParser:
+    """The options every command takes after its name: ``--json``, ``--quiet``, ``--progress``
+    and, for commands that draw, ``--plot``."""
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    add_progress_options(parent, default=argparse.SUPPRESS)
+    if plot:
+        parent.add_argument(
+            "--plot",
+            type=Path,
+            metavar="PNG",
+            help="also save a figure to this file, or into this directory as <command>.png",
+        )
+    return parent
+
+
+def add_progress_options(parser: argparse.ArgumentParser, *, default: Any = False) -> None:
+    """``--quiet`` and ``--progress``; by default bars show only when stderr is a terminal."""
+    parser.add_argument(
+        "--quiet", action="store_true", default=default, help="never show progress bars"
+    )
+    parser.add_argument(
+        "--progress",
+        action="store_true",
+        default=default,
+        help="show progress bars even when stderr is not a terminal",
+    )
+
+
+def show_progress(args: argparse.Namespace) -> bool:
+    """Whether to draw progress bars: not ``--quiet``, and ``--progress`` or stderr a terminal."""
+    if getattr(args, "quiet", False):
+        return False
+    return bool(getattr(args, "progress", False)) or sys.stderr.isatty()
+
+
+@contextmanager
+def steps(args: argparse.Namespace, names: Sequence[str]) -> Iterator[Any]:
+    """A progress bar over a command's steps; ``advance(name)`` starts the next one.
+
+    For library calls that take seconds and report no progress of their own
+    (a fit with restarts, a bootstrap), the bar says which step is running.
+    """
+    bar = tqdm(total=len(names), disable=not show_progress(args), unit="step", leave=False)
+    started = 0
+
+    def advance(name: str) -> None:
+        nonlocal started
+        if started:
+            bar.update(1)
+        started += 1
+        bar.set_description(name, refresh=True)
+
+    try:
+        yield advance
+    finally:
+        bar.close()
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+def n_boot_value(text: str) -> int:
+    """An argparse type: a bootstrap count in ``MIN_N_BOOT..MAX_N_BOOT``, checked up front.
+
+    A count beyond :data:`regression.checks.MAX_N_BOOT` would allocate the
+    replicates before failing; refused here, it is a usage error (exit 2).
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        Not a whole number, or outside the bounds (both named).
+
+    Examples
+    --------
+    >>> n_boot_value("200")
+    200
+    >>> n_boot_value("1000000000")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '1000000000': a whole number of replicates from 2 to 1,000,000 (fewer than two replicates give no spread, more cost memory for no digits)
+    """
+    try:
+        return check_n_boot(int(text))
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a whole number of replicates from 2 to {MAX_N_BOOT:,} "
+            f"({err.args[0].split(': ')[-1].rstrip('.')})"
+            if text.lstrip("-").isdigit()
+            else f"{text!r} is not a whole number"
+        ) from None
+
+
+def restarts_value(text: str) -> int:
+    """An argparse type: a number of restarts in ``1..MAX_RESTARTS``."""
+    value = positive_int(text)
+    if value > MAX_RESTARTS:
+        raise argparse.ArgumentTypeError(
+            f"{value:,} restarts: at most {MAX_RESTARTS:,} (each is a full fit; more do not "
+            "move the best loss)"
+        )
+    return value
+
+
+def alpha_value(text: str) -> float:
+    """An argparse type: a level strictly between 0 and 1."""
+    try:
+        return check_alpha(float(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} must be a number strictly between 0 and 1"
+        ) from None
+
+
+# --- inputs ---------------------------------------------------------------------
+
+
+def _as_text(values: pd.Series) -> pd.Series:
+    """Names as text, missing kept missing; a float column of whole numbers reads ``4``, not ``4.0``."""
+    if pd.api.types.is_float_dtype(values.dtype):
+        numbers = values.to_numpy(dtype=float)
+        whole = np.isfinite(numbers) & (numbers == np.round(numbers))
+        if whole[values.notna().to_numpy()].all():
+            text = [str(int(v)) if w else None for v, w in zip(numbers, whole, strict=True)]
+            return pd.Series(text, index=values.index, name=values.name, dtype="str")
+    if pd.api.types.is_string_dtype(values.dtype) and values.dtype != object:
+        return values
+    return values.astype("str")
+
+
+def read_input(path: Path, what: str, columns: Iterable[str] = ()) -> pd.DataFrame:
+    """Read ``path``, check it has ``columns``, and turn its :data:`NAME_COLUMNS` into text.
+
+    Parameters
+    ----------
+    path : Path
+        A table in one of :data:`jurycal.io.FORMATS`.
+    what : str
+        What the file is, for messages (``"judgments file"``).
+    columns : iterable of str
+        The columns the command needs. Those among :data:`LABEL_COLUMNS` are
+        checked here (missing labels allowed), so that a label that is not
+        binary is named with its file line.
+
+    Returns
+    -------
+    DataFrame
+        Every column of the file, in file order; name columns as text.
+
+    Raises
+    ------
+    ValueError
+        An unreadable file, a missing column, no rows, a label that is not
+        binary: each naming the file (and the line where it applies).
+    """
+    frame = read_table(path)
+    columns = list(columns)
+    require_columns(frame, columns, f"{what} {str(path)!r}")
+    if frame.empty:
+        raise ValueError(f"{what} {str(path)!r} has no rows.")
+    for column in NAME_COLUMNS:
+        if column in frame.columns:
+            frame[column] = _as_text(frame[column])
+    for column in LABEL_COLUMNS:
+        if column in columns:
+            try:
+                coerce_binary(column, frame[column], allow_missing=True)
+            except ValueError as err:
+                raise ValueError(_at_line(str(err), path, what)) from None
+    return frame
+
+
+def _at_line(message: str, path: Path, what: str) -> str:
+    """A library message's 0-based ``at position N`` as the file line."""
+    found = re.search(r" at position (\d+)", message)
+    if found is None:
+        return f"{what} {str(path)!r}: {message}"
+    line = first_line(path) + int(found.group(1))
+    return f"{what} {str(path)!r} line {line}: " + message.replace(found.group(0), "")
+
+
+def same_item_type(*frames: pd.DataFrame) -> list[pd.DataFrame]:
+    """The frames with their ``item`` columns as text when the files disagree on its type.
+
+    One file's items read as numbers and another's as text (``7`` and ``"7"``)
+    would never match; as text they do.
+    """
+    kinds = {str(f["item"].dtype.kind) for f in frames if "item" in f.columns}
+    if len(kinds) <= 1:
+        return list(frames)
+    return [f.assign(item=_as_text(f["item"])) if "item" in f.columns else f for f in frames]
+
+
+def refuse_duplicates(frame: pd.DataFrame, keys: Sequence[str], path: Path, what: str) -> None:
+    """Raise when two rows of ``frame`` (read from ``path``) share ``keys``.
+
+    Raises
+    ------
+    ValueError
+        Naming the file lines (1-based, a CSV header being line 1) of the first
+        repeat and of the row it repeats, and the key values.
+    """
+    repeated = frame.duplicated(list(keys), keep=False).to_numpy()
+    if not repeated.any():
+        return
+    seen: dict[tuple[Any, ...], int] = {}
+    for position in np.flatnonzero(repeated):
+        row = frame.iloc[position]
+        values = tuple(plain(row[k]) for k in keys)
+        if values in seen:
+            first, again = seen[values], int(position)
+            break
+        seen[values] = int(position)
+    else:  # keys that pandas calls equal and Python does not (NaN): name the first
+        first = again = int(np.flatnonzero(repeated)[0])
+        row = frame.iloc[first]
+    key = ", ".join(f"{k} {plain(row[k])!r}" for k in keys)
+    start = first_line(path)
+    raise ValueError(
+        f"{what} {str(path)!r} line {start + int(again)}: repeats line {start + int(first)} "
+        f"({key}); keep one row per ({', '.join(keys)})."
+    )
+
+
+def read_judgments(path: Path) -> pd.DataFrame:
+    """The judgments table (``generator, item, validator, label``), one row per vote."""
+    judgments = read_input(path, "judgments file", JUDGMENT_COLUMNS)
+    refuse_duplicates(judgments, ["generator", "item", "validator"], path, "judgments file")
+    return judgments
+
+
+def read_human(path: Path) -> pd.DataFrame:
+    """Human labels (``generator, item, human``), one row per labelled item."""
+    human = read_input(path, "human-label file", HUMAN_COLUMNS)
+    refuse_duplicates(human, ["generator", "item"], path, "human-label file")
+    return human
+
+
+def read_votes(judgments: Path, human: Path | None) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """The judgments table and, when given, the human labels, their items of one type."""
+    votes = read_judgments(judgments)
+    if human is None:
+        return votes, None
+    votes, labels = same_item_type(votes, read_human(human))
+    return votes, labels
+
+
+def find_name(name: str, known: Iterable[Any], what: str, where: str) -> str:
+    """``name`` if it is among ``known`` (compared as text), else a ``ValueError``.
+
+    The message lists a few known names and points out one that differs only in case.
+
+    Examples
+    --------
+    >>> find_name("4", [4, 5], "generator", "the judgments file")
+    '4'
+    >>> find_name("gpt-4O", ["gpt-4o", "claude"], "generator", "the judgments file")
+    Traceback (most recent call last):
+    ...
+    ValueError: generator 'gpt-4O' is not in the judgments file (did you mean 'gpt-4o'?); names there: 'claude', 'gpt-4o'.
+    """
+    names = sorted({str(k) for k in known})
+    if name in names:
+        return name
+    close = [n for n in names if n.lower() == name.lower()]
+    shown = ", ".join(repr(n) for n in names[:_SHOWN_NAMES])
+    more = f", ... ({len(names)} in all)" if len(names) > _SHOWN_NAMES else ""
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ValueError(f"{what} {name!r} is not in {where}{hint}; names there: {shown}{more}.")
+
+
+# --- outputs --------------------------------------------------------------------
+
+
+def check_outputs(inputs: Iterable[Path | None], outputs: Iterable[Path | None]) -> None:
+    """Refuse, before any work, an output that is an input file or cannot be written.
+
+    Parameters
+    ----------
+    inputs, outputs : iterable of Path or None
+        The command's input files and the files it will write (None: not asked for).
+
+    Raises
+    ------
+    ValueError
+        An output that is an input (or another output), a directory, or in a
+        directory that does not exist. Paths are compared resolved: ``./a.csv``
+        and ``a.csv`` are one file, and so are two names of one file through a link.
+    """
+    seen = {}
+    for path in inputs:
+        if path is not None:
+            seen[Path(path).resolve()] = path
+    for path in outputs:
+        if path is None:
+            continue
+        resolved = Path(path).resolve()
+        if resolved in seen:
+            raise ValueError(
+                f"output {str(path)!r} is the input file {str(seen[resolved])!r}; "
+                "choose another output name (inputs are never overwritten)."
+            )
+        parent = Path(path).parent
+        if Path(path).is_dir():
+            raise ValueError(f"cannot write {str(path)!r}: it is a directory.")
+        if not parent.is_dir():
+            raise ValueError(f"cannot write {str(path)!r}: no such directory {str(parent)!r}.")
+        seen[resolved] = path
+
+
+def plot_path(args: argparse.Namespace) -> Path | None:
+    """Where ``--plot`` writes: the file given, or ``<dir>/<command>.png`` for a directory."""
+    target = getattr(args, "plot", None)
+    if target is None:
+        return None
+    if Path(target).is_dir():
+        return Path(target) / f"{args.command}.png"
+    return Path(target)
+
+
+def save_plot(args: argparse.Namespace, figure: Any) -> str | None:
+    """Save ``figure`` where ``--plot`` says (atomically); return a line saying where."""
+    import matplotlib.pyplot as plt
+
+    target = plot_path(args)
+    try:
+        if target is None:
+            return None
+        write_atomic(
+            target, lambda tmp: figure.savefig(tmp, format="png", dpi=120, bbox_inches="tight")
+        )
+    finally:
+        plt.close(figure)
+    return f"figure written to {target}"
+
+
+def write_card(card: Any, path: Path) -> list[Path]:
+    """Write a :class:`jurycal.report.Report` as ``.md`` (figures beside it) and ``.html``."""
+    markdown, page = Path(path).with_suffix(".md"), Path(path).with_suffix(".html")
+    write_text(card.to_markdown(image_dir=markdown.parent), markdown)
+    write_text(card.to_html(), page)
+    return [markdown, page]
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` as JSON types: tables as lists of records, NaN and infinities as null.
+
+    A table's index becomes a column under its name; row numbers (an unnamed
+    integer index) are dropped, and another unnamed index is called ``name``.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"p": [0.5, float("nan")]}, index=pd.Index(["a", "b"], name="g"))
+    >>> jsonable({"table": frame, "n": np.int64(3)})
+    {'table': [{'g': 'a', 'p': 0.5}, {'g': 'b', 'p': None}], 'n': 3}
+    """
+    if isinstance(value, pd.DataFrame):
+        unnamed = value.index.nlevels == 1 and value.index.name is None
+        if unnamed and pd.api.types.is_integer_dtype(value.index.dtype):
+            frame = value.reset_index(drop=True)
+        else:
+            names = [n if n is not None else "name" for n in value.index.names]
+            frame = value.rename_axis(names).reset_index()
+        return [jsonable(r) for r in frame.to_dict(orient="records")]
+    if isinstance(value, pd.Series):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, np.ndarray):
+        return [jsonable(v) for v in value.tolist()]
+    value = plain(value)
+    if value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def emit(args: argparse.Namespace, text: str, payload: dict[str, Any]) -> None:
+    """Print ``payload`` as JSON with ``--json``, else ``text``."""
+    if args.json:
+        print(json.dumps(jsonable(payload), indent=2))
+    else:
+        print(text)

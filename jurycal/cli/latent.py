@@ -1,0 +1,289 @@
+"""``jurycal fit`` and ``jurycal estimate``: the latent-trait regression of the agreeableness paper.
+
+``fit`` estimates every generator's precision g and every validator's TPR /
+TNR from the judgments, anchored on the calibration generators' human labels
+(agreeableness paper, section 5); ``estimate`` adds a generator without human
+labels of its own to a fit on the others (the paper's section 5.1 use).
+"""
+
+from __future__ import annotations
+
+import argparse
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, cast
+
+import pandas as pd
+
+from jurycal.cli.common import (
+    MAX_RESTARTS,
+    alpha_value,
+    check_outputs,
+    command_options,
+    emit,
+    find_name,
+    n_boot_value,
+    plot_path,
+    read_votes,
+    restarts_value,
+    save_plot,
+    steps,
+    write_card,
+)
+
+__all__ = ["register", "run_estimate", "run_fit"]
+
+
+def register(subparsers: Any) -> None:
+    """Add ``fit`` and ``estimate`` to the ``jurycal`` subparsers."""
+    from regression.latent import BACKENDS, INTERVAL_METHODS, LOSSES
+
+    for name, what, handler in (
+        (
+            "fit",
+            "latent-trait regression: precision per generator, TPR/TNR per validator, CIs",
+            run_fit,
+        ),
+        (
+            "estimate",
+            "precision of a new, unannotated generator (the paper's section 5.1 use)",
+            run_estimate,
+        ),
+    ):
+        parser = subparsers.add_parser(
+            name,
+            parents=[command_options(plot=name == "fit")],
+            help=what,
+            description="JUDGMENTS has generator, item, validator, label; HUMAN has "
+            "generator, item, human. Anchors come from the calibration generators' labels.",
+        )
+        parser.add_argument("judgments", type=Path)
+        parser.add_argument("human", type=Path)
+        parser.add_argument(
+            "--calibration",
+            nargs="+",
+            metavar="GEN",
+            help="calibration generators (default: every generator with human labels)",
+        )
+        if name == "estimate":
+            parser.add_argument("--generator", required=True, help="the new generator")
+        parser.add_argument("--loss", choices=LOSSES, default="likelihood")
+        parser.add_argument("--backend", choices=BACKENDS, default="scipy")
+        parser.add_argument(
+            "--restarts",
+            type=restarts_value,
+            default=25,
+            help=f"restarts of the optimiser, 1 to {MAX_RESTARTS:,} (default 25)",
+        )
+        parser.add_argument(
+            "--interval",
+            choices=(*INTERVAL_METHODS, "none"),
+            default="auto",
+            help="precision intervals (auto: quasi-profile likelihood for the likelihood "
+            "loss, nonparametric bootstrap for the paper loss; items: bootstrap of each "
+            "generator's items, covering the correlation of an item's votes across validators)",
+        )
+        parser.add_argument("--n-boot", type=n_boot_value, default=200, help="bootstrap replicates")
+        parser.add_argument("--alpha", type=alpha_value, default=0.05)
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--report", type=Path, help="also write a report card (.md and .html)")
+        parser.set_defaults(handler=handler)
+
+
+def _read(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame]:
+    judgments, human = read_votes(args.judgments, args.human)
+    return judgments, cast(pd.DataFrame, human)  # a path was given, so labels were read
+
+
+def _model(args: argparse.Namespace) -> Any:
+    from regression import LatentTraitModel
+
+    return LatentTraitModel(
+        loss=args.loss, n_restarts=args.restarts, backend=args.backend, seed=args.seed
+    )
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    from jurycal.cli.report import card_paths
+
+    check_outputs(
+        [args.judgments, args.human],
+        [plot_path(args), *(card_paths(args.report) if args.report is not None else [])],
+    )
+
+
+def _calibration(
+    args: argparse.Namespace, judgments: pd.DataFrame, human: pd.DataFrame
+) -> list[str]:
+    """The calibration generators: ``--calibration`` checked against both files, or all labelled."""
+    labelled = human["generator"].dropna().unique()
+    if not args.calibration:
+        return sorted(str(g) for g in labelled)
+    where_human = f"the human-label file {str(args.human)!r}"
+    where_votes = f"the judgments file {str(args.judgments)!r}"
+    for name in args.calibration:
+        find_name(name, labelled, "calibration generator", where_human)
+        find_name(
+            name, judgments["generator"].dropna().unique(), "calibration generator", where_votes
+        )
+    return list(dict.fromkeys(args.calibration))
+
+
+def _table(
+    args: argparse.Namespace, result: Any, human: pd.DataFrame, calibration: Sequence[str]
+) -> pd.DataFrame:
+    from jurycal.report import latent_trait_table
+    from regression.checks import coerce_binary
+
+    labels = human.assign(human=coerce_binary("human", human["human"], allow_missing=True))
+    truth = labels.groupby("generator")["human"].mean()
+    return latent_trait_table(
+        result,
+        truth,
+        calibration,
+        alpha=args.alpha,
+        interval=None if args.interval == "none" else args.interval,
+        n_boot=args.n_boot,
+        seed=args.seed,
+    )
+
+
+def _output(
+    args: argparse.Namespace, result: Any, table: pd.DataFrame
+) -> tuple[str, dict[str, Any]]:
+    """The per-generator table, the validators and the fit's diagnostics, as text and payload."""
+    validators = pd.DataFrame({"tpr": result.tpr, "tnr": result.tnr, "youden_j": result.youden_j})
+    validators.index.name = "validator"
+    diagnostics = {
+        "loss": result.loss_name,
+        "training_loss": result.loss,
+        "converged": result.converged,
+        "restarts_at_best": f"{result.n_restarts_converged_to_best} of {result.n_restarts}",
+        "dispersion": result.dispersion,
+    }
+    lines = [
+        f"latent-trait fit ({result.loss_name} loss, {args.backend}): training loss "
+        f"{result.loss:.4f}, converged {result.converged}, restarts at the best loss "
+        f"{diagnostics['restarts_at_best']}, Pearson dispersion {result.dispersion:.2f} "
+        "(about 1 when the model holds)",
+        "",
+        table.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
+        "",
+        validators.to_string(float_format=lambda v: f"{v:.3f}"),
+    ]
+    lines += [f"warning: {w}" for w in result.warnings]
+    payload = {
+        "generators": table,
+        "validators": validators,
+        "diagnostics": diagnostics,
+        "warnings": list(result.warnings),
+    }
+    return "\n".join(lines), payload
+
+
+def _write_card(args: argparse.Namespace, result: Any, table: pd.DataFrame) -> list[str]:
+    if args.report is None:
+        return []
+    from jurycal.report import Report, add_latent_trait
+
+    card = Report("jurycal report card: latent-trait regression")
+    add_latent_trait(card, result, table)
+    return [f"written: {path}" for path in write_card(card, args.report)]
+
+
+def _plot(args: argparse.Namespace, result: Any, human: pd.DataFrame, table: pd.DataFrame) -> str:
+    """The fit's figure with the computed precision intervals drawn as bars on the estimates."""
+    import numpy as np
+
+    from regression.latent.plots import plot_latent_fit
+
+    figure = plot_latent_fit(result, human)
+    if "low" in table.columns:
+        rows = table.set_index("generator").reindex(result.precision.index)
+        y = np.arange(len(rows))[::-1]
+        axis = figure.axes[0]
+        axis.hlines(y, rows["low"], rows["high"], color="C0", linewidth=1.5, label="interval")
+        axis.legend(fontsize=8)
+    return str(save_plot(args, figure))
+
+
+def run_fit(args: argparse.Namespace) -> int:
+    """Fit the latent-trait model and print (or write) its table, validators and diagnostics."""
+    _check_outputs(args)
+    with steps(args, ["read", "fit", "intervals", "write"]) as advance:
+        advance("read")
+        judgments, human = _read(args)
+        calibration = _calibration(args, judgments, human)
+        advance("fit")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # every warning is on the result and printed below
+            result = _model(args).fit_table(judgments, human, calibration)
+        advance("intervals")
+        table = _table(args, result, human, calibration)
+        advance("write")
+        text, payload = _output(args, result, table)
+        written = _write_card(args, result, table)
+        if plot_path(args) is not None:
+            written.append(_plot(args, result, human, table))
+            payload["plot"] = str(plot_path(args))
+    emit(args, "\n".join([text, *written]), payload)
+    return 0
+
+
+def run_estimate(args: argparse.Namespace) -> int:
+    """Fit on the other generators, add ``--generator``, and say what it moved."""
+    from regression import counts_from_judgments
+
+    _check_outputs(args)
+    with steps(args, ["read", "fit", "add the generator", "intervals"]) as advance:
+        advance("read")
+        judgments, human = _read(args)
+        new = find_name(
+            args.generator,
+            judgments["generator"].dropna().unique(),
+            "generator",
+            f"the judgments file {str(args.judgments)!r}",
+        )
+        is_new = judgments["generator"] == new
+        calibration = [g for g in _calibration(args, judgments, human) if g != new]
+        if not calibration:
+            raise ValueError(
+                f"no calibration generator besides {new!r}: the human-label file "
+                f"{str(args.human)!r} must label at least one other generator."
+            )
+        advance("fit")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # every warning is on the result and printed below
+            base = _model(args).fit_table(judgments[~is_new], human, calibration)
+            advance("add the generator")
+            new_counts = counts_from_judgments(judgments[is_new])
+            if args.interval == "items":
+                # add_generators keeps no item votes; the same model fitted to the whole table does.
+                result = _model(args).fit_table(judgments, human, calibration)
+            else:
+                result = base.add_generators(new_counts.rates, new_counts.n_labeled.astype(float))
+        advance("intervals")
+        table = _table(args, result, human, calibration)
+    text, payload = _output(args, result, table)
+    row = table.set_index("generator").loc[new]
+    shift = (result.precision.drop(new) - base.precision).abs().max()
+    n_votes = int(new_counts.n_labeled.to_numpy().sum())
+    n_human = int((human["generator"] == new).sum())
+    interval = f" [{row['low']:.4f}, {row['high']:.4f}]" if "low" in row else ""
+    if n_human:
+        own = (
+            f"; its {n_human:,} human labels (precision {row['human']:.4f}) were left out of "
+            f"the fit, so its error {row['abs_error']:.4f} is an honest check"
+        )
+    else:
+        own = " and no human label of its own"
+    head = (
+        f"{new}: precision {row['estimate']:.4f}{interval} from {n_votes:,} validator labels"
+        f"{own}; adding it moved the other generators' estimates by at most {shift:.4f}."
+    )
+    payload["new_generator"] = new
+    payload["n_human_labels"] = n_human
+    written = _write_card(args, result, table)
+    emit(args, "\n".join([head, "", text, *written]), payload)
+    return 0

@@ -1,0 +1,156 @@
+"""``jurycal repair``: raw validator outputs into the judgments table, every pair accounted for."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from jurycal.cli.common import (
+    check_outputs,
+    command_options,
+    emit,
+    read_input,
+    refuse_duplicates,
+    show_progress,
+)
+
+__all__ = ["describe_orphans", "register", "run"]
+
+# How many unmatched (generator, task) pairs a message names.
+_SHOWN = 3
+
+
+def register(subparsers: Any) -> None:
+    """Add ``repair`` to the ``jurycal`` subparsers."""
+    from repair import GENERATOR_ITEM_COLUMNS, PAPER_LEVELS, VALIDATOR_OUTPUT_COLUMNS
+
+    parser = subparsers.add_parser(
+        "repair",
+        parents=[command_options()],
+        help="repair raw validator outputs into the judgments table, accounting for every pair",
+        description=f"GEN_ITEMS has columns {', '.join(GENERATOR_ITEM_COLUMNS)}; "
+        f"VALIDATOR_OUTPUTS has {', '.join(VALIDATOR_OUTPUT_COLUMNS)} (raw: the validator's "
+        "whole response). A response is used when its (generator, task) has generator "
+        "items; names must match exactly (case included).",
+    )
+    parser.add_argument("generator_items", type=Path)
+    parser.add_argument("validator_outputs", type=Path)
+    parser.add_argument("-o", "--output", type=Path, required=True, help="the judgments table")
+    parser.add_argument(
+        "--repairs",
+        choices=("all", *PAPER_LEVELS),
+        default="all",
+        help="which repairs: all (default) or one of the paper's four levels",
+    )
+    parser.add_argument("--fuzzy-threshold", type=float, default=85.0)
+    parser.add_argument(
+        "--report", type=Path, help="also write the per-validator report table here"
+    )
+    parser.set_defaults(handler=run)
+
+
+def _percent(value: float) -> str:
+    return "n/a" if not math.isfinite(value) else f"{value:.1%}"
+
+
+def describe_orphans(orphans: pd.DataFrame, items: pd.DataFrame) -> str:
+    """Why responses matched no generator items: the (generator, task) pairs, and near misses.
+
+    A generator or task that matches an item's only when case is ignored is named
+    (``'GPT-4o'`` in the outputs, ``'gpt-4o'`` in the items).
+    """
+    pairs = orphans[["generator", "task"]].astype(str).drop_duplicates()
+    shown = "; ".join(
+        f"generator {g!r} task {t!r}" for g, t in pairs.head(_SHOWN).itertuples(index=False)
+    )
+    more = f" and {len(pairs) - _SHOWN} more" if len(pairs) > _SHOWN else ""
+    hints = []
+    for column in ("generator", "task"):
+        known = {str(v).strip().lower(): str(v) for v in items[column].dropna().unique()}
+        own = {str(v) for v in items[column].dropna().unique()}
+        for value in pairs[column].unique():
+            close = known.get(value.strip().lower())
+            if value not in own and close is not None:
+                hints.append(f"{column} {value!r} is {close!r} in the generator items")
+    hint = f" ({'; '.join(hints[:_SHOWN])})" if hints else ""
+    return f"no generator items for {shown}{more}{hint}"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Repair, write the judgments table, and account for every response and pair."""
+    from jurycal.io import write_table
+    from repair import (
+        ALL,
+        GENERATOR_ITEM_COLUMNS,
+        PAPER_LEVELS,
+        VALIDATOR_OUTPUT_COLUMNS,
+        repair_judgments,
+    )
+
+    inputs = [args.generator_items, args.validator_outputs]
+    check_outputs(inputs, [args.output, args.report])
+    items = read_input(args.generator_items, "generator-item file", GENERATOR_ITEM_COLUMNS)
+    refuse_duplicates(items, ["generator", "item"], args.generator_items, "generator-item file")
+    outputs = read_input(args.validator_outputs, "validator-output file", VALIDATOR_OUTPUT_COLUMNS)
+    refuse_duplicates(
+        outputs, ["generator", "task", "validator"], args.validator_outputs, "validator-output file"
+    )
+    repairs = ALL if args.repairs == "all" else PAPER_LEVELS[args.repairs]
+    judgments, report = repair_judgments(
+        items,
+        outputs,
+        fuzzy_threshold=args.fuzzy_threshold,
+        repairs=repairs,
+        progress=show_progress(args),
+    )
+    statuses = report.outputs
+    n_orphans = len(report.orphan_outputs)
+    orphan_line = (
+        f"{n_orphans} of {report.n_outputs} responses dropped: "
+        + describe_orphans(report.orphan_outputs, items)
+        if n_orphans
+        else ""
+    )
+    if report.n_pairs == 0:
+        raise ValueError(
+            f"no (generator item, validator) pair to write: {orphan_line or 'no responses'}; "
+            f"nothing written to {str(args.output)!r}."
+        )
+    write_table(judgments, args.output)
+    summary = report.summary()
+    if args.report is not None:
+        write_table(summary.reset_index(), args.report)
+    overall = summary.loc["all"]
+    text = [
+        f"{len(judgments)} (generator item, validator) pairs written to {args.output}",
+        f"missing labels: {_percent(overall['rate_before'])} as produced -> "
+        f"{_percent(overall['rate_after'])} after repairs ({args.repairs})",
+        "responses: " + ", ".join(f"{n} {status}" for status, n in statuses.items()),
+    ]
+    if orphan_line:
+        text.append(orphan_line)
+    text += [
+        f"{len(report.unmatched_entries)} validator entries matched no item; "
+        f"{len(report.unparseable_outputs)} responses unparseable",
+        "",
+        summary.to_string(float_format=lambda v: f"{v:.4f}"),
+        "",
+        "by failure type (pairs):",
+        report.by_failure().to_string(),
+    ]
+    payload = {
+        "pairs": len(judgments),
+        "output": str(args.output),
+        "summary": summary,
+        "by_failure": report.by_failure(),
+        "responses": statuses,
+        "n_orphan_outputs": n_orphans,
+        "n_unmatched_entries": len(report.unmatched_entries),
+        "n_unparseable_outputs": len(report.unparseable_outputs),
+    }
+    emit(args, "\n".join(text), payload)
+    return 0

@@ -1,0 +1,103 @@
+"""``jurycal vote``: label items by majority, supermajority or minority veto (agreeableness §4)."""
+
+from __future__ import annotations
+
+import argparse
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from jurycal.cli.common import check_outputs, command_options, emit, read_votes, steps
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: Any) -> None:
+    """Add ``vote`` to the ``jurycal`` subparsers."""
+    from ensemble import MISSING_POLICIES, RULES
+
+    parser = subparsers.add_parser(
+        "vote",
+        parents=[command_options()],
+        help="label items by majority / supermajority / minority veto; precision per generator",
+        description="JUDGMENTS has columns generator, item, validator, label (1/0/missing).",
+    )
+    parser.add_argument("judgments", type=Path)
+    parser.add_argument("--rule", choices=RULES, default="majority")
+    parser.add_argument("--threshold", type=int, help="k (default: the rule's own)")
+    parser.add_argument(
+        "--missing",
+        choices=[p for p in MISSING_POLICIES if p is not None],
+        help="apply the rule to the votes cast",
+    )
+    parser.add_argument("--human", type=Path, help="human labels (generator, item, human): TPR/TNR")
+    parser.add_argument(
+        "-o", "--output", type=Path, help="write the item labels here (1, 0, empty: no vote)"
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Vote, print precision per generator (and TPR / TNR against humans), write the labels."""
+    from ensemble import (
+        default_threshold,
+        ensemble_precision,
+        ensemble_rates,
+        tally_votes,
+        vote,
+        vote_matrix,
+    )
+    from jurycal.io import write_table
+
+    check_outputs([args.judgments, args.human], [args.output])
+    with steps(args, ["read"]) as advance:
+        advance("read")
+        judgments, human = read_votes(args.judgments, args.human)
+        matrix = vote_matrix(judgments)
+    tally = tally_votes(matrix)
+    threshold = (
+        args.threshold
+        if args.threshold is not None
+        else default_threshold(args.rule, matrix.shape[1])
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        labels = vote(matrix, args.rule, threshold, args.missing)
+    precision = ensemble_precision(labels).to_frame()
+    lines = [
+        f"rule {args.rule}, threshold {threshold}"
+        + (" (the rule's default)" if args.threshold is None else "")
+        + f", missing votes: "
+        f"{'ignored (fraction of votes cast)' if args.missing else 'count as neither'}",
+        f"{len(matrix)} items x {matrix.shape[1]} validators; "
+        f"{tally.missing_fraction:.1%} of votes missing; {tally.n_no_vote} item(s) with no vote",
+        "",
+        "precision per generator (fraction labelled valid; Wilson 95% interval, item sampling only):",
+        precision.to_string(float_format=lambda v: f"{v:.4f}"),
+    ]
+    payload: dict[str, Any] = {
+        "rule": args.rule,
+        "threshold": threshold,
+        "threshold_is_default": args.threshold is None,
+        "missing": args.missing,
+        "missing_fraction": tally.missing_fraction,
+        "n_no_vote": tally.n_no_vote,
+        "precision": precision,
+        "warnings": [str(w.message) for w in caught],
+    }
+    if human is not None:
+        rates = ensemble_rates(labels, human).to_frame()
+        rates.index.name = "rate"
+        lines += ["", "against human labels:", rates.to_string(float_format=lambda v: f"{v:.4f}")]
+        payload["rates"] = rates
+    lines += [f"warning: {w.message}" for w in caught]
+    if args.output is not None:
+        table = pd.Series(labels, index=matrix.index, name="label").reset_index()
+        table["label"] = table["label"].astype("Int8")
+        write_table(table, args.output)
+        lines.append(f"item labels written to {args.output}")
+        payload["output"] = str(args.output)
+    emit(args, "\n".join(lines), payload)
+    return 0

@@ -1,0 +1,279 @@
+"""Building blocks the format readers share: finding and parsing files, naming validators,
+collecting votes into the judgments table, and keeping account of unknown fields and notes."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from jurycal.importers.result import ImportFormatError, ImportResult
+from regression.checks import HUMAN_COLUMNS, JUDGMENT_COLUMNS, plain
+
+__all__ = [
+    "PathsLike",
+    "VoteBook",
+    "check_threshold",
+    "choose_baseline",
+    "expand_paths",
+    "finite_number",
+    "load_json",
+    "load_jsonl",
+    "pass_or_score",
+    "short_hash",
+    "typed",
+]
+
+#: One path, or several; a directory stands for the files in it with the format's endings.
+PathsLike = str | Path | Sequence[str | Path]
+
+
+def expand_paths(paths: PathsLike, suffixes: Sequence[str]) -> list[Path]:
+    """The files ``paths`` names, directories expanded to their files ending in ``suffixes``.
+
+    Raises
+    ------
+    FileNotFoundError
+        For a path that does not exist.
+    ValueError
+        When nothing is named, or a directory holds no file with those endings.
+    """
+    items = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    if not items:
+        raise ValueError("no input file given.")
+    files: list[Path] = []
+    for item in items:
+        path = Path(item)
+        if path.is_dir():
+            found = sorted(
+                p for p in path.iterdir() if p.is_file() and p.name.endswith(tuple(suffixes))
+            )
+            if not found:
+                raise ValueError(
+                    f"directory {str(path)!r} holds no file ending in {', '.join(suffixes)}."
+                )
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise FileNotFoundError(errno.ENOENT, "no such file or directory", str(path))
+    return files
+
+
+def load_json(path: Path, expected: str) -> Any:
+    """Parse ``path`` as JSON (``NaN`` constants allowed), or raise naming the file and ``expected``."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise ImportFormatError(f"{path}: not UTF-8 text, so not {expected} ({err}).") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ImportFormatError(
+            f"{path}: not {expected}: invalid JSON at line {err.lineno}, column {err.colno} "
+            f"({err.msg})."
+        ) from None
+
+
+def load_jsonl(path: Path, expected: str) -> list[tuple[int, dict[str, Any]]]:
+    """The JSON objects of a JSON Lines file with their 1-based line numbers; blank lines skipped."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as err:
+        raise ImportFormatError(f"{path}: not UTF-8 text, so not {expected} ({err}).") from None
+    rows = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise ImportFormatError(
+                f"{path}, line {number}: not {expected}: invalid JSON ({err.msg})."
+            ) from None
+        if not isinstance(row, dict):
+            raise ImportFormatError(
+                f"{path}, line {number}: not {expected}: expected a JSON object per line, "
+                f"got {type(row).__name__}."
+            )
+        rows.append((number, row))
+    return rows
+
+
+def typed(value: Any, kind: type | tuple[type, ...], path: Path, expected: str, where: str) -> Any:
+    """``value`` when it is a ``kind``, else an :class:`ImportFormatError` naming file and field."""
+    if isinstance(value, kind):
+        return value
+    names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+    raise ImportFormatError(
+        f"{path}: not {expected}: {where} should be a {names}, got {type(value).__name__}."
+    )
+
+
+def finite_number(value: Any) -> float | None:
+    """``value`` as a float when it is a finite number (not a bool), else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def pass_or_score(
+    verdict: Any, score: Any, threshold: float | None, book: VoteBook, what: str
+) -> int | None:
+    """The tool's own pass/fail ``verdict``, or ``score >= threshold`` when a threshold is given.
+
+    A verdict that is not a bool, or a score that is not a finite number, is a
+    missing label, counted in ``book``'s notes as ``what`` without one.
+    """
+    if threshold is not None:
+        number = finite_number(score)
+        if number is None:
+            book.count(f"{what} without a numeric score read as missing")
+            return None
+        return int(number >= threshold)
+    if isinstance(verdict, bool):
+        return int(verdict)
+    book.count(f"{what} without a pass/fail verdict read as missing")
+    return None
+
+
+def check_threshold(threshold: float | None) -> float | None:
+    """Return ``threshold`` as a float (or None), raising unless it is a finite number."""
+    if threshold is None:
+        return None
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+        raise ValueError(f"threshold must be a number; got {threshold!r}.")
+    value = float(threshold)
+    if not math.isfinite(value):
+        raise ValueError(f"threshold must be finite; got {threshold!r}.")
+    return value
+
+
+def choose_baseline(slot_values: Iterable[str], baseline: str | None, slot: str) -> str:
+    """The baseline generator: ``baseline`` when given, else the one value in ``slot``.
+
+    Pairwise formats put the reference model in a fixed slot by convention
+    (AlpacaEval ``generator_1``, MT-Bench ``model_2``); when that slot holds
+    more than one model the baseline must be named.
+    """
+    if baseline is not None:
+        return str(baseline)
+    found = sorted(set(map(str, slot_values)))
+    if len(found) != 1:
+        shown = ", ".join(repr(v) for v in found[:5]) or "none"
+        raise ValueError(
+            f"cannot tell the baseline: {slot} holds {len(found)} models ({shown}); pass "
+            "baseline= (CLI: --baseline NAME)."
+        )
+    return found[0]
+
+
+def short_hash(value: Any) -> str:
+    """The first 12 hex digits of the SHA-1 of ``value``'s canonical JSON: a stable item key."""
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
+
+
+class VoteBook:
+    """Votes, human labels, unknown fields and notes, gathered while files are read.
+
+    A validator is a judge model asked one question. Each vote records both;
+    :meth:`result` names the validator after the judge alone when that judge
+    answers one question in the whole import, else ``"judge:question"``, so
+    two rubrics graded by the same model stay two validators.
+    """
+
+    def __init__(self, source_format: str) -> None:
+        self.source_format = source_format
+        # (generator, item, judge, question, label, source) per vote; tuples keep a million cheap.
+        self._votes: list[tuple[str, str, str, str, int | None, str]] = []
+        self._human: dict[tuple[str, str], dict[int, list[str]]] = defaultdict(dict)
+        self._unknown: set[str] = set()
+        self._notes: list[str] = []
+        self._counts: Counter[str] = Counter()
+        self.sources: list[str] = []
+
+    def vote(
+        self, generator: Any, item: Any, judge: Any, question: Any, label: int | None, source: Path
+    ) -> None:
+        """Record one judge's verdict (``label`` 1, 0, or None for no usable verdict)."""
+        self._votes.append(
+            (str(generator), str(item), str(judge), str(question), label, str(source))
+        )
+
+    def human(self, generator: Any, item: Any, label: int, source: Path) -> None:
+        """Record a person's label for (generator, item)."""
+        self._human[(str(generator), str(item))].setdefault(label, []).append(str(source))
+
+    def unknown(self, obj: Mapping[str, Any], known: AbstractSet[str], where: str) -> None:
+        """List the keys of ``obj`` outside ``known`` as ``where.key``."""
+        if not obj.keys() <= known:
+            self._unknown.update(f"{where}.{key}" for key in obj if key not in known)
+
+    def note(self, text: str) -> None:
+        """Add a note once, however often it is raised."""
+        if text not in self._notes:
+            self._notes.append(text)
+
+    def count(self, what: str, n: int = 1) -> None:
+        """Count an event; :meth:`result` turns each count into a note ``'<n> <what>'``."""
+        self._counts[what] += n
+
+    def result(self, threshold_used: float | None) -> ImportResult:
+        """The :class:`ImportResult`, raising if a (generator, item, validator) repeats."""
+        questions: dict[str, set[str]] = defaultdict(set)
+        for _, _, judge, question, _, _ in self._votes:
+            questions[judge].add(question)
+        rows = [
+            (generator, item, judge if len(questions[judge]) == 1 else f"{judge}:{question}",
+             label, source)
+            for generator, item, judge, question, label, source in self._votes
+        ]  # fmt: skip
+        frame = pd.DataFrame(rows, columns=[*JUDGMENT_COLUMNS, "source"])
+        keys = ["generator", "item", "validator"]
+        repeated = frame.duplicated(keys)
+        if repeated.any():
+            key = tuple(plain(x) for x in frame.loc[repeated.idxmax(), keys])
+            clash = frame[(frame[keys] == pd.Series(key, index=keys)).all(axis=1)]
+            raise ValueError(
+                f"the vote (generator, item, validator) = {key!r} appears twice, in "
+                f"{clash.iloc[0]['source']!r} and {clash.iloc[1]['source']!r}: import each run "
+                "once (a retried run repeats its samples)."
+            )
+        frame["label"] = pd.array(frame["label"].tolist(), dtype="Int64")
+        judgments = frame[list(JUDGMENT_COLUMNS)].reset_index(drop=True)
+        human_rows = []
+        for (generator, item), by_label in self._human.items():
+            if len(by_label) > 1:
+                self.note(
+                    f"human labels disagree for ({generator!r}, {item!r}); that item has no human "
+                    "label."
+                )
+                continue
+            human_rows.append((generator, item, next(iter(by_label))))
+        human = pd.DataFrame(human_rows, columns=list(HUMAN_COLUMNS))
+        human["human"] = pd.array(human["human"].tolist(), dtype="Int64")
+        n_missing = int(judgments["label"].isna().sum())
+        if n_missing:
+            self.note(
+                f"{n_missing} of {len(judgments)} votes have no usable verdict (label missing)."
+            )
+        notes = self._notes + [f"{n} {what}" for what, n in sorted(self._counts.items())]
+        return ImportResult(
+            judgments=judgments,
+            human=human,
+            threshold_used=threshold_used,
+            unknown_fields=tuple(sorted(self._unknown)),
+            notes=tuple(notes),
+            source_format=self.source_format,
+            sources=tuple(self.sources),
+        )

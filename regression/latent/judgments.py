@@ -1,0 +1,135 @@
+"""The judgments table and the human labels, checked and encoded once.
+
+Every number the many-judge wing takes from item-level data derives from one
+:class:`EncodedJudgments`: the counts matrix (agreeableness paper, section 5.1,
+eq. (9)), the confusion tables against the human labels (the anchors of
+eq. (3) / App. C.4, eq. (12)), and the item codes the item bootstrap redraws.
+The table is checked here, once: its columns, its labels, repeated
+``(generator, item, validator)`` triples and missing generators or validators;
+the human labels by :func:`regression.checks.check_human_labels`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from regression.checks import (
+    JUDGMENT_COLUMNS,
+    check_human_labels,
+    coerce_binary,
+    plain,
+    require_columns,
+)
+
+__all__ = ["EncodedJudgments", "encode_judgments"]
+
+
+@dataclass(frozen=True, eq=False)
+class EncodedJudgments:
+    """The judgments table as codes and labels, with the human labels checked.
+
+    Attributes
+    ----------
+    generators, validators : Index
+        In order of first appearance in the judgments table.
+    gen_code, val_code : ndarray of int
+        Every vote's generator (position in ``generators``) and validator.
+    label : ndarray of float
+        Every vote's label: 1.0 (valid), 0.0 (invalid) or NaN (missing).
+    pairs : DataFrame
+        The ``generator, item`` columns of the votes, in table order.
+    human : DataFrame or None
+        The human labels (``generator, item, human``, ``human`` 1.0 / 0.0), or
+        None when none were given.
+    """
+
+    generators: pd.Index
+    validators: pd.Index
+    gen_code: np.ndarray
+    val_code: np.ndarray
+    label: np.ndarray
+    pairs: pd.DataFrame
+    human: pd.DataFrame | None = None
+
+    @property
+    def n_votes(self) -> int:
+        """Rows of the judgments table (labelled or not)."""
+        return int(self.label.size)
+
+    @cached_property
+    def vote_truth(self) -> np.ndarray:
+        """The human label of every vote's item; NaN where the item has none."""
+        if self.human is None:
+            return np.full(self.n_votes, np.nan)
+        truth = pd.MultiIndex.from_frame(self.human[["generator", "item"]])
+        at = truth.get_indexer(pd.MultiIndex.from_frame(self.pairs))
+        values = self.human["human"].to_numpy(dtype=float)
+        return np.where(at >= 0, values[at], np.nan)
+
+
+def encode_judgments(
+    judgments: pd.DataFrame, human_labels: pd.DataFrame | None = None
+) -> EncodedJudgments:
+    """Check the judgments table (and the human labels) and encode them.
+
+    Parameters
+    ----------
+    judgments : DataFrame
+        ``generator, item, validator, label``; ``label`` 1 / 0, bool,
+        ``"valid"`` / ``"invalid"``, or missing (``pd.NA``, NaN, None: not a
+        label, counted nowhere).
+    human_labels : DataFrame, optional
+        ``generator, item, human``: one label per item.
+
+    Returns
+    -------
+    EncodedJudgments
+
+    Raises
+    ------
+    ValueError
+        A missing column; a label that is not binary (naming it and its
+        position); a repeated ``(generator, item, validator)`` triple (naming
+        the first repeat and its row); a missing generator or validator (naming
+        its row); bad human labels (see
+        :func:`regression.checks.check_human_labels`).
+
+    Examples
+    --------
+    >>> judgments = pd.DataFrame({"generator": ["g1", "g1", "g2"], "item": [1, 1, 1],
+    ...                           "validator": ["v1", "v2", "v1"], "label": [1, 0, "valid"]})
+    >>> encoded = encode_judgments(judgments)
+    >>> list(encoded.generators), encoded.val_code.tolist(), encoded.label.tolist()
+    (['g1', 'g2'], [0, 1, 0], [1.0, 0.0, 1.0])
+    """
+    require_columns(judgments, JUDGMENT_COLUMNS, "judgments")
+    keys = judgments[["generator", "item", "validator"]]
+    repeated = keys.duplicated()
+    if repeated.any():
+        row = int(np.flatnonzero(repeated.to_numpy())[0])
+        first = tuple(plain(v) for v in keys.iloc[row])
+        raise ValueError(
+            f"judgments has a duplicate (generator, item, validator) = {first!r} "
+            f"(first repeated at row {row}); each validator labels each item once."
+        )
+    label = coerce_binary("label", judgments["label"], allow_missing=True)
+    gen_code, generators = pd.factorize(judgments["generator"])
+    val_code, validators = pd.factorize(judgments["validator"])
+    for which, codes in (("generator", gen_code), ("validator", val_code)):
+        if (codes < 0).any():
+            row = int(np.flatnonzero(codes < 0)[0])
+            raise ValueError(f"judgments has a missing {which} at row {row}.")
+    human = None if human_labels is None else check_human_labels(human_labels)
+    return EncodedJudgments(
+        generators=pd.Index(generators, name="generator"),
+        validators=pd.Index(validators, name="validator"),
+        gen_code=gen_code,
+        val_code=val_code,
+        label=label,
+        pairs=judgments[["generator", "item"]],
+        human=human,
+    )

@@ -1,0 +1,592 @@
+"""The result of a latent-trait fit: estimates, intervals, tables, and the fit itself.
+
+:class:`LatentTraitResult` holds the precision g per generator and the TPR /
+TNR per validator (agreeableness paper, section 5.1, eq. (1)), the fit's
+diagnostics, and what the fit was given (:class:`FitInputs`), so that it can
+compute intervals and refit with new generators. :func:`fit_result` runs the
+restarts of a :class:`~regression.latent.solver.Solver` on checked inputs and
+builds the result; :class:`~regression.latent.model.LatentTraitModel` calls it.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from regression.checks import SeedLike, as_rng, check_alpha, check_alternative, check_n_boot
+from regression.intervals import ConfidenceInterval
+from regression.latent.anchors import Anchors
+from regression.latent.bootstrap import count_replicates, percentile_ends
+from regression.latent.data import LatentData, check_anchor_labels, default_n, latent_data
+from regression.latent.items import ItemVotes, draw_item_weights, item_replicates
+from regression.latent.losses import split_theta
+from regression.latent.profile import profile_interval
+from regression.latent.solver import (
+    MISFIT_P_VALUE,
+    ConvergenceWarning,
+    MisfitWarning,
+    Solver,
+    UnidentifiedWarning,
+    pearson_dispersion,
+)
+
+__all__ = ["INTERVAL_METHODS", "FitInputs", "LatentTraitResult", "fit_result"]
+
+INTERVAL_METHODS = ("auto", "profile", "parametric", "nonparametric", "items")
+
+
+@dataclass(frozen=True, eq=False)
+class FitInputs:
+    """What a fit was given, kept so the result can refit (bootstrap, new generators).
+
+    Attributes
+    ----------
+    rates : DataFrame
+        Generators x validators, NaN where absent.
+    n : DataFrame or None
+        Items behind each cell; None when the fit had no counts.
+    anchors : Anchors
+    equal_weights : bool
+        True when no counts were given.
+    items : ItemVotes or None
+        The encoded votes and human labels (``fit_table`` only): the item
+        bootstrap resamples them.
+    """
+
+    rates: pd.DataFrame
+    n: pd.DataFrame | None
+    anchors: Anchors
+    equal_weights: bool
+    items: ItemVotes | None = None
+
+    def data(self) -> LatentData:
+        """The :class:`LatentData` the fit minimised its loss on."""
+        return latent_data(self.rates, self.n, self.anchors)
+
+
+@dataclass(frozen=True, eq=False)
+class LatentTraitResult:
+    """A fitted latent-trait model.
+
+    Attributes
+    ----------
+    precision : Series
+        Estimated precision g per generator (index: generators).
+    tpr, tnr : Series
+        Estimated TPR (v+) and TNR (v-) per validator (index: validators).
+    loss : float
+        The training loss of the kept restart (the lowest).
+    converged : bool
+        Whether the kept restart met the optimiser's convergence test.
+    n_restarts_converged_to_best : int
+        Restarts whose final loss is within a relative 1e-6 of the best.
+    n_restarts : int
+    restart_losses : ndarray
+        The final loss of every restart.
+    loss_name : str
+        ``"paper"`` or ``"likelihood"``.
+    equal_weights : bool
+        True when no counts were given: every cell then weighs the same.
+    warnings : tuple of str
+        Everything worth knowing before trusting the numbers (skipped anchors,
+        an unidentified fit, J <= 0, no convergence, equal weights).
+    message : str
+        The optimiser's message for the kept restart.
+    dispersion : float
+        Pearson chi-square / df of the cells at the estimate: about 1 when the
+        model holds and the counts are real; far above 1 when TPR / TNR vary
+        between generators (then neither the estimates nor the intervals
+        deserve trust). Meaningless with ``equal_weights``.
+    """
+
+    precision: pd.Series
+    tpr: pd.Series
+    tnr: pd.Series
+    loss: float
+    converged: bool
+    n_restarts_converged_to_best: int
+    n_restarts: int
+    restart_losses: np.ndarray = field(repr=False)
+    loss_name: str
+    equal_weights: bool
+    warnings: tuple[str, ...]
+    message: str = ""
+    dispersion: float = float("nan")
+    model: Solver | None = field(default=None, repr=False)
+    inputs: FitInputs | None = field(default=None, repr=False)
+
+    @property
+    def youden_j(self) -> pd.Series:
+        """Youden's J = TPR + TNR - 1 per validator."""
+        return (self.tpr + self.tnr - 1.0).rename("youden_j")
+
+    @property
+    def theta(self) -> np.ndarray:
+        """The flat parameter vector ``[g, tpr, tnr]``."""
+        return np.concatenate([self.precision.to_numpy(), self.tpr.to_numpy(), self.tnr.to_numpy()])
+
+    def fitted_rates(self) -> pd.DataFrame:
+        """``P_hat`` for every generator x validator pair (eq. (1))."""
+        g = self.precision.to_numpy()[:, None]
+        values = g * self.tpr.to_numpy()[None, :] + (1 - g) * (1 - self.tnr.to_numpy()[None, :])
+        return pd.DataFrame(values, index=self.precision.index, columns=self.tpr.index)
+
+    def add_generators(
+        self, rates: pd.DataFrame, counts: pd.DataFrame | None = None
+    ) -> LatentTraitResult:
+        """Estimate new, unannotated generators: append their rows and refit (section 5.1).
+
+        Parameters
+        ----------
+        rates : DataFrame
+            New rows (generators) x validators of the fraction labelled valid (NaN = absent).
+            Validators must be among the fitted ones.
+        counts : DataFrame, optional
+            Items behind each new rate; required when the original fit had counts.
+
+        Returns
+        -------
+        LatentTraitResult
+            A refit on all rows with the same anchors and settings, started from
+            the current estimates (the new generators from their row means).
+        """
+        model, inputs = self._require_refit_state()
+        if not isinstance(rates, pd.DataFrame):
+            raise ValueError(f"rates must be a pandas DataFrame; got {type(rates).__name__}.")
+        clash = [g for g in rates.index if g in inputs.rates.index]
+        if clash:
+            raise ValueError(f"generator(s) {clash} are already in the fit; give only new rows.")
+        unknown = [v for v in rates.columns if v not in inputs.rates.columns]
+        if unknown:
+            raise ValueError(
+                f"validator(s) {unknown} are not in the fit; it has {list(inputs.rates.columns)}."
+            )
+        if inputs.equal_weights:
+            if counts is not None:
+                raise ValueError(
+                    "the original fit had no counts; give none for the new rows either."
+                )
+            new_n = None
+        else:
+            if counts is None:
+                raise ValueError("the original fit had counts; give counts for the new rows too.")
+            assert inputs.n is not None  # a fit with counts keeps them
+            new_n = pd.concat([inputs.n, counts.reindex(columns=inputs.rates.columns)])
+        new_rates = pd.concat([inputs.rates, rates.reindex(columns=inputs.rates.columns)])
+        start = pd.concat(
+            [self.precision, rates.reindex(columns=inputs.rates.columns).mean(axis=1)]
+        )
+        warm = np.concatenate([start.to_numpy(), self.tpr.to_numpy(), self.tnr.to_numpy()])
+        return fit_result(model, new_rates, new_n, inputs.anchors, extra_start=warm)
+
+    def interval(
+        self,
+        alpha: float = 0.05,
+        *,
+        method: str = "auto",
+        n_boot: int = 200,
+        seed: SeedLike = 0,
+        alternative: str = "two-sided",
+        quasi: bool = True,
+        progress: bool | None = None,
+    ) -> pd.DataFrame:
+        """Per-generator confidence intervals for the precision g.
+
+        Parameters
+        ----------
+        alpha : float
+            1 - confidence level.
+        method : {"auto", "profile", "parametric", "nonparametric", "items"}
+            ``"auto"`` (default): ``"profile"`` for an anchored likelihood fit,
+            ``"nonparametric"`` for the paper loss, else ``"parametric"`` (see
+            :meth:`interval_method`).
+            ``"parametric"``: percentile bootstrap; every count is redrawn from
+            the fitted model: ``k_ij ~ Bin(n_ij, P_hat_ij)``, the calibration
+            counts from ``Bin(m_h, g_h)``, ``Bin(tp + fn, tpr_j)``,
+            ``Bin(tn + fp, tnr_j)``. ``"nonparametric"``: the same draws from the
+            observed proportions (``k_ij / n_ij``, the anchors' values): a
+            bootstrap of the items within each cell. ``"profile"`` (likelihood
+            loss, anchored fits only): the profile-likelihood interval
+            ``{gamma : D_i(gamma) <= phi z^2}``, where ``D_i`` is the deviance
+            with g_i held at gamma and every other parameter refitted; see
+            ``quasi``. ``"items"`` (only for a fit by :meth:`LatentTraitModel.fit_table`):
+            percentile bootstrap of the *items*: each generator's items (the
+            union of its items in the judgments and the human labels) are
+            redrawn with replacement, stratified by generator, and every cell
+            count, the pooled TPR / TNR confusion counts and the human precision
+            of the calibration generators are recomputed from the redrawn items.
+        n_boot : int
+            Bootstrap replicates; each is refitted from the estimate (one start).
+        seed : int, Generator or None
+            Seeds the bootstrap draws.
+        alternative : {"two-sided", "less", "greater"}
+            The one convention of :mod:`regression.intervals`.
+        quasi : bool
+            Only for ``"profile"``: scale the deviance by ``phi = max(1,
+            dispersion)``, the Pearson dispersion of the cells
+            (quasi-likelihood; McCullagh & Nelder 1989, section 9.2). Default
+            True: the interval then widens with the extra-binomial variation the
+            cells show instead of assuming eq. (1) holds exactly. ``False`` gives
+            the plain likelihood interval (phi = 1).
+        progress : bool or None
+            A progress bar over the bootstrap refits (scipy backend). None:
+            only when stderr is a terminal.
+
+        Returns
+        -------
+        DataFrame
+            Index: generators; columns ``estimate, low, high``;
+            ``attrs["method"]`` is the method used and, for ``"profile"``,
+            ``attrs["phi"]`` the deviance scale.
+
+        Raises
+        ------
+        ValueError
+            A method not recognized; ``n_boot`` outside
+            :func:`regression.checks.check_n_boot`'s range; ``"profile"`` on a paper-loss
+            or unanchored fit; ``"items"`` on a result without item-level votes
+            (from :meth:`LatentTraitModel.fit` or :meth:`add_generators`).
+
+        Notes
+        -----
+        What the count bootstraps (``"parametric"``, ``"nonparametric"``)
+        cover: the binomial sampling of the items behind every cell and every
+        anchor, *given* the model (eq. (1)) and independence between cells. They do not cover that one item is judged by
+        several validators (their votes are correlated), nor that TPR / TNR may
+        differ between generators (the paper's stability assumption, section 5),
+        nor the optimiser's own noise; with ``counts=None`` the items per cell are
+        the pseudo-count the fit used, so the width is only indicative.
+        Precision anchors given without counts are held fixed.
+
+        The item bootstrap (``"items"``) covers the sampling of the items
+        themselves: that one item is judged by every validator (an item that
+        fools one validator tends to fool others, and its true validity moves all
+        its votes together), and that on the calibration generators the same
+        items give the cells, the TPR / TNR anchors and the human precision.
+        Where votes on an item are correlated it is wider than the count
+        bootstraps, which treat every cell as independent. It is a nonparametric
+        bootstrap of the data, not of the model: it does not need eq. (1) to
+        hold for its resampling, but its percentiles are those of the same
+        estimator, so a bias of the model (a generator-specific TPR / TNR) is
+        not covered; nor is the optimiser's noise. The target is the precision
+        of the population of outputs each generator's items were drawn from. A
+        cell or an anchor that receives no item in a replicate adds nothing
+        (count 0; its value stays the original as a placeholder, which the
+        paper loss, ignoring counts, then uses). Cost: like the other bootstraps
+        (``n_boot`` refits in one batch) plus one sparse product per kind of
+        count; the votes are encoded once by ``fit_table``.
+
+        The profile interval is exact in large samples when the model holds
+        (Wilks), respects [0, 1] and the curvature of the likelihood (an
+        unannotated generator's interval is wide and skewed where TPR + TNR - 1
+        is small). With ``quasi=True`` it also widens with misfit, but only by
+        one factor for all cells: it corrects for variation that looks like
+        noise, not for a validator whose TNR on one generator is systematically
+        off. With ``counts=None`` the cells weigh a pseudo-count; the quasi
+        scaling then cancels that arbitrary weight for the cells (chi-square and
+        deviance both grow with it) but not for the anchors, so the width is
+        indicative. It costs about ten batches of ``2 n_gen`` constrained refits.
+        """
+        alpha = check_alpha(alpha)
+        check_alternative(alternative)
+        method = self.interval_method(method)
+        model, inputs = self._require_refit_state()
+        data = inputs.data()
+        if method == "profile":
+            return self._profile(model, data, alpha, alternative, quasi)
+        n_boot = check_n_boot(n_boot)
+        rng = as_rng(seed)
+        if method == "items":
+            if inputs.items is None:
+                raise ValueError(
+                    "method='items' resamples items, so it needs the item-level votes; this "
+                    "result does not keep them (it was fitted from a matrix with fit(), or "
+                    "extended with add_generators()). Fit with LatentTraitModel.fit_table("
+                    "judgments, human_labels, calibration_generators) to use it."
+                )
+            weights = draw_item_weights(inputs.items, n_boot, rng)
+            datas = item_replicates(data, inputs.items, weights)
+        else:
+            datas = count_replicates(data, self.theta, method, n_boot, rng)
+        low, high = percentile_ends(model, datas, self.theta, alpha, alternative, progress=progress)
+        return self._interval_table(low, high, method=method)
+
+    def _interval_table(self, low: np.ndarray, high: np.ndarray, **attrs: Any) -> pd.DataFrame:
+        table = pd.DataFrame(
+            {"estimate": self.precision.to_numpy(), "low": low, "high": high},
+            index=self.precision.index,
+        )
+        table.attrs.update(attrs)
+        return table
+
+    def interval_method(self, method: str = "auto") -> str:
+        """The method ``interval(method=...)`` uses.
+
+        ``"auto"`` is ``"profile"`` for an anchored likelihood fit,
+        ``"nonparametric"`` for the paper loss and ``"parametric"`` for an
+        unanchored likelihood fit. The paper loss's estimate is where L-BFGS-B
+        stalls near its start (the row means), so what varies between samples
+        is the data's row means; a parametric bootstrap would redraw from the
+        fitted rates, whose row means the fit does not reproduce, and shift
+        every replicate away from the estimate.
+        """
+        methods = INTERVAL_METHODS
+        if method not in methods:
+            raise ValueError(f"method ({method!r}) not recognized; must be one of {methods}.")
+        if method != "auto":
+            return method
+        if self.loss_name == "paper":
+            return "nonparametric"
+        anchored = self.inputs is not None and not self.inputs.anchors.is_empty
+        return "profile" if anchored else "parametric"
+
+    def _profile(
+        self,
+        model: Solver,
+        data: LatentData,
+        alpha: float,
+        alternative: str,
+        quasi: bool,
+    ) -> pd.DataFrame:
+        if model.loss != "likelihood":
+            raise ValueError(
+                f"method='profile' needs loss='likelihood'; this fit used loss={model.loss!r}, "
+                "which is not a likelihood (use a bootstrap method)."
+            )
+        if not data.anchored:
+            raise ValueError(
+                "method='profile' needs anchors: an unanchored fit is only determined up to "
+                "the mirror g <-> 1 - g, so its profile has two equal peaks."
+            )
+        phi = max(1.0, self.dispersion) if quasi and np.isfinite(self.dispersion) else 1.0
+        low, high = profile_interval(
+            model, data, self.theta, alpha=alpha, alternative=alternative, phi=phi
+        )
+        return self._interval_table(low, high, method="profile", phi=phi)
+
+    def to_frame(
+        self,
+        alpha: float = 0.05,
+        *,
+        method: str | None = "auto",
+        n_boot: int = 200,
+        seed: SeedLike = 0,
+        truth: pd.Series | None = None,
+        calibration: Iterable[str] | None = None,
+        progress: bool | None = None,
+    ) -> pd.DataFrame:
+        """One row per generator: role, estimate, interval, human precision, items, error.
+
+        Parameters
+        ----------
+        alpha : float
+            1 - confidence level.
+        method : str or None
+            The method of :meth:`interval`; None: no interval columns.
+        n_boot, seed, progress
+            For the bootstrap methods, as in :meth:`interval`.
+        truth : Series, optional
+            Human-labelled precision per generator where known (e.g.
+            ``human_labels.groupby("generator")["human"].mean()``). Default: the
+            precision anchors of the calibration generators.
+        calibration : iterable of str, optional
+            The generators whose human labels anchor the fit; default those
+            with a precision anchor.
+
+        Returns
+        -------
+        DataFrame
+            Columns ``generator, role, estimate``, then ``low, high`` (with an
+            interval), ``human`` (the human precision, NaN where unknown),
+            ``n`` (the most items any validator labelled for the generator; NaN
+            without counts) and ``abs_error`` (held-out generators only).
+            ``role`` is ``calibration`` (its human labels anchor the fit),
+            ``held out`` (human precision the fit did not use: its error is an
+            honest check) or ``unannotated``. ``attrs`` describe the interval
+            (``method``, ``alpha``, ``n_boot``, and ``phi`` for ``"profile"``).
+
+        Raises
+        ------
+        ValueError
+            As :meth:`interval`.
+        """
+        anchored = list(self.inputs.anchors.calibration_generators) if self.inputs else []
+        chosen = anchored if calibration is None else list(calibration)
+        if truth is None:
+            truth = self.inputs.anchors.precision if self.inputs else pd.Series(dtype=float)
+        generators = self.precision.index
+        table = pd.DataFrame({"generator": generators, "estimate": self.precision.to_numpy()})
+        described: dict[str, Any] = {}
+        if method is not None:
+            bounds = self.interval(
+                alpha, method=method, n_boot=n_boot, seed=seed, progress=progress
+            )
+            table["low"], table["high"] = bounds["low"].to_numpy(), bounds["high"].to_numpy()
+            described = {**bounds.attrs, "alpha": alpha, "n_boot": n_boot}
+        table["human"] = pd.Series(truth, dtype=float).reindex(generators).to_numpy()
+        if self.inputs is None or self.inputs.n is None:
+            table["n"] = np.nan
+        else:
+            table["n"] = self.inputs.n.reindex(generators).max(axis=1).to_numpy()
+        table["role"] = np.where(
+            table["generator"].isin(chosen),
+            "calibration",
+            np.where(table["human"].notna(), "held out", "unannotated"),
+        )
+        table["abs_error"] = np.where(
+            table["role"] == "held out", (table["estimate"] - table["human"]).abs(), np.nan
+        )
+        first = ["generator", "role", "estimate"]
+        table = table[first + [c for c in table.columns if c not in first]]
+        table.attrs = described
+        return table
+
+    def summary(self, alpha: float = 0.05, **to_frame: Any) -> str:
+        """A plain-text report: the fit, the per-generator table, the validators, the warnings.
+
+        ``alpha`` and the keywords go to :meth:`to_frame` (``method=None``: no
+        intervals, which is quicker).
+        """
+        table = self.to_frame(alpha, **to_frame)
+        described = table.attrs.get("method")
+        lines = [
+            f"Latent-trait fit ({self.loss_name} loss): training loss {self.loss:.4f}, "
+            f"converged {self.converged}, {self.n_restarts_converged_to_best} of "
+            f"{self.n_restarts} restarts at the best loss, Pearson dispersion "
+            f"{self.dispersion:.2f} (about 1 when the model holds)",
+            (
+                f"Precision per generator, {1 - alpha:.0%} {described} intervals:"
+                if described
+                else "Precision per generator:"
+            ),
+            table.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
+            "",
+            "Validators:",
+            pd.DataFrame({"tpr": self.tpr, "tnr": self.tnr, "youden_j": self.youden_j}).to_string(
+                float_format=lambda v: f"{v:.3f}"
+            ),
+        ]
+        lines += [f"warning: {w}" for w in self.warnings]
+        return "\n".join(lines)
+
+    def confidence_interval(
+        self, confidence_level: float = 0.95, alternative: str = "two-sided", **kwargs: Any
+    ) -> ConfidenceInterval:
+        """``(low, high)`` Series of :meth:`interval` at ``confidence_level``."""
+        table = self.interval(1 - confidence_level, alternative=alternative, **kwargs)
+        return ConfidenceInterval(table["low"], table["high"])
+
+    def _require_refit_state(self) -> tuple[Solver, FitInputs]:
+        if self.model is None or self.inputs is None:
+            raise ValueError(
+                "this result does not keep its inputs; refit with LatentTraitModel.fit."
+            )
+        return self.model, self.inputs
+
+
+def fit_result(
+    solver: Solver,
+    rates: pd.DataFrame,
+    n: pd.DataFrame | None,
+    anchors: Anchors,
+    *,
+    extra_start: np.ndarray | None = None,
+    items: ItemVotes | None = None,
+) -> LatentTraitResult:
+    """Fit checked inputs with every restart of ``solver`` and describe the kept one.
+
+    Parameters
+    ----------
+    solver : Solver
+        The settings (a :class:`~regression.latent.model.LatentTraitModel`);
+        a copy is kept on the result for refits.
+    rates, n : DataFrame
+        As :func:`~regression.latent.data.matrix_inputs` returns them.
+    anchors : Anchors
+    extra_start : ndarray, optional
+        Replaces the first start (a warm start from an earlier fit).
+    items : ItemVotes, optional
+        The encoded votes, kept for the item bootstrap.
+
+    Returns
+    -------
+    LatentTraitResult
+        With a note (and a warning) for an unanchored fit, a validator with
+        J <= 0, misfit (Pearson chi-square p < 1e-3) or no convergence.
+
+    Raises
+    ------
+    ValueError
+        Bad settings, or anchors naming generators or validators not in ``rates``.
+    """
+    solver.check_settings()
+    check_anchor_labels(anchors, rates)
+    data = solver.data(rates, n, anchors)
+    fitted = solver.restarts(data, as_rng(solver.seed), extra_start)
+    best, theta, losses = fitted.best, fitted.theta, fitted.losses
+    converged, messages = fitted.converged, fitted.messages
+    notes = list(anchors.notes)
+    if solver.loss == "likelihood" and n is None:
+        notes.append(
+            "no counts given: every cell weighs the same (as if backed by "
+            f"{default_n(anchors, n):g} items); pass counts to weight cells by their items."
+        )
+    if solver.loss == "likelihood" and not anchors.is_empty and not anchors.has_counts:
+        notes.append(
+            "anchors without counts: each anchor value is treated as backed by "
+            f"{default_n(anchors, n):g} items; build them with Anchors.from_confusion or "
+            "give precision_n / tpr_n / tnr_n."
+        )
+    g, tpr, tnr = split_theta(theta, data.n_gen)
+    if not data.anchored:
+        notes.append(
+            "unanchored fit (no calibration data): g is identified only up to the mirror "
+            "solution and an affine family; jurycal keeps mean J > 0, but the estimates "
+            "depend on the start and are unreliable (paper section 5.2: 15.8 % max error at s = 0)."
+        )
+        warnings.warn(notes[-1], UnidentifiedWarning, stacklevel=3)
+    j = tpr + tnr - 1.0
+    if np.any(j <= 0):
+        bad = list(rates.columns[j <= 0])
+        notes.append(
+            f"validator(s) {bad} have Youden J <= 0 at the estimate: no better than chance."
+        )
+        warnings.warn(notes[-1], UnidentifiedWarning, stacklevel=3)
+    dispersion, p_fit = pearson_dispersion(theta, data)
+    if n is not None and p_fit < MISFIT_P_VALUE:
+        notes.append(
+            f"the cells vary {dispersion:.1f} times more than binomial sampling allows "
+            f"(Pearson chi-square test p = {p_fit:.1e}): TPR / TNR are not stable across "
+            "generators, so the model (paper section 5's assumption) does not hold here; "
+            "distrust the estimates and the intervals."
+        )
+        warnings.warn(notes[-1], MisfitWarning, stacklevel=3)
+    if not converged[best]:
+        notes.append(
+            f"the kept restart did not converge ({messages[best]}); raise max_iter or "
+            "n_restarts, or check the data."
+        )
+        warnings.warn(notes[-1], ConvergenceWarning, stacklevel=3)
+    return LatentTraitResult(
+        precision=pd.Series(g.copy(), index=rates.index, name="precision"),
+        tpr=pd.Series(tpr.copy(), index=rates.columns, name="tpr"),
+        tnr=pd.Series(tnr.copy(), index=rates.columns, name="tnr"),
+        loss=float(losses[best]),
+        converged=bool(converged[best]),
+        n_restarts_converged_to_best=fitted.n_same,
+        n_restarts=len(losses),
+        restart_losses=losses,
+        loss_name=solver.loss,
+        equal_weights=n is None,
+        warnings=tuple(notes),
+        message=messages[best],
+        dispersion=dispersion,
+        model=copy.copy(solver),
+        inputs=FitInputs(rates, n, anchors, n is None, items),
+    )

@@ -1,0 +1,483 @@
+"""The command line never loses data, never shows a traceback, and says what went wrong where.
+
+Exit codes under test (``jurycal.cli``): 1 bad input or output, 2 usage
+(argparse, values out of bounds), 3 an unexpected error.
+"""
+
+import gzip
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import jurycal.cli.vote
+from jurycal.cli import main
+from jurycal.cli.common import MAX_RESTARTS
+from regression.checks import MAX_N_BOOT
+
+
+def _digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _run(argv, capsys):
+    """Exit code, stdout and stderr of ``jurycal argv``, usage errors included."""
+    try:
+        code = main(argv)
+    except SystemExit as stop:
+        code = stop.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _one_line_error(err):
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("jurycal: error: "), err
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def votes(tmp_path_factory):
+    """Generators named 1..4 (integers in the files), 5 validators, 80 items each;
+    human labels for generators 1..3 in a CSV, for all four in JSON Lines."""
+    root = tmp_path_factory.mktemp("hardening")
+    rng = np.random.default_rng(0)
+    rates = [(0.9, 0.8), (0.8, 0.7), (0.95, 0.6), (0.7, 0.9), (0.85, 0.85)]
+    rows, human = [], []
+    for generator, precision in zip([1, 2, 3, 4], [0.5, 0.7, 0.8, 0.6], strict=True):
+        for item in range(80):
+            truth = rng.random() < precision
+            human.append((generator, item, int(truth)))
+            for v, (tpr, tnr) in enumerate(rates):
+                label = rng.random() < tpr if truth else rng.random() >= tnr
+                rows.append((generator, item, f"v{v}", int(label)))
+    judgments = pd.DataFrame(rows, columns=["generator", "item", "validator", "label"])
+    labels = pd.DataFrame(human, columns=["generator", "item", "human"])
+    judgments.to_csv(root / "j.csv", index=False)
+    judgments.to_parquet(root / "j.parquet")
+    labels[labels["generator"] < 4].to_csv(root / "h.csv", index=False)
+    labels.to_json(root / "h_all.jsonl", orient="records", lines=True)
+    return root
+
+
+# --- outputs never clobber inputs; writes are atomic; unwritable paths ------------------
+
+
+@pytest.mark.parametrize("command", ["vote", "count"])
+def test_output_equal_to_the_input_is_refused(votes, capsys, monkeypatch, command):
+    path = votes / "j.csv"
+    before = _digest(path)
+    monkeypatch.chdir(votes)
+    for output in (str(path), "./j.csv", "../" + votes.name + "/j.csv"):
+        code, out, err = _run([command, "j.csv", "-o", output], capsys)
+        assert code == 1 and out == ""
+        line = _one_line_error(err)
+        assert f"output {str(Path(output))!r} is the input file 'j.csv'" in line
+    assert _digest(path) == before
+
+
+def test_output_through_a_link_to_the_input_is_refused(votes, tmp_path, capsys):
+    link = tmp_path / "link.csv"
+    link.symlink_to(votes / "j.csv")
+    code, _, err = _run(["vote", str(votes / "j.csv"), "-o", str(link)], capsys)
+    assert code == 1 and "is the input file" in _one_line_error(err)
+
+
+def test_repair_refuses_to_overwrite_either_input(tmp_path, capsys):
+    items = tmp_path / "items.csv"
+    outputs = tmp_path / "outputs.jsonl"
+    items.write_text("generator,task,item,line,feedback\ng,1,0,3,fix it\n")
+    outputs.write_text('{"generator": "g", "task": 1, "validator": "v", "raw": "[]"}\n')
+    before = _digest(outputs)
+    for flag in ("-o", "--report"):
+        argv = ["repair", str(items), str(outputs), "-o", str(tmp_path / "out.csv")]
+        argv += [flag, str(outputs)]
+        code, _, err = _run(argv, capsys)
+        assert code == 1 and "is the input file" in _one_line_error(err)
+    assert _digest(outputs) == before
+
+
+def test_unwritable_outputs_fail_before_any_work(votes, tmp_path, capsys):
+    cases = {
+        str(tmp_path / "no" / "such" / "dir" / "labels.csv"): "no such directory",
+        str(tmp_path): "it is a directory",
+    }
+    for output, reason in cases.items():
+        code, out, err = _run(["vote", str(votes / "j.csv"), "-o", output], capsys)
+        assert code == 1 and out == ""
+        assert f"cannot write {output!r}: {reason}" in _one_line_error(err)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_demo_out_on_an_existing_file_is_refused(tmp_path, capsys):
+    target = tmp_path / "report.txt"
+    target.write_text("keep me")
+    code, _, err = _run(["demo", "--out", str(target)], capsys)
+    assert code == 1 and "is a file; the demo writes into a directory" in _one_line_error(err)
+    assert target.read_text() == "keep me"
+
+
+def test_a_failing_plot_leaves_no_partial_file(votes, tmp_path, capsys, monkeypatch):
+    import matplotlib.figure
+
+    def broken(self, *args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", broken)
+    png = tmp_path / "sweep.png"
+    argv = ["pick-threshold", str(votes / "j.csv"), str(votes / "h.csv"), "--plot", str(png)]
+    code, _, err = _run(argv, capsys)
+    assert code == 1 and "No space left on device" in _one_line_error(err)
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- unreadable inputs: one line naming the file and the line ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "expected"),
+    [
+        ("j.csv.gz", b"generator,item,validator,label\n", "is not a complete gzip file"),
+        ("j.csv", b"", "is empty"),
+        ("j.jsonl", b"", "is empty"),
+        (
+            "j.csv",
+            "generator,item,validator,label\ng,0,v,1\ng\xe9,1,v,0\n".encode("latin-1"),
+            "line 3: not UTF-8 text",
+        ),
+        (
+            "j.jsonl",
+            b'{"generator": "g", "item": 0, "validator": "v", "label": 1}\n{"generator": "g", "it',
+            "line 2: not a JSON object",
+        ),
+        ("j.parquet", b"PAR1 not really", "cannot read"),
+        ("j.csv", b'generator,item,validator,label\ng,0,v,1\ng,"1,v,0\n', "EOF inside string"),
+    ],
+)
+def test_unreadable_inputs_name_the_file_and_line(tmp_path, capsys, name, content, expected):
+    path = tmp_path / name
+    path.write_bytes(content)
+    for command in (["vote", str(path)], ["count", str(path)]):
+        code, out, err = _run(command, capsys)
+        assert code == 1 and out == ""
+        line = _one_line_error(err)
+        assert str(path) in line and expected in line
+
+
+def test_truncated_gzip_names_the_file(tmp_path, capsys):
+    path = tmp_path / "j.csv.gz"
+    data = gzip.compress(b"generator,item,validator,label\n" + b"g,0,v,1\n" * 10_000)
+    path.write_bytes(data[: len(data) // 2])
+    code, _, err = _run(["vote", str(path)], capsys)
+    assert code == 1 and "is not a complete gzip file" in _one_line_error(err)
+
+
+def test_a_row_with_too_many_fields_names_its_line(tmp_path, capsys):
+    path = tmp_path / "j.csv"
+    path.write_text("generator,item,validator,label\ng,0,v,1\ng,1,v,0,extra\n")
+    code, _, err = _run(["vote", str(path)], capsys)
+    assert code == 1 and "Expected 4 fields in line 3, saw 5" in _one_line_error(err)
+
+
+def test_duplicates_are_reported_by_file_line(votes, tmp_path, capsys):
+    path = tmp_path / "j.csv"
+    path.write_text("generator,item,validator,label\ng,0,v,1\ng,1,v,0\ng,2,v,1\ng,1,v,1\n")
+    code, _, err = _run(["vote", str(path)], capsys)
+    assert code == 1
+    # the header is line 1, so rows 1 and 3 (0-based) are lines 3 and 5
+    assert "line 5: repeats line 3 (generator 'g', item 1, validator 'v')" in _one_line_error(err)
+    jsonl = tmp_path / "h.jsonl"
+    jsonl.write_text('{"generator":"g","item":0,"human":1}\n{"generator":"g","item":0,"human":0}\n')
+    code, _, err = _run(["pick-threshold", str(votes / "j.csv"), str(jsonl)], capsys)
+    assert code == 1 and "line 2: repeats line 1" in _one_line_error(err)
+
+
+# --- arguments out of bounds: refused up front (usage, exit 2) --------------------------------
+
+
+def test_huge_bootstrap_and_restart_counts_are_refused(votes, capsys):
+    files = [str(votes / "j.csv"), str(votes / "h.csv")]
+    code, _, err = _run(["fit", *files, "--n-boot", "1000000000"], capsys)
+    assert code == 2 and f"from 2 to {MAX_N_BOOT:,}" in err and "Traceback" not in err
+    code, _, err = _run(["fit", *files, "--restarts", "100000000"], capsys)
+    assert code == 2 and f"at most {MAX_RESTARTS:,}" in err
+    code, _, err = _run(["compare", *files, "--models", "1", "2", "--n-boot", "1"], capsys)
+    assert code == 2 and "--n-boot" in err
+    code, _, err = _run(["count", files[0], "--threads", "-5"], capsys)
+    assert code == 2 and "must be at least 1" in err
+    code, _, err = _run(["judge", *files, "--alpha", "1.5"], capsys)
+    assert code == 2 and "strictly between 0 and 1" in err
+
+
+# --- names that look like numbers ------------------------------------------------------------
+
+
+def test_integer_looking_generator_names_match_across_files(votes, capsys):
+    argv = ["fit", str(votes / "j.parquet"), str(votes / "h.csv"), "--calibration", "1", "2"]
+    code, out, err = _run(argv + ["--restarts", "2", "--interval", "none", "--json"], capsys)
+    assert code == 0, err
+    roles = {r["generator"]: r["role"] for r in json.loads(out)["generators"]}
+    assert roles == {"1": "calibration", "2": "calibration", "3": "held out", "4": "unannotated"}
+    argv = ["estimate", str(votes / "j.csv"), str(votes / "h.csv"), "--generator", "4"]
+    code, out, err = _run(argv + ["--restarts", "2", "--interval", "none"], capsys)
+    assert code == 0, err
+    assert out.startswith("4: precision ") and "no human label of its own" in out
+
+
+def test_unknown_names_list_known_ones(votes, capsys):
+    argv = ["estimate", str(votes / "j.csv"), str(votes / "h.csv"), "--generator", "7"]
+    code, _, err = _run(argv, capsys)
+    line = _one_line_error(err)
+    assert code == 1 and "generator '7' is not in the judgments file" in line
+    assert "names there: '1', '2', '3', '4'." in line
+    argv = ["fit", str(votes / "j.csv"), str(votes / "h.csv"), "--calibration", "1", "4"]
+    code, _, err = _run(argv, capsys)
+    line = _one_line_error(err)
+    assert code == 1 and "calibration generator '4' is not in the human-label file" in line
+
+
+def test_estimate_of_a_labelled_generator_checks_it_against_its_labels(votes, capsys):
+    argv = ["estimate", str(votes / "j.csv"), str(votes / "h_all.jsonl"), "--generator", "4"]
+    code, out, err = _run(argv + ["--restarts", "2", "--interval", "none", "--json"], capsys)
+    assert code == 0, err
+    payload = json.loads(out)
+    row = {r["generator"]: r for r in payload["generators"]}["4"]
+    assert payload["n_human_labels"] == 80 and row["role"] == "held out"
+    assert row["abs_error"] == pytest.approx(abs(row["estimate"] - row["human"]))
+    code, out, _ = _run(argv + ["--restarts", "2", "--interval", "none"], capsys)
+    assert "its 80 human labels (precision" in out and "no human label" not in out
+
+
+# --- judge refuses to pool models ------------------------------------------------------------
+
+
+def test_judge_refuses_a_file_with_two_models(tmp_path, capsys):
+    rng = np.random.default_rng(5)
+    cal = pd.DataFrame(
+        {
+            "model": np.repeat(["a", "b"], 100),
+            "human": rng.integers(0, 2, 200),
+            "judge": rng.integers(0, 2, 200),
+        }
+    )
+    cal["judge"] = np.where(rng.random(200) < 0.85, cal["human"], 1 - cal["human"])
+    test = pd.DataFrame({"model": np.repeat(["a", "b"], 300), "judge": rng.integers(0, 2, 600)})
+    cal.to_csv(tmp_path / "cal.csv", index=False)
+    test.to_csv(tmp_path / "test.csv", index=False)
+    argv = ["judge", str(tmp_path / "cal.csv"), str(tmp_path / "test.csv")]
+    code, _, err = _run(argv, capsys)
+    line = _one_line_error(err)
+    assert code == 1 and "holds 2 models ('a', 'b')" in line and "--model" in line
+    code, out, err = _run(argv + ["--model", "b", "--json"], capsys)
+    assert code == 0, err
+    payload = json.loads(out)
+    assert payload["model"] == "b" and payload["n"] == 300 and payload["m0"] + payload["m1"] == 100
+
+
+# --- repair accounts for dropped responses -----------------------------------------------------
+
+
+@pytest.fixture
+def repair_files(tmp_path):
+    items = pd.DataFrame(
+        {
+            "generator": ["gpt-4o"] * 2 + ["claude"] * 2,
+            "task": [1, 1, 1, 1],
+            "item": [0, 1, 0, 1],
+            "line": [3, 7, 2, 9],
+            "feedback": ["use a loop", "name the variable", "add a test", "check the bound"],
+        }
+    )
+    raw = json.dumps(
+        [
+            {"feedback": "use a loop", "line_number": 3, "classification": "valid"},
+            {"feedback": "name the variable", "line_number": 7, "classification": "invalid"},
+        ]
+    )
+    outputs = pd.DataFrame(
+        {"generator": ["GPT-4o", "GPT-4o"], "task": [1, 1], "validator": ["v1", "v2"], "raw": raw}
+    )
+    items.to_csv(tmp_path / "items.csv", index=False)
+    outputs.to_json(tmp_path / "outputs.jsonl", orient="records", lines=True)
+    return tmp_path, items, outputs
+
+
+def test_repair_that_matches_nothing_fails_and_says_why(repair_files, capsys):
+    root, _, _ = repair_files
+    out = root / "judgments.csv"
+    argv = ["repair", str(root / "items.csv"), str(root / "outputs.jsonl"), "-o", str(out)]
+    code, stdout, err = _run(argv, capsys)
+    line = _one_line_error(err)
+    assert code == 1 and stdout == "" and not out.exists()
+    assert "2 of 2 responses dropped: no generator items for generator 'GPT-4o' task '1'" in line
+    assert "generator 'GPT-4o' is 'gpt-4o' in the generator items" in line
+    assert "nan" not in line
+
+
+def test_repair_counts_the_responses_it_dropped(repair_files, capsys):
+    root, _, outputs = repair_files
+    both = pd.concat([outputs, outputs.assign(generator="claude")])
+    both.to_json(root / "outputs.jsonl", orient="records", lines=True)
+    argv = ["repair", str(root / "items.csv"), str(root / "outputs.jsonl")]
+    code, out, err = _run(argv + ["-o", str(root / "j.csv")], capsys)
+    assert code == 0, err
+    assert "2 of 4 responses dropped: no generator items for generator 'GPT-4o'" in out
+    assert "nan%" not in out
+    code, out, err = _run(argv + ["-o", str(root / "j2.csv"), "--json"], capsys)
+    payload = json.loads(out)
+    assert payload["n_orphan_outputs"] == 2 and payload["responses"]["orphan"] == 2
+    assert payload["pairs"] == 4  # claude's 2 items x 2 validators
+
+
+# --- polish ------------------------------------------------------------------------------------
+
+
+def test_version():
+    from jurycal import __version__
+
+    run = subprocess.run(
+        [sys.executable, "-m", "jurycal", "--version"], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0 and run.stdout.strip() == f"jurycal {__version__}"
+
+
+def test_vote_writes_integer_labels_and_reports_its_threshold(votes, tmp_path, capsys):
+    out = tmp_path / "labels.csv"
+    argv = ["vote", str(votes / "j.parquet"), "--rule", "supermajority", "-o", str(out), "--json"]
+    code, stdout, err = _run(argv, capsys)
+    assert code == 0, err
+    payload = json.loads(stdout)
+    # ceil(2 V / 3) of V = 5 validators (ensemble.default_threshold)
+    assert payload["threshold"] == 4 and payload["threshold_is_default"] is True
+    text = out.read_text().splitlines()
+    assert text[0] == "generator,item,label"
+    assert {line.rsplit(",", 1)[1] for line in text[1:]} <= {"0", "1", ""}
+    parquet = tmp_path / "labels.parquet"
+    assert main(["vote", str(votes / "j.csv"), "-o", str(parquet), "--quiet"]) == 0
+    assert str(pd.read_parquet(parquet)["label"].dtype) == "Int8"
+
+
+def _keys(value):
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield key
+            yield from _keys(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _keys(inner)
+
+
+def test_no_json_output_has_a_stray_index_key(votes, tmp_path, capsys):
+    j, h = str(votes / "j.csv"), str(votes / "h.csv")
+    runs = [
+        ["vote", j, "--human", h],
+        ["count", j],
+        ["pick-threshold", j, h],
+        ["fit", j, h, "--restarts", "2", "--interval", "none"],
+    ]
+    for argv in runs:
+        code, out, err = _run(argv + ["--json"], capsys)
+        assert code == 0, err
+        keys = set(_keys(json.loads(out)))
+        assert "index" not in keys and "level_0" not in keys, argv
+
+
+def test_plot_into_a_directory_names_the_file(votes, tmp_path, capsys):
+    argv = ["fit", str(votes / "j.csv"), str(votes / "h.csv"), "--restarts", "2"]
+    code, out, err = _run(argv + ["--plot", str(tmp_path)], capsys)
+    assert code == 0, err
+    assert f"figure written to {tmp_path / 'fit.png'}" in out
+    assert (tmp_path / "fit.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_fit_plot_draws_the_computed_intervals(votes, tmp_path, capsys, monkeypatch):
+    import jurycal.cli.latent as latent
+
+    drawn = []
+    original = latent.save_plot
+
+    def spy(args, figure):
+        drawn.append([c for c in figure.axes[0].collections if c.get_label() == "interval"])
+        return original(args, figure)
+
+    monkeypatch.setattr(latent, "save_plot", spy)
+    argv = ["fit", str(votes / "j.csv"), str(votes / "h.csv"), "--restarts", "2", "--json"]
+    code, out, err = _run(argv + ["--plot", str(tmp_path / "fit.png")], capsys)
+    assert code == 0, err
+    (bars,) = drawn[0]
+    segments = bars.get_segments()
+    table = json.loads(out)["generators"]
+    assert len(segments) == len(table) == 4
+    lows = sorted(float(s[0][0]) for s in segments)
+    assert lows == pytest.approx(sorted(r["low"] for r in table))
+
+
+def test_no_progress_bars_when_stderr_is_not_a_terminal(votes, capsys):
+    code, _, err = _run(["count", str(votes / "j.csv")], capsys)
+    assert code == 0 and err == ""
+    code, _, err = _run(
+        ["count", str(votes / "j.csv"), "--progress"], capsys
+    )
+    assert code == 0 and "row" in err
+    code, _, err = _run(["vote", str(votes / "j.csv"), "--progress"], capsys)
+    assert code == 0 and "read" in err  # the step bar names the step
+
+
+def test_an_unexpected_error_is_one_line_with_a_hint(votes, capsys, monkeypatch):
+    def broken(*args):
+        raise RuntimeError("boom\nsecond line")
+
+    monkeypatch.setattr(jurycal.cli.vote, "read_votes", broken)
+    code, _, err = _run(["vote", str(votes / "j.csv")], capsys)
+    line = _one_line_error(err)
+    assert code == 3 and "unexpected RuntimeError: boom second line" in line
+    assert "JURYCAL_DEBUG=1" in line
+    monkeypatch.setenv("JURYCAL_DEBUG", "1")
+    with pytest.raises(RuntimeError, match="boom"):
+        main(["vote", str(votes / "j.csv")])
+
+
+def test_warnings_print_one_line_each(votes, capsys, monkeypatch):
+    import warnings
+
+    def noisy(args):
+        warnings.warn("first\nand more", UserWarning, stacklevel=1)
+        return 0
+
+    monkeypatch.setattr(jurycal.cli.vote, "run", noisy)
+    monkeypatch.setattr(
+        "jurycal.cli.vote.register",
+        lambda sub: sub.add_parser("vote").set_defaults(handler=noisy),
+    )
+    code, _, err = _run(["vote"], capsys)
+    assert code == 0 and err == "jurycal: warning: first and more\n"
+
+
+def test_a_label_that_is_not_binary_is_named_by_its_line(tmp_path, capsys):
+    path = tmp_path / "j.jsonl"
+    rows = [{"generator": "g", "item": i, "validator": "v", "label": 1} for i in range(3)]
+    rows[2]["label"] = "maybe"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    code, _, err = _run(["vote", str(path)], capsys)
+    line = _one_line_error(err)
+    assert code == 1 and f"judgments file {str(path)!r} line 3: label must be 0/1" in line
+    assert "got 'maybe'" in line and "position" not in line
+
+
+def test_items_read_as_numbers_in_one_file_and_text_in_another_match(votes, tmp_path, capsys):
+    human = pd.read_csv(votes / "h.csv")
+    human["item"] = "0" + human["item"].astype(str)  # '07': text in every format
+    human["item"] = human["item"].str.lstrip("0").replace("", "0")
+    human.to_json(tmp_path / "h.jsonl", orient="records", lines=True)
+    assert pd.read_json(tmp_path / "h.jsonl", lines=True, dtype=False)["item"].dtype.kind != "i"
+    argv = ["vote", str(votes / "j.parquet"), "--human", str(tmp_path / "h.jsonl"), "--json"]
+    code, out, err = _run(argv, capsys)
+    assert code == 0, err
+    rates = {r["rate"]: r for r in json.loads(out)["rates"]}
+    assert rates["tpr"]["n"] + rates["tnr"]["n"] == 240  # every human label found its item

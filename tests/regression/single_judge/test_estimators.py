@@ -1,0 +1,195 @@
+"""Count tables and the single-judge report (regression.single_judge.tables, .estimators)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from regression import (
+    CalibrationTable,
+    JudgeCounts,
+    PairedJudgeTable,
+    estimate_prevalence,
+    naive_estimate,
+    ppi_mean,
+    rg_estimate,
+    rg_interval,
+    wald_interval,
+    wilson_interval,
+)
+
+CAL = pd.DataFrame(
+    {"human": [1] * 50 + [0] * 50, "judge": [1] * 45 + [0] * 5 + [1] * 15 + [0] * 35}
+)
+TEST = np.r_[np.ones(540), np.zeros(460)]
+
+
+def test_calibration_table_from_labels_accepts_documented_forms():
+    table = CalibrationTable.from_labels(
+        human=["valid", "valid", "invalid", True, 0, 1],
+        judge=[1, "invalid", "valid", None, False, np.nan],
+    )
+    assert table == CalibrationTable(tp=1, fn=1, fp=1, tn=1, n_dropped=2)
+    assert (table.n_pos, table.n_neg, table.m) == (2, 2, 4)
+
+
+def test_calibration_table_rates():
+    t = CalibrationTable(tp=45, fn=5, fp=15, tn=35)
+    assert (t.tpr, t.tnr) == (0.9, 0.7)
+    assert t.youden_j == pytest.approx(0.6)
+    assert (t + t).cells.tolist() == [90, 10, 30, 70]
+
+
+def test_table_errors_name_the_problem():
+    with pytest.raises(ValueError, match=r"no human-valid item \(m1 = 0\)"):
+        CalibrationTable(tp=0, fn=0, fp=3, tn=4)
+    with pytest.raises(ValueError, match=r"no human-invalid item \(m0 = 0\)"):
+        CalibrationTable.from_labels([1, 1], [1, 0])
+    with pytest.raises(ValueError, match=r"human has 1 missing label\(s\) \(first at position 1\)"):
+        CalibrationTable.from_labels([1, None, 0], [1, 0, 0])
+    with pytest.raises(ValueError, match=r"same length; got 3 and 2"):
+        CalibrationTable.from_labels([1, 0, 1], [1, 0])
+    with pytest.raises(ValueError, match=r"got 'maybe' at position 2"):
+        CalibrationTable.from_labels([1, 0, 1], [1, 0, "maybe"])
+    with pytest.raises(ValueError, match=r"missing column\(s\) \['judge'\]"):
+        CalibrationTable.from_frame(pd.DataFrame({"human": [1, 0]}))
+    with pytest.raises(ValueError, match=r"tp must be non-negative whole counts; got -1"):
+        CalibrationTable(tp=-1, fn=1, fp=1, tn=1)
+    with pytest.raises(ValueError, match=r"n must be positive; got 0 \(no test item"):
+        JudgeCounts.from_labels([None, np.nan])
+    with pytest.raises(ValueError, match=r"k \(5\) must not be greater than n \(4\)"):
+        JudgeCounts(5, 4)
+    with pytest.raises(
+        ValueError, match=r"paired test labels must have the same length; got 2 and 3"
+    ):
+        PairedJudgeTable.from_labels([1, 0], [1, 0, 1])
+
+
+def test_estimate_prevalence_matches_the_low_level_functions():
+    res = estimate_prevalence(CAL, TEST)
+    assert res.method == "rogan-gladen"
+    assert (res.n, res.m1, res.m0) == (1000, 50, 50)
+    assert (res.tpr, res.tnr) == (0.9, 0.7)
+    # (0.54 + 0.7 - 1) / 0.6 = 0.4
+    assert res.estimate == pytest.approx(0.4) == rg_estimate(0.54, 0.9, 0.7)
+    assert res.ci == pytest.approx(rg_interval(0.54, 0.9, 0.7, 1000, 50, 50))
+    assert res.interval == res.ci
+    assert res.confidence_interval(0.9) == pytest.approx(
+        rg_interval(0.54, 0.9, 0.7, 1000, 50, 50, alpha=0.1)
+    )
+    assert "calibration sampling" in res.covers
+    # naive: Wilson by default, Wald on request
+    assert res.naive.estimate == 0.54
+    assert res.naive.ci == pytest.approx([float(b) for b in wilson_interval(540, 1000)])
+    wald = estimate_prevalence(CAL, TEST, naive_interval="wald").naive
+    assert wald.ci == pytest.approx([float(b) for b in wald_interval(540, 1000)])
+    # PPI++ from counts equals ppi_mean on the rows
+    rows = ppi_mean(CAL["human"], CAL["judge"], TEST)
+    assert res.ppi.estimate == pytest.approx(rows.estimate, abs=1e-12)
+    assert res.ppi.lam == pytest.approx(rows.lam, abs=1e-12)
+    assert res.ppi.ci == pytest.approx(list(np.clip(rows.ci, 0, 1)), abs=1e-12)
+    assert estimate_prevalence(CAL, TEST, method="ppi++").estimate == res.ppi.estimate
+
+
+def test_input_forms_agree():
+    base = estimate_prevalence(CAL, TEST)
+    table = CalibrationTable.from_frame(CAL)
+    for cal, test in [
+        (table, JudgeCounts(540, 1000)),
+        ((CAL["human"].to_numpy(), CAL["judge"].map({1: "valid", 0: "invalid"})), pd.Series(TEST)),
+        (CAL.rename(columns={"judge": "llm"}), pd.DataFrame({"llm": TEST})),
+    ]:
+        judge = "llm" if isinstance(test, pd.DataFrame) else "judge"
+        res = estimate_prevalence(cal, test, judge=judge)
+        assert res.estimate == base.estimate and res.ci == base.ci
+
+
+def test_missing_judge_labels_are_dropped_and_reported():
+    test = np.r_[TEST, [np.nan, np.nan]].astype(object)
+    test[-1] = None
+    cal = CAL.astype({"judge": object})
+    cal.loc[0, "judge"] = pd.NA
+    res = estimate_prevalence(cal, test)
+    assert (res.n, res.n_dropped, res.calibration.n_dropped) == (1000, 2, 1)
+    assert any("2 test item(s) with a missing judge label were dropped" in w for w in res.warnings)
+    assert any("1 calibration item(s)" in w for w in res.warnings)
+
+
+def test_no_better_than_chance_warns_and_gives_zero_one():
+    cal = CalibrationTable(tp=20, fn=30, fp=30, tn=20)  # TPR 0.4, TNR 0.4, J = -0.2
+    res = estimate_prevalence(cal, TEST)
+    assert np.isnan(res.estimate)
+    assert res.ci == (0.0, 1.0)
+    assert any("no better than chance" in w for w in res.warnings)
+    assert "no better than chance" in res.summary()
+
+
+def test_low_j_warning_and_clipping_warning():
+    res = estimate_prevalence(CalibrationTable(tp=30, fn=20, fp=25, tn=25), TEST)  # J = 0.1
+    assert any(w.startswith("low judge quality: J = 0.100 < 0.3") for w in res.warnings)
+    assert any("J interval" in w and "includes 0" in w for w in res.warnings)
+    assert not estimate_prevalence(CAL, TEST).warnings
+    clipped = estimate_prevalence(CAL, np.r_[np.ones(950), np.zeros(50)])
+    assert clipped.estimate == 1.0
+    assert any("fell outside [0, 1] and was clipped" in w for w in clipped.warnings)
+
+
+def test_summary_and_frame_show_three_methods():
+    res = estimate_prevalence(CAL, TEST)
+    text = res.summary()
+    for piece in ("naive", "rogan-gladen *", "ppi++", "m1 = 50", "TPR 0.900", "J 0.600", "lam ="):
+        assert piece in text
+    frame = res.to_frame()
+    assert list(frame.index) == ["naive", "rogan-gladen", "ppi++"]
+    assert frame.loc["rogan-gladen", "estimate"] == pytest.approx(0.4)
+    assert str(res) == text
+
+
+def test_one_sided_report():
+    res = estimate_prevalence(CAL, TEST, alternative="less")
+    assert res.ci[0] == 0.0 and res.naive.ci[0] == 0.0 and res.ppi.ci[0] == 0.0
+
+
+def test_naive_estimate_alone():
+    res = naive_estimate(["valid", "invalid", "valid", None])
+    assert (res.estimate, res.test.n, res.test.n_dropped) == (2 / 3, 3, 1)
+    assert "ignores judge error" in res.covers
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"method": "bayes"}, r"method \('bayes'\) not recognized"),
+        ({"alpha": 0.0}, r"alpha \(0.0\) must lie strictly between 0 and 1"),
+        ({"alternative": "above"}, r"alternative \('above'\) not recognized"),
+        ({"naive_interval": "exact"}, r"interval \('exact'\) not recognized"),
+    ],
+)
+def test_estimate_prevalence_bad_options(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        estimate_prevalence(CAL, TEST, **kwargs)
+
+
+def test_estimate_prevalence_bad_data():
+    with pytest.raises(ValueError, match=r"calibration is missing column\(s\) \['human'\]"):
+        estimate_prevalence(CAL.rename(columns={"human": "gold"}), TEST)
+    with pytest.raises(ValueError, match=r"judge must be 0/1, bool or 'valid'/'invalid'; got 2"):
+        estimate_prevalence(CAL, [1, 0, 2])
+    with pytest.raises(ValueError, match=r"calibration must be a CalibrationTable"):
+        estimate_prevalence([1, 0, 1], TEST)
+    with pytest.raises(ValueError, match=r"no human-invalid item \(m0 = 0\)"):
+        estimate_prevalence(CAL[CAL["human"] == 1], TEST)
+
+
+def test_a_two_item_calibration_gets_no_ppi_interval_as_narrow_as_the_naive_one():
+    # Issue 14: from one human-valid and one human-invalid item PPI++'s rectifier variance is
+    # 0 by accident; the worst-case variance (regression.single_judge.ppi) replaces it.
+    test = [1] * 600 + [0] * 400
+    res = estimate_prevalence(([1, 0], [1, 0]), test, method="ppi++")
+    naive_low, naive_high = res.naive.ci
+    assert naive_high - naive_low < 0.07
+    assert res.ci == (0.0, 1.0)  # 0.6 -/+ 1.96 * 0.709, clipped
+    assert any(
+        w.startswith("PPI++ calibration has m1 = 1 human-valid and m0 = 1") for w in res.warnings
+    )
+    enough = estimate_prevalence(CAL, TEST, method="ppi++")
+    assert not any(w.startswith("PPI++ calibration") for w in enough.warnings)
