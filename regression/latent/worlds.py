@@ -29,8 +29,7 @@ import pandas as pd
 from scipy.special import expit, logit
 
 from regression.checks import SeedLike, as_rng, check_probability
-from regression.counts import Counts
-from regression.latent_simulate import LatentWorld
+from regression.latent.simulate import LatentWorld, latent_world
 
 __all__ = ["TRANSFER_WORLDS", "simulate_transfer_world", "transfer_world"]
 
@@ -155,30 +154,7 @@ def simulate_transfer_world(
     width = len(str(n_generators)), len(str(n_validators))
     gens = pd.Index([f"g{i:0{width[0]}d}" for i in range(n_generators)], name="generator")
     vals = pd.Index([f"v{j:0{width[1]}d}" for j in range(n_validators)], name="validator")
-    counts = Counts(
-        pd.DataFrame(tp + fp, index=gens, columns=vals),
-        pd.DataFrame(np.full(shape, n_items), index=gens, columns=vals),
-    )
-    ann = np.arange(n_annotated)
-    confusion = pd.DataFrame(
-        {
-            "generator": np.repeat(gens[ann].to_numpy(), n_validators),
-            "validator": np.tile(vals.to_numpy(), n_annotated),
-            "tp": tp[ann].ravel(),
-            "fn": (valid[ann, None] - tp[ann]).ravel(),
-            "fp": fp[ann].ravel(),
-            "tn": ((n_items - valid)[ann, None] - fp[ann]).ravel(),
-        }
-    )
-    return LatentWorld(
-        counts=counts,
-        confusion=confusion,
-        precision=pd.Series(g, index=gens, name="precision"),
-        sample_precision=pd.Series(valid / n_items, index=gens, name="sample_precision"),
-        tpr=pd.Series(tpr, index=vals, name="tpr"),
-        tnr=pd.Series(tnr, index=vals, name="tnr"),
-        annotated=tuple(gens[ann]),
-    )
+    return latent_world(gens, vals, (g, tpr, tnr), (valid, tp, fp), n_items, n_annotated)
 
 
 def transfer_world(kind: str, seed: SeedLike = 0, **settings: Any) -> LatentWorld:
