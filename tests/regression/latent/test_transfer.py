@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from regression.latent.anchors import Anchors
 from regression.latent.transfer import (
     ESTIMATORS,
     TransferData,
@@ -23,24 +24,17 @@ from regression.latent.transfer import (
     stack,
     transfer,
 )
+from regression.latent.transfer_model import transfer_data
 from regression.latent.worlds import transfer_world
 
 
 def world_data(world, calibration):
     """TransferData of a simulated world with these annotated positions as calibration."""
-    rates = (world.counts.n_valid / world.counts.n_labeled).to_numpy(dtype=float)
-    n = world.counts.n_labeled.to_numpy(dtype=float)
-    gens = list(world.counts.n_labeled.index)
-    conf = world.confusion.set_index(["generator", "validator"])
     names = [world.annotated[k] for k in calibration]
-    tables = np.stack(
-        [
-            conf.loc[g].reindex(world.counts.n_labeled.columns)[["tp", "fn", "fp", "tn"]]
-            for g in names
-        ]
-    ).astype(float)
-    rows = np.array([gens.index(g) for g in names])
-    return TransferData(rates, n, tables, rows, world.sample_precision[names].to_numpy())
+    anchors = Anchors.from_confusion(
+        world.confusion, names, precision=world.sample_precision[names]
+    )
+    return transfer_data(world.counts.rates, world.counts.n_labeled.astype(float), anchors)
 
 
 def leave_s_out(world, estimator, sizes, alpha=0.05):
@@ -207,6 +201,8 @@ def test_never_much_worse_than_the_simple_baselines(kind):
     cal, _ = leave_s_out(world, calibration_mean, sizes)
     off, _ = leave_s_out(world, offset_mean, sizes)
     for s in sizes:
-        # one seed: a Monte Carlo allowance of 1.5 points over the issue's 0.5 (see the benchmark for 4)
+        # issue 12: <= the better baseline + 0.5 points on average over worlds; one seed adds
+        # Monte Carlo noise: over 8 seeds the per-seed difference has sd 0.5-1.1 points in
+        # these worlds (0.24 points above at most on average), so 1.5 sd more is allowed
         assert ours[s] <= min(cal[s], off[s]) + 0.02, (kind, s, ours[s], cal[s], off[s])
     assert coverage >= 0.85
