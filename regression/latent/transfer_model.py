@@ -36,6 +36,9 @@ from regression.latent.transfer import (
 
 __all__ = ["LABELS", "TransferModel", "TransferResult", "transfer_data"]
 
+#: The generators whose diagnostic note :meth:`TransferResult.summary` prints.
+SUMMARY_NOTES = 20
+
 #: How reports name each estimator.
 LABELS = {
     "transfer": "transfer (default)",
@@ -391,7 +394,8 @@ class TransferResult:
         the judges' votes signal: the response of the estimate to a shift of
         the row's rates, times ``youden_j``; 1 = as the fixed model reads the
         votes, 0 = not at all, the estimate then rests on the calibration
-        generators) and ``note`` (a sentence).
+        generators) and ``note`` (a sentence). Calibration generators have no
+        ``follows_judges`` (their estimate is their human labels).
         """
         if self.data is None or self.model is None:
             raise ValueError("this result does not keep its data; refit with TransferModel.fit.")
@@ -428,6 +432,7 @@ class TransferResult:
             },
             index=self.precision.index,
         )
+        table.iloc[data.calibration, table.columns.get_loc("follows_judges")] = np.nan
         table.iloc[data.calibration, table.columns.get_loc("note")] = "calibration generator"
         return table
 
@@ -467,11 +472,10 @@ class TransferResult:
             f"Judges: between-generator spread of logit TPR {self.spread[0] ** 0.5:.2f}, "
             f"of logit TNR {self.spread[1] ** 0.5:.2f} (sd)",
         ]
-        lines += [
-            f"  {g}: {note}"
-            for g, note in diagnostics["note"].items()
-            if note != "calibration generator"
-        ]
+        notes = diagnostics.loc[diagnostics["note"] != "calibration generator", "note"]
+        lines += [f"  {g}: {note}" for g, note in notes.iloc[:SUMMARY_NOTES].items()]
+        if len(notes) > SUMMARY_NOTES:
+            lines.append(f"  ... and {len(notes) - SUMMARY_NOTES} more (see diagnostics())")
         lines += [f"warning: {w}" for w in self.warnings]
         return "\n".join(lines)
 
