@@ -31,6 +31,7 @@ within a chunk) is an error naming it and, for files, the file and line.
 from __future__ import annotations
 
 import glob
+import re
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -53,6 +54,7 @@ __all__ = [
     "confusion_files",
     "confusion_frame",
     "count_files",
+    "duckdb_message",
     "count_frame",
     "judgment_files",
 ]
@@ -490,8 +492,10 @@ def _reader(con: Any, fmt: str, files: Sequence[str], label: str, typed: bool = 
         delim = "\\t" if fmt == "tsv" else ","
         types = f", types = {{{_quote(label)}: 'VARCHAR'}}" if typed else ""
         return (
-            f"read_csv({listed}, header = true, delim = E'{delim}', union_by_name = true, "
-            f"filename = true, nullstr = {nulls}{types})"
+            # Quote and escape as RFC 4180 (and pandas): left to sniffing, DuckDB reads
+            # an unbalanced quote as text instead of refusing the file.
+            f"read_csv({listed}, header = true, delim = E'{delim}', quote = '\"', "
+            f"escape = '\"', union_by_name = true, filename = true, nullstr = {nulls}{types})"
         )
     sniffed = f"read_json({listed}, format = 'newline_delimited', union_by_name = true)"
     if not typed:
@@ -559,8 +563,8 @@ def _source(con: Any, files: Sequence[str], columns: Sequence[str], label: str, 
         by_format.setdefault(_file_format(file), []).append(file)
     selects = []
     for fmt, group in by_format.items():
-        reader = _reader(con, fmt, group, label)
         try:
+            reader = _reader(con, fmt, group, label)
             schema = {c: t for c, t, *_ in con.sql(f"DESCRIBE SELECT * FROM {reader}").fetchall()}
         except Exception as exc:  # duckdb.Error; the message names the file and line
             # A CSV without the label column fails on the label's type: name the column.
@@ -570,7 +574,7 @@ def _source(con: Any, files: Sequence[str], columns: Sequence[str], label: str, 
             except Exception:
                 found = list(columns)
             _require(columns, found, name, group)
-            raise ValueError(f"cannot read {name} from {group}: {exc}") from exc
+            raise ValueError(f"cannot read {name} from {group}: {duckdb_message(exc)}") from exc
         _require(columns, list(schema), name, group)
         keys = ", ".join(f'"{c}"' for c in columns if c != label)
         code = _code_sql(label, schema[label], text=fmt != "parquet")
@@ -579,6 +583,27 @@ def _source(con: Any, files: Sequence[str], columns: Sequence[str], label: str, 
             f'CAST("{label}" AS VARCHAR) AS "{label}", filename FROM {reader}'
         )
     return "\nUNION ALL BY NAME\n".join(f"({s})" for s in selects)
+
+
+def duckdb_message(exc: BaseException) -> str:
+    """DuckDB's error in one line: what went wrong, and where.
+
+    DuckDB explains a CSV error over a dozen lines (the offending line, the
+    dialect it tried, options that might help). Kept: the first line (``CSV
+    Error on Line: N``) and the sentence saying what is wrong, before the
+    suggestions.
+    """
+    lines = [" ".join(line.split()) for line in str(exc).strip().splitlines()]
+    lines = [line for line in lines if line]
+    if not lines:
+        return type(exc).__name__
+    kept = [lines[0]]
+    if re.search(r"CSV Error on Line: \d+$", lines[0]):
+        reason = next(
+            (line for line in lines[1:] if not line.startswith(("Original Line", "Possible"))), ""
+        )
+        kept.append(reason)
+    return ": ".join(part.rstrip(".") for part in kept if part)[:300] + "."
 
 
 _BAR = "{desc}: {percentage:3.0f}%|{bar}| {elapsed}"
@@ -635,7 +660,7 @@ class _DuckDB:
         except Exception as exc:
             if isinstance(exc, ValueError):
                 raise
-            raise ValueError(f"DuckDB could not {what}: {exc}") from exc
+            raise ValueError(f"DuckDB could not {what}: {duckdb_message(exc)}") from exc
 
 
 def _row_of(db: _DuckDB, file: str, key: dict[str, Any], label: str) -> str:
@@ -827,5 +852,6 @@ def confusion_files(
             raise
         except Exception as exc:  # duckdb.Error from the engine
             raise ValueError(
-                f"DuckDB could not join the judgments with the human labels: {exc}"
+                "DuckDB could not join the judgments with the human labels: "
+                f"{duckdb_message(exc)}"
             ) from exc

@@ -55,10 +55,12 @@ def long_counts(counts: Any) -> pd.DataFrame:
 
 def run(args: argparse.Namespace) -> int:
     """Count the labels per cell; print the valid rates, write the long table with ``-o``."""
-    from jurycal.io import count_judgments, write_table
+    from jurycal.io import check_readable, count_judgments, write_table
 
     inputs = [Path(p) for p in args.judgments if Path(p).is_file()]
     check_outputs(inputs, [args.output])
+    for path in inputs:  # the cheap faults (empty, not gzip), named as every command names them
+        check_readable(path)
     counts = count_judgments(
         args.judgments if len(args.judgments) > 1 else args.judgments[0],
         progress=show_progress(args),

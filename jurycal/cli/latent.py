@@ -28,6 +28,7 @@ from jurycal.cli.common import (
     read_votes,
     restarts_value,
     save_plot,
+    show_progress,
     steps,
     write_card,
 )
@@ -133,19 +134,18 @@ def _calibration(
 def _table(
     args: argparse.Namespace, result: Any, human: pd.DataFrame, calibration: Sequence[str]
 ) -> pd.DataFrame:
-    from jurycal.report import latent_trait_table
+    """The result's per-generator table, with the interval ``--interval`` asks for."""
     from regression.checks import coerce_binary
 
     labels = human.assign(human=coerce_binary("human", human["human"], allow_missing=True))
-    truth = labels.groupby("generator")["human"].mean()
-    return latent_trait_table(
-        result,
-        truth,
-        calibration,
-        alpha=args.alpha,
-        interval=None if args.interval == "none" else args.interval,
+    return result.to_frame(
+        args.alpha,
+        method=None if args.interval == "none" else args.interval,
         n_boot=args.n_boot,
         seed=args.seed,
+        truth=labels.groupby("generator")["human"].mean(),
+        calibration=calibration,
+        progress=show_progress(args),
     )
 
 
@@ -193,18 +193,13 @@ def _write_card(args: argparse.Namespace, result: Any, table: pd.DataFrame) -> l
 
 
 def _plot(args: argparse.Namespace, result: Any, human: pd.DataFrame, table: pd.DataFrame) -> str:
-    """The fit's figure with the computed precision intervals drawn as bars on the estimates."""
-    import numpy as np
+    """The intervals the fit computed (a forest plot), or the fit's figure without intervals."""
+    from regression.latent.plots import plot_latent_fit, plot_precision_intervals
 
-    from regression.latent.plots import plot_latent_fit
-
-    figure = plot_latent_fit(result, human)
     if "low" in table.columns:
-        rows = table.set_index("generator").reindex(result.precision.index)
-        y = np.arange(len(rows))[::-1]
-        axis = figure.axes[0]
-        axis.hlines(y, rows["low"], rows["high"], color="C0", linewidth=1.5, label="interval")
-        axis.legend(fontsize=8)
+        figure = plot_precision_intervals(table)
+    else:
+        figure = plot_latent_fit(result, human)
     return str(save_plot(args, figure))
 
 

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 from typing import Any
-
-import pandas as pd
 
 from jurycal.cli.common import (
     check_outputs,
@@ -18,11 +15,7 @@ from jurycal.cli.common import (
     show_progress,
 )
 
-__all__ = ["describe_orphans", "register", "run"]
-
-# How many unmatched (generator, task) pairs a message names.
-_SHOWN = 3
-
+__all__ = ["register", "run"]
 
 def register(subparsers: Any) -> None:
     """Add ``repair`` to the ``jurycal`` subparsers."""
@@ -53,33 +46,6 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _percent(value: float) -> str:
-    return "n/a" if not math.isfinite(value) else f"{value:.1%}"
-
-
-def describe_orphans(orphans: pd.DataFrame, items: pd.DataFrame) -> str:
-    """Why responses matched no generator items: the (generator, task) pairs, and near misses.
-
-    A generator or task that matches an item's only when case is ignored is named
-    (``'GPT-4o'`` in the outputs, ``'gpt-4o'`` in the items).
-    """
-    pairs = orphans[["generator", "task"]].astype(str).drop_duplicates()
-    shown = "; ".join(
-        f"generator {g!r} task {t!r}" for g, t in pairs.head(_SHOWN).itertuples(index=False)
-    )
-    more = f" and {len(pairs) - _SHOWN} more" if len(pairs) > _SHOWN else ""
-    hints = []
-    for column in ("generator", "task"):
-        known = {str(v).strip().lower(): str(v) for v in items[column].dropna().unique()}
-        own = {str(v) for v in items[column].dropna().unique()}
-        for value in pairs[column].unique():
-            close = known.get(value.strip().lower())
-            if value not in own and close is not None:
-                hints.append(f"{column} {value!r} is {close!r} in the generator items")
-    hint = f" ({'; '.join(hints[:_SHOWN])})" if hints else ""
-    return f"no generator items for {shown}{more}{hint}"
-
-
 def run(args: argparse.Namespace) -> int:
     """Repair, write the judgments table, and account for every response and pair."""
     from jurycal.io import write_table
@@ -108,34 +74,19 @@ def run(args: argparse.Namespace) -> int:
         progress=show_progress(args),
     )
     statuses = report.outputs
-    n_orphans = len(report.orphan_outputs)
-    orphan_line = (
-        f"{n_orphans} of {report.n_outputs} responses dropped: "
-        + describe_orphans(report.orphan_outputs, items)
-        if n_orphans
-        else ""
-    )
     if report.n_pairs == 0:
         raise ValueError(
-            f"no (generator item, validator) pair to write: {orphan_line or 'no responses'}; "
+            f"no (generator item, validator) pair to write ({report.n_outputs} responses); "
             f"nothing written to {str(args.output)!r}."
         )
     write_table(judgments, args.output)
     summary = report.summary()
     if args.report is not None:
         write_table(summary.reset_index(), args.report)
-    overall = summary.loc["all"]
     text = [
-        f"{len(judgments)} (generator item, validator) pairs written to {args.output}",
-        f"missing labels: {_percent(overall['rate_before'])} as produced -> "
-        f"{_percent(overall['rate_after'])} after repairs ({args.repairs})",
-        "responses: " + ", ".join(f"{n} {status}" for status, n in statuses.items()),
-    ]
-    if orphan_line:
-        text.append(orphan_line)
-    text += [
-        f"{len(report.unmatched_entries)} validator entries matched no item; "
-        f"{len(report.unparseable_outputs)} responses unparseable",
+        f"{len(judgments)} (generator item, validator) pairs written to {args.output} "
+        f"(repairs: {args.repairs})",
+        report.describe(),
         "",
         summary.to_string(float_format=lambda v: f"{v:.4f}"),
         "",
@@ -148,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
         "summary": summary,
         "by_failure": report.by_failure(),
         "responses": statuses,
-        "n_orphan_outputs": n_orphans,
+        "n_orphan_outputs": int(statuses.get("orphan", 0)),
+        "orphans": report.orphans.reset_index(),
+        "n_unasked_items": len(report.unasked_items),
         "n_unmatched_entries": len(report.unmatched_entries),
         "n_unparseable_outputs": len(report.unparseable_outputs),
     }
