@@ -142,8 +142,8 @@ class TransferModel:
     >>> cal = ["gpt-4o", "gpt-4-turbo", "claude_3_opus", "gemini-1.5-pro"]
     >>> anchors = Anchors.from_confusion(load_confusion("none"), cal, precision=truth[cal])
     >>> result = TransferModel().fit(load_validator_rates("none"), anchors=anchors)
-    >>> round(float(result.precision["deepseek-chat"]), 3)
-    0.928
+    >>> round(float(result.precision["deepseek-chat"]), 3)  # humans: 0.931
+    0.918
     """
 
     def __init__(self, *, method: str = "transfer") -> None:
