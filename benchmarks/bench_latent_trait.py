@@ -20,7 +20,12 @@ Run: ``python benchmarks/run.py latent_trait``. Prints five tables:
    scored), on simulated count worlds (the generators without human labels
    scored; no items, so no item bootstrap: "–") and on simulated item worlds
    (every validator judges the same items; an item shift moves all of an
-   item's votes together; scored against each generator's true precision).
+   item's votes together; scored against each generator's true precision);
+6. new generators (docs/new-generators.md): the leave-s-out mean MaxAE and the
+   coverage of the 95 % intervals of every estimator (the default transfer
+   estimator, its parts, the baselines, the paper loss and the likelihood) on
+   both bundled levels, the arena judges and the simulated worlds of
+   ``regression.latent.worlds``, and the time of the default's whole sweep.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from jurycal.datasets import (
     ANNOTATED_GENERATORS,
     REPAIR_LEVELS,
     load_agreeableness_judgments,
+    load_arena,
     load_confusion,
     load_human_precision,
     load_paper_regression_errors,
@@ -51,12 +57,15 @@ from jurycal.datasets import (
 from regression import (
     Anchors,
     LatentTraitModel,
+    TransferModel,
     leave_out_evaluation,
     simulate_item_votes,
     simulate_latent_world,
+    transfer_world,
 )
 from regression.latent.data import LatentData
 from regression.latent.losses import paper_loss
+from regression.latent.worlds import TRANSFER_WORLDS
 
 ANNOTATED = list(ANNOTATED_GENERATORS)
 TRUTH = load_human_precision()
@@ -127,7 +136,10 @@ def speed_table() -> pd.DataFrame:
         ("scipy, exact gradient, paper loss", _ObjectiveTimed(loss="paper", n_restarts=25)),
         ("scipy, exact gradient, likelihood", _ObjectiveTimed(n_restarts=25)),
         ("torch batch, paper loss", LatentTraitModel(loss="paper", n_restarts=25, backend="torch")),
-        ("torch batch, likelihood", LatentTraitModel(n_restarts=25, backend="torch")),
+        (
+            "torch batch, likelihood",
+            LatentTraitModel(loss="likelihood", n_restarts=25, backend="torch"),
+        ),
     ]:
         # An untimed s = 5 run first pays the once-a-process costs (torch's first
         # calls take 0.1-0.5 s longer), as torch's import is not timed either.
@@ -174,7 +186,7 @@ before = memory_mib("VmRSS")
 start = time.perf_counter()
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    result = LatentTraitModel(n_restarts=1, backend=backend).fit(world.counts, anchors=anchors)
+    result = LatentTraitModel(loss="likelihood", n_restarts=1, backend=backend).fit(world.counts, anchors=anchors)
 seconds = time.perf_counter() - start
 peak = memory_mib("VmHWM")
 error = float((result.precision - world.precision).abs().max())
@@ -241,7 +253,9 @@ def reproduction_table() -> tuple[pd.DataFrame, pd.DataFrame]:
                     "paper, exact gradient": LatentTraitModel.paper_release(gradient="exact"),
                     "paper's text (25 x TPR=TNR=1), scipy": LatentTraitModel(loss="paper"),
                     "paper's text, torch": LatentTraitModel(loss="paper", backend="torch"),
-                    "likelihood": LatentTraitModel(n_restarts=5, backend="torch"),
+                    "likelihood": LatentTraitModel(
+                        loss="likelihood", n_restarts=5, backend="torch"
+                    ),
                 },
             )
         ref = released[(released.repair_level == level) & (released.calibration_size < 6)]
@@ -294,7 +308,9 @@ def simulated_table() -> pd.DataFrame:
                 sizes=[0, 1, 3, 5],
                 models={
                     "paper, released path": LatentTraitModel.paper_release(),
-                    "likelihood": LatentTraitModel(n_restarts=5, backend="torch"),
+                    "likelihood": LatentTraitModel(
+                        loss="likelihood", n_restarts=5, backend="torch"
+                    ),
                 },
             )
             rows.append(table.assign(spread=spread, seed=seed))
@@ -333,7 +349,7 @@ def coverage_table() -> pd.DataFrame:
     rows = []
     judgments, human = load_agreeableness_judgments()
     truth = human.groupby("generator")["human"].mean()
-    model = LatentTraitModel(n_restarts=5, backend="torch")
+    model = LatentTraitModel(loss="likelihood", n_restarts=5, backend="torch")
     for s in range(1, 6):
         for subset in itertools.combinations(ANNOTATED, s):
             result = model.fit_table(judgments, human, calibration_generators=list(subset))
@@ -346,7 +362,7 @@ def coverage_table() -> pd.DataFrame:
             anchors = Anchors.from_confusion(
                 world.confusion, cal, precision=world.sample_precision[cal]
             )
-            result = LatentTraitModel(n_restarts=2, backend="torch").fit(
+            result = LatentTraitModel(loss="likelihood", n_restarts=2, backend="torch").fit(
                 world.counts, anchors=anchors
             )
             free = [g for g in world.counts.generators if g not in cal]
@@ -359,7 +375,7 @@ def coverage_table() -> pd.DataFrame:
                 14, 14, 500, n_annotated=3, difficulty=difficulty, seed=seed
             )
             cal = list(items.annotated)
-            result = LatentTraitModel(n_restarts=2, backend="torch").fit_table(
+            result = LatentTraitModel(loss="likelihood", n_restarts=2, backend="torch").fit_table(
                 items.judgments, items.human_labels, cal
             )
             free = [g for g in result.precision.index if g not in cal]
@@ -370,6 +386,106 @@ def coverage_table() -> pd.DataFrame:
     return table.pivot_table(
         index=["data", "s"], columns="interval", values=["covered", "width"], aggfunc="mean"
     ).round(3)
+
+
+def _transfer_models(optimisers: bool) -> dict[str, object]:
+    models: dict[str, object] = {"transfer": LatentTraitModel()}
+    for method in ("hierarchical", "offset", "rogan_gladen", "calibration_mean", "mean_of_judges"):
+        models[method] = TransferModel(method=method)
+    if optimisers:
+        models["paper"] = LatentTraitModel.paper_release()
+        models["likelihood"] = LatentTraitModel(loss="likelihood", n_restarts=5, backend="torch")
+    return models
+
+
+def _summary(table: pd.DataFrame, data: str) -> pd.DataFrame:
+    grouped = table.groupby(["method", "s"])
+    out = pd.DataFrame(
+        {"MaxAE %": 100 * grouped["max_abs_error"].mean(), "coverage": grouped["coverage"].mean()}
+    ).unstack("s")
+    out.index = pd.MultiIndex.from_product([[data], out.index], names=["data", "method"])
+    return out.round(2)
+
+
+def arena_inputs() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.Series]:
+    """The arena judgments as a matrix: generators = Claude Opus 4's 3 opponents, validators =
+    the 2 judges, "valid" = the judge (or the human, for the truth) picked Claude."""
+    arena = load_arena().dropna(subset=["judge_pick"])
+    claude = "claude-opus-4-20250514"
+    side = np.where(arena["model_a"] == claude, "A", "B")
+    frame = pd.DataFrame(
+        {
+            "generator": np.where(arena["model_a"] == claude, arena["model_b"], arena["model_a"]),
+            "validator": arena["judge"],
+            "label": (arena["judge_pick"].to_numpy() == side).astype(int),
+            "human": (
+                arena["human_winner"].to_numpy() == np.where(side == "A", "model_a", "model_b")
+            ).astype(int),
+        }
+    )
+    grouped = frame.groupby(["generator", "validator"])
+    rates = grouped["label"].mean().unstack()
+    counts = grouped["label"].size().unstack()
+    confusion = (
+        frame.assign(
+            tp=(frame["label"] == 1) & (frame["human"] == 1),
+            fn=(frame["label"] == 0) & (frame["human"] == 1),
+            fp=(frame["label"] == 1) & (frame["human"] == 0),
+            tn=(frame["label"] == 0) & (frame["human"] == 0),
+        )
+        .groupby(["generator", "validator"])[["tp", "fn", "fp", "tn"]]
+        .sum()
+        .reset_index()
+    )
+    truth = arena.assign(generator=frame["generator"].to_numpy(), human=frame["human"].to_numpy())
+    truth = truth.drop_duplicates("id").groupby("generator")["human"].mean()
+    return rates, counts, confusion, truth
+
+
+def new_generators_table(seeds: int = 4) -> tuple[pd.DataFrame, float]:
+    """Section 6: every estimator, leave-s-out, on the real data and the simulated worlds."""
+    parts = []
+    for level in ("none", "feedback+lines+labels"):
+        table = leave_out_evaluation(
+            load_validator_rates(level),
+            confusion=load_confusion(level),
+            precision=TRUTH,
+            sizes=range(1, 6),
+            models=_transfer_models(optimisers=True),
+            baselines={},
+        )
+        parts.append(_summary(table, f"agreeableness {level}"))
+    rates, counts, confusion, truth = arena_inputs()
+    table = leave_out_evaluation(
+        rates, confusion=confusion, precision=truth, counts=counts, sizes=[1, 2],
+        models=_transfer_models(optimisers=False), baselines={},
+    )  # fmt: skip
+    parts.append(_summary(table, "arena"))
+    for kind in TRANSFER_WORLDS:
+        tables = []
+        for seed in range(seeds):
+            world = transfer_world(kind, seed=seed)
+            tables.append(
+                leave_out_evaluation(
+                    world.counts,
+                    confusion=world.confusion,
+                    precision=world.sample_precision[list(world.annotated)],
+                    sizes=[2, 3, 4, 5],
+                    models=_transfer_models(optimisers=False),
+                    baselines={},
+                )
+            )
+        parts.append(_summary(pd.concat(tables), f"world {kind} ({seeds} seeds)"))
+    start = time.perf_counter()
+    leave_out_evaluation(
+        load_validator_rates("none"),
+        confusion=load_confusion("none"),
+        precision=TRUTH,
+        sizes=range(1, 6),
+        models={"transfer": LatentTraitModel()},
+        baselines={},
+    )
+    return pd.concat(parts), time.perf_counter() - start
 
 
 def main() -> None:
@@ -397,6 +513,15 @@ def main() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         print(coverage_table().to_string(na_rep="–"))
+    print("\n### 6. New generators: mean MaxAE (%) and 95 % coverage per s, every estimator\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table, seconds = new_generators_table()
+    print(table.to_string(na_rep="–"))
+    print(
+        f"\nthe default's whole leave-s-out sweep of the bundled 14 x 14 (s = 1..5, 62 subsets, "
+        f"with intervals) from the public API: {seconds:.1f} s"
+    )
 
 
 if __name__ == "__main__":

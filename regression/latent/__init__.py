@@ -14,7 +14,12 @@ from regression.latent.anchors import (
 from regression.latent.counts import Counts, counts_from_encoded, counts_from_judgments
 from regression.latent.data import LatentData, latent_data, matrix_inputs
 from regression.latent.judgments import EncodedJudgments, encode_judgments
-from regression.latent.leave_out import DEFAULT_BASELINES, Split, leave_out_evaluation
+from regression.latent.leave_out import (
+    DEFAULT_BASELINES,
+    Split,
+    default_models,
+    leave_out_evaluation,
+)
 from regression.latent.model import LatentTraitModel
 from regression.latent.result import INTERVAL_METHODS, FitInputs, LatentTraitResult, fit_result
 from regression.latent.simulate import (
@@ -34,6 +39,9 @@ from regression.latent.solver import (
     pearson_dispersion,
     select_best,
 )
+from regression.latent.transfer import ESTIMATORS, Estimate, TransferData
+from regression.latent.transfer_model import TransferModel, TransferResult, transfer_data
+from regression.latent.worlds import TRANSFER_WORLDS, simulate_transfer_world, transfer_world
 
 __all__ = [
     "BACKENDS",
@@ -42,6 +50,16 @@ __all__ = [
     "LOSSES",
     "Anchors",
     "ConfusionCounts",
+    "ESTIMATORS",
+    "Estimate",
+    "TRANSFER_WORLDS",
+    "TransferData",
+    "TransferModel",
+    "TransferResult",
+    "default_models",
+    "simulate_transfer_world",
+    "transfer_data",
+    "transfer_world",
     "ConvergenceWarning",
     "Counts",
     "DEFAULT_BASELINES",

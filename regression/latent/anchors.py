@@ -68,6 +68,13 @@ class Anchors:
         cells out instead of counting every vote twice.
     notes : tuple of str
         What was skipped while building the anchors, and why.
+    tables : DataFrame, optional
+        Each calibration generator's own confusion counts, ``generator,
+        validator, tp, fn, fp, tn``, when the anchors were pooled from them
+        (:meth:`from_confusion`, :meth:`from_human_labels`,
+        :meth:`from_encoded` keep them). The estimators for new generators
+        (:mod:`regression.latent.transfer`) read how the judges' TPR / TNR
+        differ between generators from them.
 
     Raises
     ------
@@ -91,6 +98,7 @@ class Anchors:
     tnr_n: Any = None
     pooled_from: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    tables: pd.DataFrame | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         notes = list(self.notes)
@@ -357,6 +365,19 @@ class ConfusionCounts:
             tnr_n=pd.Series(n_neg[n_neg > 0], index=validators[n_neg > 0]),
             pooled_from=tuple(calibration),
             notes=tuple(notes),
+            tables=self.tables(chosen),
+        )
+
+    def tables(self, rows: np.ndarray) -> pd.DataFrame:
+        """The confusion counts of the generators at ``rows``, one row per observed pair."""
+        gen, val = np.nonzero(self.present[rows])
+        counts = self.counts[rows][gen, val]
+        return pd.DataFrame(
+            {
+                "generator": self.generators[rows][gen],
+                "validator": self.validators[val],
+                **{name: counts[:, k] for k, name in enumerate(("tp", "fn", "fp", "tn"))},
+            }
         )
 
 

@@ -5,6 +5,11 @@ on the matrix with anchors from that subset only, and score the precision
 estimates on the held-out annotated generators by their max (MaxAE) and mean
 absolute error. Baselines are scored on the same splits.
 
+Models are :class:`~regression.latent.model.LatentTraitModel` fits or the
+estimators for new generators (:class:`~regression.latent.transfer_model.TransferModel`:
+the default ``LatentTraitModel()``, the calibration mean, the offset-corrected
+mean of judges, pooled Rogan-Gladen, the hierarchical judges); the latter also
+report how often their intervals cover the held-out generators.
 Baselines are plain functions of a :class:`Split` that return a precision per
 generator; :data:`DEFAULT_BASELINES` maps their names to them. Another
 baseline (e.g. a voting ensemble on the item-level votes in ``split.judgments``)
@@ -23,17 +28,21 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from regression.checks import JUDGMENT_COLUMNS, fresh_rng
+from regression.checks import JUDGMENT_COLUMNS, check_alpha, fresh_rng
 from regression.latent.anchors import Anchors, ConfusionCounts, confusion_from_encoded
 from regression.latent.counts import Counts, counts_from_encoded
 from regression.latent.data import matrix_inputs
 from regression.latent.judgments import encode_judgments
 from regression.latent.model import LatentTraitModel
 from regression.latent.solver import Solver, select_best, show_progress
+from regression.latent.transfer import ESTIMATORS
+from regression.latent.transfer_model import TransferModel, transfer_data
 
 __all__ = [
     "DEFAULT_BASELINES",
     "EvaluationData",
+    "Model",
+    "default_models",
     "Split",
     "best_single_validator",
     "calibration_splits",
@@ -101,6 +110,26 @@ DEFAULT_BASELINES: Mapping[str, BaselineFn] = MappingProxyType(
 )
 
 
+#: What :func:`leave_out_evaluation` fits on every split.
+Model = LatentTraitModel | TransferModel
+
+
+def default_models() -> dict[str, Model]:
+    """The models :func:`leave_out_evaluation` scores by default.
+
+    ``transfer`` (``LatentTraitModel()``, the default for new generators),
+    ``hierarchical``, ``offset``, ``rogan_gladen`` and ``calibration_mean``
+    (:class:`~regression.latent.transfer_model.TransferModel`), the paper's
+    released configuration (``paper``) and the plain likelihood (``likelihood``).
+    """
+    models: dict[str, Model] = {"transfer": LatentTraitModel()}
+    for method in ("hierarchical", "offset", "rogan_gladen", "calibration_mean"):
+        models[method] = TransferModel(method=method)
+    models["paper"] = LatentTraitModel.paper_release()
+    models["likelihood"] = LatentTraitModel(loss="likelihood")
+    return models
+
+
 def leave_out_evaluation(
     data: pd.DataFrame | Counts,
     human_labels: pd.DataFrame | None = None,
@@ -110,9 +139,10 @@ def leave_out_evaluation(
     counts: pd.DataFrame | None = None,
     annotated: Iterable[str] | None = None,
     sizes: Iterable[int] = range(0, 6),
-    models: Mapping[str, LatentTraitModel] | None = None,
+    models: Mapping[str, Model] | None = None,
     baselines: Mapping[str, BaselineFn] | None = None,
     progress: bool | None = None,
+    alpha: float = 0.05,
 ) -> pd.DataFrame:
     """Leave-s-out errors of latent-trait fits and baselines on held-out annotated generators.
 
@@ -138,16 +168,20 @@ def leave_out_evaluation(
         annotated generators, in the order of ``precision`` / ``human_labels``).
     sizes : iterable of int
         Calibration sizes s; each must leave at least one generator held out.
-    models : mapping name -> LatentTraitModel, optional
-        Default ``{"paper": LatentTraitModel.paper_release(), "likelihood":
-        LatentTraitModel()}``. Every size s starts from the model's seed afresh
-        (the released code ran each s in its own process from ``seed(42)``).
-        A torch model solves every subset and restart of a size in one batch.
+    models : mapping name -> LatentTraitModel or TransferModel, optional
+        Default :func:`default_models`. Every size s starts from a latent-trait
+        model's seed afresh (the released code ran each s in its own process
+        from ``seed(42)``). A torch model solves every subset and restart of a
+        size in one batch. The estimators for new generators need at least one
+        calibration generator: their s = 0 rows are NaN.
     baselines : mapping name -> function of a Split, optional
         Default :data:`DEFAULT_BASELINES`.
     progress : bool or None
         Progress bars over the models and, for a scipy model, over its fits.
         None (default): only when stderr is a terminal.
+    alpha : float
+        1 - the level of the intervals whose coverage is scored (estimators for
+        new generators only).
 
     Returns
     -------
@@ -155,7 +189,10 @@ def leave_out_evaluation(
         One row per (s, subset, method): ``s, calibration_generators`` (the
         subset joined by ``;``, as in the paper's released file), ``method``,
         ``max_abs_error``, ``mean_abs_error``, ``n_held_out``, ``loss`` and
-        ``converged`` (model rows; NaN for baselines).
+        ``converged`` (latent-trait model rows; NaN otherwise), ``coverage``
+        (the share of held-out generators inside their ``1 - alpha`` interval)
+        and ``width`` (the intervals' mean width; both for the estimators for
+        new generators, NaN otherwise).
 
     Raises
     ------
@@ -180,13 +217,10 @@ def leave_out_evaluation(
     )
     pool = list(source.truth.index) if annotated is None else list(annotated)
     splits = calibration_splits(source, pool, [int(s) for s in sizes])
-    models = (
-        {"paper": LatentTraitModel.paper_release(), "likelihood": LatentTraitModel()}
-        if models is None
-        else dict(models)
-    )
+    alpha = check_alpha(alpha)
+    models = default_models() if models is None else dict(models)
     rows = score_baselines(source, splits, DEFAULT_BASELINES if baselines is None else baselines)
-    rows += score_models(source, splits, models, progress=progress)
+    rows += score_models(source, splits, models, progress=progress, alpha=alpha)
     return pd.DataFrame(rows)
 
 
@@ -325,18 +359,60 @@ def score_baselines(
     return rows
 
 
+def transfer_method(model: Model) -> str | None:
+    """The :data:`~regression.latent.transfer.ESTIMATORS` entry a model runs, or None for an optimiser fit."""
+    if isinstance(model, TransferModel):
+        model.check_settings()
+        return model.method
+    model.check_settings()
+    return "transfer" if model.loss == "transfer" else None
+
+
+def score_transfer(
+    source: EvaluationData, splits: list[SplitSpec], name: str, method: str, alpha: float
+) -> list[dict[str, object]]:
+    """One row per split for an estimator for new generators, with its interval's coverage."""
+    rows = []
+    generators = source.rates.index
+    estimator = ESTIMATORS[method]
+    for s, subset, held, anchors in splits:
+        truth = source.truth[list(held)]
+        if s == 0:
+            empty = pd.Series(np.nan, index=list(held))
+            rows.append(_row(s, subset, name, empty, truth, np.nan, np.nan))
+            continue
+        estimate = estimator(transfer_data(source.rates, source.n, anchors))
+        low, high = estimate.interval(alpha)
+        at = generators.get_indexer(list(held))
+        inside = (low[at] <= truth.to_numpy()) & (truth.to_numpy() <= high[at])
+        defined = bool(np.isfinite(low[at]).all())
+        row = _row(s, subset, name, pd.Series(estimate.precision[at], index=list(held)), truth,
+                   np.nan, np.nan)  # fmt: skip
+        row["coverage"] = float(inside.mean()) if defined else np.nan
+        row["width"] = float(np.mean(high[at] - low[at])) if defined else np.nan
+        rows.append(row)
+    return rows
+
+
 def score_models(
     source: EvaluationData,
     splits: list[SplitSpec],
-    models: Mapping[str, LatentTraitModel],
+    models: Mapping[str, Model],
     *,
     progress: bool | None = None,
+    alpha: float = 0.05,
 ) -> list[dict[str, object]]:
-    """One row per model and split: each model fitted on every split by :func:`fit_splits`."""
+    """One row per model and split: an optimiser fit by :func:`fit_splits`, an
+    estimator for new generators by :func:`score_transfer`."""
     rows = []
     generators = source.rates.index
     show = show_progress(progress)
     for name, model in tqdm(models.items(), disable=not show, desc="leave-s-out"):
+        method = transfer_method(model)
+        if method is not None:
+            rows += score_transfer(source, splits, name, method, alpha)
+            continue
+        assert isinstance(model, LatentTraitModel)  # transfer_method returned None
         fits = fit_splits(
             model, source.rates, source.n, [(s, a) for s, _, _, a in splits], progress=show
         )
@@ -366,6 +442,8 @@ def _row(
         "n_held_out": len(truth),
         "loss": loss,
         "converged": converged,
+        "coverage": np.nan,
+        "width": np.nan,
     }
 
 

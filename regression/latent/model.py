@@ -7,12 +7,15 @@ generator i valid with probability (section 5.1, eq. (1); App. C.2, eq. (8))
     P_hat[i, j] = g_i v+_j + (1 - g_i)(1 - v-_j).
 
 :class:`LatentTraitModel` fits g, v+ and v- to the observed matrix, anchored by
-human labels on a few "calibration" generators, with one of two losses:
+human labels on a few "calibration" generators, with one of two losses, or,
+by default (``loss="transfer"``), estimates new generators with
+:class:`~regression.latent.transfer_model.TransferModel`, which holds when the
+judges' TPR / TNR move between generators (``docs/new-generators.md``):
 
 * ``loss="paper"``: App. C.4, eqs. (11)-(13): mean BCE over the observed cells
   plus lambda-weighted RMSEs pulling g (calibration generators), v+ and v- towards
   their anchors; L-BFGS-B in the box [0, 1].
-* ``loss="likelihood"`` (default): the binomial log-likelihood of the counts
+* ``loss="likelihood"``: the binomial log-likelihood of the counts
   behind every cell plus the calibration data (human labels ~ g on calibration
   generators; each validator's votes on human-valid / human-invalid items ~
   v+ / 1 - v-). Cells backed by more items weigh more, and the anchors are data
@@ -25,6 +28,7 @@ minimisation) with the two ways in: :meth:`LatentTraitModel.fit` (a matrix) and
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from typing import Any
 
@@ -37,9 +41,13 @@ from regression.latent.data import matrix_inputs
 from regression.latent.items import encode_items
 from regression.latent.judgments import encode_judgments
 from regression.latent.result import LatentTraitResult, fit_result
-from regression.latent.solver import Solver
+from regression.latent.solver import LOSSES, Solver
+from regression.latent.transfer_model import TransferModel, TransferResult
 
-__all__ = ["LatentTraitModel"]
+__all__ = ["MODEL_LOSSES", "LatentTraitModel"]
+
+#: The ``loss`` settings of :class:`LatentTraitModel`; the first is the default.
+MODEL_LOSSES = ("transfer", *LOSSES)
 
 
 class LatentTraitModel(Solver):
@@ -47,9 +55,15 @@ class LatentTraitModel(Solver):
 
     Parameters
     ----------
-    loss : {"likelihood", "paper"}
-        ``"likelihood"`` (default): joint binomial likelihood of the counts and
-        the calibration data. ``"paper"``: App. C.4, eqs. (11)-(13).
+    loss : {"transfer", "likelihood", "paper"}
+        ``"transfer"`` (default): the estimator for new generators that holds
+        when the judges' TPR / TNR move between generators
+        (:class:`~regression.latent.transfer_model.TransferModel`; see
+        ``docs/new-generators.md``); it returns a
+        :class:`~regression.latent.transfer_model.TransferResult` and ignores
+        the optimiser settings below. ``"likelihood"``: joint binomial
+        likelihood of the counts and the calibration data (eq. (1) with fixed
+        TPR / TNR). ``"paper"``: App. C.4, eqs. (11)-(13).
     lambdas : (float, float, float)
         ``(lambda_g, lambda_v+, lambda_v-)`` of the paper loss (section 5.1:
         2, 1, 10). Ignored by the likelihood.
@@ -118,6 +132,23 @@ class LatentTraitModel(Solver):
     0.94
     """
 
+    def __init__(self, *, loss: str = "transfer", **settings: Any) -> None:
+        # the settings and their defaults are the Solver's; only the default loss differs
+        super().__init__(loss=loss, **settings)
+
+    def check_settings(self) -> None:
+        """Raise a ``ValueError`` naming the first setting that is not recognized or clashes."""
+        if self.loss not in MODEL_LOSSES:
+            raise ValueError(f"loss ({self.loss!r}) not recognized; must be one of {MODEL_LOSSES}.")
+        if self.loss != "transfer":
+            super().check_settings()
+            return
+        # the transfer estimators ignore the optimiser settings; check them all the same,
+        # as for the likelihood, so that a typo is caught
+        probe = copy.copy(self)
+        probe.loss = "likelihood"
+        Solver.check_settings(probe)
+
     @classmethod
     def paper_release(cls, **overrides: Any) -> LatentTraitModel:
         """The paper's released configuration: paper loss, 10 runs from TPR = TNR = 0.5,
@@ -145,8 +176,8 @@ class LatentTraitModel(Solver):
         rates: pd.DataFrame | Counts,
         counts: pd.DataFrame | Counts | None = None,
         anchors: Anchors | None = None,
-    ) -> LatentTraitResult:
-        """Fit g, v+, v- to a generator x validator matrix.
+    ) -> LatentTraitResult | TransferResult:
+        """Fit g, v+, v- to a generator x validator matrix (``loss="transfer"``: see the class).
 
         Parameters
         ----------
@@ -164,7 +195,8 @@ class LatentTraitModel(Solver):
 
         Returns
         -------
-        LatentTraitResult
+        LatentTraitResult or TransferResult
+            A :class:`TransferResult` for ``loss="transfer"``.
 
         Raises
         ------
@@ -176,6 +208,8 @@ class LatentTraitModel(Solver):
             duplicate generators or validators.
         """
         self.check_settings()
+        if self.loss == "transfer":
+            return TransferModel().fit(rates, counts, anchors)
         table, n = matrix_inputs(rates, counts)
         return fit_result(self, table, n, Anchors() if anchors is None else anchors)
 
@@ -184,7 +218,7 @@ class LatentTraitModel(Solver):
         judgments: pd.DataFrame,
         human_labels: pd.DataFrame | None = None,
         calibration_generators: Iterable[str] | None = None,
-    ) -> LatentTraitResult:
+    ) -> LatentTraitResult | TransferResult:
         """Fit from the judgments table and human labels, each checked once.
 
         Parameters
@@ -221,6 +255,13 @@ class LatentTraitModel(Solver):
         self.check_settings()
         if human_labels is None and calibration_generators:
             raise ValueError("calibration_generators given without human_labels.")
+        if self.loss == "transfer":
+            if human_labels is None:
+                raise ValueError(
+                    "loss='transfer' needs human_labels on at least one calibration generator; "
+                    "for an unanchored fit use loss='likelihood'."
+                )
+            return TransferModel().fit_table(judgments, human_labels, calibration_generators)
         encoded = encode_judgments(judgments, human_labels)
         counts = counts_from_encoded(encoded)
         anchors = (

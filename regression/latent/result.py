@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +36,7 @@ from regression.latent.solver import (
     pearson_dispersion,
 )
 
-__all__ = ["INTERVAL_METHODS", "FitInputs", "LatentTraitResult", "fit_result"]
+__all__ = ["INTERVAL_METHODS", "FitInputs", "LatentTraitResult", "fit_result", "with_roles"]
 
 INTERVAL_METHODS = ("auto", "profile", "parametric", "nonparametric", "items")
 
@@ -429,21 +429,8 @@ class LatentTraitResult:
             )
             table["low"], table["high"] = bounds["low"].to_numpy(), bounds["high"].to_numpy()
             described = {**bounds.attrs, "alpha": alpha, "n_boot": n_boot}
-        table["human"] = pd.Series(truth, dtype=float).reindex(generators).to_numpy()
-        if self.inputs is None or self.inputs.n is None:
-            table["n"] = np.nan
-        else:
-            table["n"] = self.inputs.n.reindex(generators).max(axis=1).to_numpy()
-        table["role"] = np.where(
-            table["generator"].isin(chosen),
-            "calibration",
-            np.where(table["human"].notna(), "held out", "unannotated"),
-        )
-        table["abs_error"] = np.where(
-            table["role"] == "held out", (table["estimate"] - table["human"]).abs(), np.nan
-        )
-        first = ["generator", "role", "estimate"]
-        table = table[first + [c for c in table.columns if c not in first]]
+        n = None if self.inputs is None else self.inputs.n
+        table = with_roles(table, truth, n, chosen)
         table.attrs = described
         return table
 
@@ -488,6 +475,36 @@ class LatentTraitResult:
                 "this result does not keep its inputs; refit with LatentTraitModel.fit."
             )
         return self.model, self.inputs
+
+
+def with_roles(
+    table: pd.DataFrame,
+    truth: pd.Series | Mapping[str, float],
+    n: pd.DataFrame | None,
+    calibration: Iterable[str],
+) -> pd.DataFrame:
+    """Add ``human, n, role, abs_error`` to a ``generator, estimate[, low, high]`` table.
+
+    ``human`` is ``truth`` where known; ``n`` the most items any validator
+    labelled for the generator (NaN without counts); ``role`` is
+    ``calibration`` (in ``calibration``), ``held out`` (a human precision the
+    fit did not use) or ``unannotated``; ``abs_error`` is set on held-out rows.
+    The columns come in the order ``generator, role, estimate, ...``.
+    """
+    table = table.copy()
+    generators = pd.Index(table["generator"])
+    table["human"] = pd.Series(truth, dtype=float).reindex(generators).to_numpy()
+    table["n"] = np.nan if n is None else n.reindex(generators).max(axis=1).to_numpy()
+    table["role"] = np.where(
+        table["generator"].isin(list(calibration)),
+        "calibration",
+        np.where(table["human"].notna(), "held out", "unannotated"),
+    )
+    table["abs_error"] = np.where(
+        table["role"] == "held out", (table["estimate"] - table["human"]).abs(), np.nan
+    )
+    first = ["generator", "role", "estimate"]
+    return table[first + [c for c in table.columns if c not in first]]
 
 
 def fit_result(

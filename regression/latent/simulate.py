@@ -22,7 +22,13 @@ from scipy.special import expit, logit
 from regression.checks import check_probability
 from regression.latent.counts import Counts
 
-__all__ = ["ItemWorld", "LatentWorld", "simulate_item_votes", "simulate_latent_world"]
+__all__ = [
+    "ItemWorld",
+    "LatentWorld",
+    "latent_world",
+    "simulate_item_votes",
+    "simulate_latent_world",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,14 +118,50 @@ def simulate_latent_world(
     present[:n_annotated] = True
     present[np.arange(n_generators), rng.integers(0, n_validators, n_generators)] = True
     present[rng.integers(0, n_generators, n_validators), np.arange(n_validators)] = True
+    return latent_world(gens, vals, (g, tpr, tnr), (valid, tp, fp), n_items, n_annotated, present)
+
+
+def latent_world(
+    generators: pd.Index,
+    validators: pd.Index,
+    traits: tuple[np.ndarray, np.ndarray, np.ndarray],
+    draws: tuple[np.ndarray, np.ndarray, np.ndarray],
+    n_items: int,
+    n_annotated: int,
+    present: np.ndarray | None = None,
+) -> LatentWorld:
+    """A :class:`LatentWorld` from drawn counts (shared by the world simulators).
+
+    Parameters
+    ----------
+    generators, validators : Index
+    traits : (g, tpr, tnr)
+        True precision per generator and each validator's TPR / TNR.
+    draws : (valid, tp, fp)
+        Valid items per generator; per cell, valid items called valid and
+        invalid items called valid.
+    n_items : int
+        Items per generator, every one judged by every validator that ran.
+    n_annotated : int
+        The first ``n_annotated`` generators get a confusion table.
+    present : ndarray of bool, optional
+        Cells that were run (default: all).
+    """
+    g, tpr, tnr = traits
+    valid, tp, fp = draws
+    shape = (len(generators), len(validators))
+    present = np.ones(shape, dtype=bool) if present is None else present
     n_labeled = np.where(present, n_items, 0)
     n_valid = np.where(present, tp + fp, 0)
-    counts = Counts(pd.DataFrame(n_valid, gens, vals), pd.DataFrame(n_labeled, gens, vals))
+    counts = Counts(
+        pd.DataFrame(n_valid, generators, validators),
+        pd.DataFrame(n_labeled, generators, validators),
+    )
     ann = np.arange(n_annotated)
     confusion = pd.DataFrame(
         {
-            "generator": np.repeat(gens[ann].to_numpy(), n_validators),
-            "validator": np.tile(vals.to_numpy(), n_annotated),
+            "generator": np.repeat(generators[ann].to_numpy(), len(validators)),
+            "validator": np.tile(validators.to_numpy(), n_annotated),
             "tp": tp[ann].ravel(),
             "fn": (valid[ann, None] - tp[ann]).ravel(),
             "fp": fp[ann].ravel(),
@@ -129,11 +171,11 @@ def simulate_latent_world(
     return LatentWorld(
         counts=counts,
         confusion=confusion,
-        precision=pd.Series(g, index=gens, name="precision"),
-        sample_precision=pd.Series(valid / n_items, index=gens, name="sample_precision"),
-        tpr=pd.Series(tpr, index=vals, name="tpr"),
-        tnr=pd.Series(tnr, index=vals, name="tnr"),
-        annotated=tuple(gens[ann]),
+        precision=pd.Series(g, index=generators, name="precision"),
+        sample_precision=pd.Series(valid / n_items, index=generators, name="sample_precision"),
+        tpr=pd.Series(tpr, index=validators, name="tpr"),
+        tnr=pd.Series(tnr, index=validators, name="tnr"),
+        annotated=tuple(generators[ann]),
     )
 
 

@@ -82,17 +82,33 @@ def show_progress(progress: bool | None) -> bool:
 
 
 def pearson_dispersion(theta: np.ndarray, data: LatentData) -> tuple[float, float]:
-    """Pearson dispersion of the cells and the p-value of the chi-square goodness-of-fit test.
+    """Pearson dispersion of the data and the p-value of the chi-square goodness-of-fit test.
 
-    ``chi2 = sum_c (k_c - n_c P_hat_c)^2 / (n_c P_hat_c (1 - P_hat_c))`` over the
-    cells the likelihood uses, ``df = cells - parameters``; the dispersion
-    ``chi2 / df`` is about 1 when eq. (1) holds with fixed TPR / TNR.
+    ``chi2 = sum (k - n p)^2 / (n p (1 - p))`` over every binomial observation
+    the likelihood uses: the cells (``p = P_hat``, eq. (1)) and the anchors
+    (the calibration generators' human precision with ``p = g``, the pooled
+    TPR / TNR counts with ``p = v+ / v-``); ``df = observations - parameters``.
+    The dispersion ``chi2 / df`` is about 1 when eq. (1) holds with fixed TPR /
+    TNR. The anchors count as observations because they are: leaving them out
+    (cells only) leaves ``cells - parameters`` degrees of freedom, which on a
+    small matrix is near 0 and makes a model that holds look misfitted.
     """
     keep = data.in_likelihood & (data.n > 0)
     hat = np.clip(predicted_rates(theta, data)[keep], 1e-12, 1 - 1e-12)
     n = data.n[keep]
     chi2 = float(np.sum(n * (data.rate[keep] - hat) ** 2 / (hat * (1 - hat))))
-    df = max(int(keep.sum()) - data.n_params, 1)
+    observations = int(keep.sum())
+    g, tpr, tnr = split_theta(theta, data.n_gen)
+    for model, idx, value, count in (
+        (g, data.g_idx, data.g_val, data.g_n),
+        (tpr, data.tpr_idx, data.tpr_val, data.tpr_n),
+        (tnr, data.tnr_idx, data.tnr_val, data.tnr_n),
+    ):
+        used = count > 0
+        p = np.clip(model[idx[used]], 1e-12, 1 - 1e-12)
+        chi2 += float(np.sum(count[used] * (value[used] - p) ** 2 / (p * (1 - p))))
+        observations += int(used.sum())
+    df = max(observations - data.n_params, 1)
     return chi2 / df, float(stats.chi2.sf(chi2, df))
 
 

@@ -28,7 +28,9 @@ def test_fit_matches_the_library_and_marks_roles(files, capsys, tmp_path):
     assert main(argv + CALIBRATION + ["--n-boot", "20", "--json", "--report", str(card)]) == 0
     payload = json.loads(capsys.readouterr().out)
     with pytest.warns(MisfitWarning):
-        expected = LatentTraitModel(seed=0).fit_table(judgments, human, CALIBRATION)
+        expected = LatentTraitModel(loss="likelihood", seed=0).fit_table(
+            judgments, human, CALIBRATION
+        )
     rows = {r["generator"]: r for r in payload["generators"]}
     for generator, value in expected.precision.items():
         assert rows[generator]["estimate"] == pytest.approx(value, abs=1e-6)
@@ -52,7 +54,7 @@ def test_estimate_a_new_generator_equals_a_full_refit(files, capsys):
     payload = json.loads(capsys.readouterr().out)
     rows = {r["generator"]: r for r in payload["generators"]}
     with pytest.warns(MisfitWarning):
-        full = LatentTraitModel(seed=0).fit_table(judgments, human, CALIBRATION)
+        full = LatentTraitModel(loss="likelihood", seed=0).fit_table(judgments, human, CALIBRATION)
     assert rows["qwen-coder-plus"]["estimate"] == pytest.approx(
         full.precision["qwen-coder-plus"], abs=1e-4
     )

@@ -36,7 +36,9 @@ def _messy_world(seed=0):
 def _fit(judgments, human, cal, **settings):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return LatentTraitModel(**{"n_restarts": 1, **settings}).fit_table(judgments, human, cal)
+        return LatentTraitModel(**{"loss": "likelihood", "n_restarts": 1, **settings}).fit_table(
+            judgments, human, cal
+        )
 
 
 def _data(result):
@@ -176,7 +178,7 @@ def test_results_without_item_votes_refuse():
     world = simulate_latent_world(6, 4, 200, n_annotated=2, seed=1)
     cal = list(world.annotated)
     anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
-    matrix = LatentTraitModel(n_restarts=1).fit(world.counts, anchors=anchors)
+    matrix = LatentTraitModel(loss="likelihood", n_restarts=1).fit(world.counts, anchors=anchors)
     with pytest.raises(ValueError, match=r"method='items' resamples items.*fit_table"):
         matrix.interval(method="items", n_boot=5)
     items = simulate_item_votes(6, 4, 50, n_annotated=2, seed=2)

@@ -84,7 +84,7 @@ def test_judgments_input_with_a_batched_torch_model():
         judgments,
         human,
         sizes=[2],
-        models={"likelihood": LatentTraitModel(n_restarts=2, backend="torch")},
+        models={"likelihood": LatentTraitModel(loss="likelihood", n_restarts=2, backend="torch")},
     )
     assert len(table) == 15 * 3
     fits = table[table.method == "likelihood"]
@@ -100,7 +100,7 @@ def test_likelihood_beats_the_paper_loss_where_the_model_holds():
         sizes=[1, 3],
         models={
             "paper": LatentTraitModel(loss="paper", n_restarts=5),
-            "likelihood": LatentTraitModel(n_restarts=2, backend="torch"),
+            "likelihood": LatentTraitModel(loss="likelihood", n_restarts=2, backend="torch"),
         },
     )
     mean = table.groupby("method").max_abs_error.mean()

@@ -79,7 +79,7 @@ def test_latent_fit_labels_do_not_overlap_and_intervals_are_drawn():
     world = simulate_item_votes(6, 8, 40, n_annotated=3, seed=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = LatentTraitModel(n_restarts=1).fit_table(
+        result = LatentTraitModel(loss="likelihood", n_restarts=1).fit_table(
             world.judgments, world.human_labels, list(world.annotated)
         )
     fig = plot_latent_fit(result, world.human_labels)

@@ -12,7 +12,9 @@ from regression.latent.losses import likelihood_loss, likelihood_weight
 def _fit(world, n_cal=3, **settings):
     cal = list(world.annotated[:n_cal])
     anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
-    return LatentTraitModel(**{"n_restarts": 2, **settings}).fit(world.counts, anchors=anchors)
+    return LatentTraitModel(**{"loss": "likelihood", "n_restarts": 2, **settings}).fit(
+        world.counts, anchors=anchors
+    )
 
 
 def _profile_deviance(result, i, gamma):
@@ -81,7 +83,7 @@ def test_quasi_profile_widens_by_the_dispersion_and_auto_picks_profile():
     )
     assert paper.interval_method() == "nonparametric"
     with pytest.warns(UnidentifiedWarning):
-        unanchored = LatentTraitModel(n_restarts=1).fit(world.counts)
+        unanchored = LatentTraitModel(loss="likelihood", n_restarts=1).fit(world.counts)
     assert unanchored.interval_method() == "parametric"
 
 
@@ -114,7 +116,7 @@ def test_profile_refuses_the_paper_loss_and_unanchored_fits():
     with pytest.raises(ValueError, match="loss='likelihood'.*loss='paper'"):
         paper.interval(method="profile")
     with pytest.warns(UserWarning):
-        unanchored = LatentTraitModel(n_restarts=1).fit(world.counts)
+        unanchored = LatentTraitModel(loss="likelihood", n_restarts=1).fit(world.counts)
     with pytest.raises(ValueError, match="needs anchors"):
         unanchored.interval(method="profile")
     assert unanchored.interval_method() == "parametric"

@@ -19,7 +19,7 @@ def _world(seed=0):
 def _fit(world, calibration, **settings):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        model = LatentTraitModel(**{"n_restarts": 2, **settings})
+        model = LatentTraitModel(**{"loss": "likelihood", "n_restarts": 2, **settings})
         return model.fit_table(world.judgments, world.human_labels, calibration)
 
 
@@ -101,12 +101,12 @@ def test_a_bad_label_gives_one_error_naming_it_and_its_position():
     judgments = world.judgments.astype({"label": object})
     judgments.loc[7, "label"] = "maybe"
     with pytest.raises(ValueError, match=r"label must be .*got 'maybe' at position 7") as info:
-        LatentTraitModel(n_restarts=1).fit_table(judgments, world.human_labels)
+        LatentTraitModel(loss="likelihood", n_restarts=1).fit_table(judgments, world.human_labels)
     assert str(info.value).count("maybe") == 1
     human = world.human_labels.astype({"human": object})
     human.loc[3, "human"] = 2
     with pytest.raises(ValueError, match=r"human must be .*got 2 at position 3"):
-        LatentTraitModel(n_restarts=1).fit_table(world.judgments, human)
+        LatentTraitModel(loss="likelihood", n_restarts=1).fit_table(world.judgments, human)
 
 
 def test_the_encoded_confusion_matches_a_merge_of_the_tables():
@@ -132,7 +132,9 @@ def test_the_encoded_confusion_matches_a_merge_of_the_tables():
 
 def test_progress_bars_show_only_when_asked(capsys):
     world = _world(6)
-    settings = dict(sizes=[1], models={"m": LatentTraitModel(n_restarts=1)}, baselines={})
+    settings = dict(
+        sizes=[1], models={"m": LatentTraitModel(loss="likelihood", n_restarts=1)}, baselines={}
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         quiet = leave_out_evaluation(

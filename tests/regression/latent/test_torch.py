@@ -21,7 +21,9 @@ def _both(fit):
     for backend in ("scipy", "torch"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            results[backend] = fit(LatentTraitModel(n_restarts=3, backend=backend))
+            results[backend] = fit(
+                LatentTraitModel(loss="likelihood", n_restarts=3, backend=backend)
+            )
     return results["scipy"], results["torch"]
 
 
@@ -87,7 +89,7 @@ def test_a_batch_needs_shared_cells():
 
     a = simulate_latent_world(5, 4, 100, n_annotated=0, seed=1)
     b = simulate_latent_world(6, 4, 100, n_annotated=0, seed=1)
-    model = LatentTraitModel()
+    model = LatentTraitModel(loss="likelihood")
     datas = [
         model.data(w.counts.rates, w.counts.n_labeled.astype(float), Anchors()) for w in (a, b)
     ]
@@ -130,7 +132,7 @@ def test_likelihood_hessian_is_the_derivative_of_the_gradient(observed):
     world = simulate_latent_world(7, 5, 300, observed=observed, seed=3)
     cal = list(world.annotated[:2])
     anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
-    data = LatentTraitModel().data(
+    data = LatentTraitModel(loss="likelihood").data(
         world.counts.rates, world.counts.n_labeled.astype(float), anchors
     )
     theta = np.random.default_rng(0).uniform(0.2, 0.9, data.n_params)
@@ -157,7 +159,7 @@ def test_fisher_information_is_the_hessian_where_the_counts_equal_their_expectat
     world = simulate_latent_world(6, 4, 200, seed=2)
     cal = list(world.annotated[:2])
     anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
-    data = LatentTraitModel().data(
+    data = LatentTraitModel(loss="likelihood").data(
         world.counts.rates, world.counts.n_labeled.astype(float), anchors
     )
     theta = np.random.default_rng(1).uniform(0.2, 0.9, data.n_params)
@@ -185,7 +187,7 @@ def test_newton_reaches_the_same_optimum_from_the_boundary_start():
     judgments, human = load_agreeableness_judgments()
     cal = ["gpt-4o", "claude_3_opus"]
     fits = [
-        LatentTraitModel(n_restarts=2, backend="torch", start=start).fit_table(
+        LatentTraitModel(loss="likelihood", n_restarts=2, backend="torch", start=start).fit_table(
             judgments, human, cal
         )
         for start in ("paper", "released")

@@ -34,7 +34,7 @@ def _set_row(frame, row, value):
 def _world_fit(world, n_cal=3, **settings):
     cal = list(world.annotated[:n_cal])
     anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
-    model = LatentTraitModel(**{"n_restarts": 2, **settings})
+    model = LatentTraitModel(**{"loss": "likelihood", "n_restarts": 2, **settings})
     return model.fit(world.counts, anchors=anchors)
 
 
@@ -82,10 +82,11 @@ def test_misfit_warning_on_the_real_votes():
     # TPR / TNR differ between the paper's generators far beyond binomial noise.
     judgments, human = load_agreeableness_judgments()
     with pytest.warns(MisfitWarning, match="times more than binomial sampling allows"):
-        result = LatentTraitModel(n_restarts=1).fit_table(
+        result = LatentTraitModel(loss="likelihood", n_restarts=1).fit_table(
             judgments, human, ["gpt-4o", "gpt-4-turbo"]
         )
-    assert result.dispersion > 3
+    # chi-square over the cells and the anchors, df = observations - parameters
+    assert result.dispersion > 2
 
 
 def test_fit_table_and_fit_on_counts_agree():
@@ -93,7 +94,7 @@ def test_fit_table_and_fit_on_counts_agree():
     from regression import counts_from_judgments
 
     cal = ["gpt-4o", "claude_3_opus"]
-    model = LatentTraitModel(n_restarts=1)
+    model = LatentTraitModel(loss="likelihood", n_restarts=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", MisfitWarning)
         a = model.fit_table(judgments, human, cal)
@@ -109,7 +110,7 @@ def test_rates_without_counts_weigh_cells_equally_and_say_so():
     anchors = Anchors.from_confusion(
         load_confusion("none"), ["gpt-4o"], precision=TRUTH[["gpt-4o"]]
     )
-    result = LatentTraitModel(n_restarts=1).fit(rates, anchors=anchors)
+    result = LatentTraitModel(loss="likelihood", n_restarts=1).fit(rates, anchors=anchors)
     assert result.equal_weights
     assert any("every cell weighs the same" in w for w in result.warnings)
 
@@ -206,7 +207,7 @@ def test_bad_rates_are_named(change, message):
 
 def test_bad_counts_and_anchors_are_named():
     rates = load_validator_rates("none")
-    model = LatentTraitModel(n_restarts=1)
+    model = LatentTraitModel(loss="likelihood", n_restarts=1)
     n = rates.notna().astype(float) * 100
     with pytest.raises(ValueError, match=r"has no items behind it \(count 0\)"):
         model.fit(rates, counts=_set_row(n, "gpt-4o", 0.0))
@@ -234,7 +235,9 @@ def test_calibration_generator_without_invalid_items_is_noted_on_the_result():
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnidentifiedWarning)
-        result = LatentTraitModel(n_restarts=1).fit(world.counts, anchors=anchors)
+        result = LatentTraitModel(loss="likelihood", n_restarts=1).fit(
+            world.counts, anchors=anchors
+        )
     assert any("no human-invalid items" in w for w in result.warnings)
     assert any("TNR anchor is undefined and skipped" in w for w in result.warnings)
 
@@ -261,7 +264,7 @@ def test_interval_without_counts_uses_the_pseudo_count_of_the_fit():
     world = simulate_latent_world(8, 6, 400, n_annotated=3, seed=9)
     cal = list(world.annotated)
     anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
-    model = LatentTraitModel(n_restarts=1)
+    model = LatentTraitModel(loss="likelihood", n_restarts=1)
     with_counts = model.fit(world.counts.rates, counts=world.counts.n_labeled, anchors=anchors)
     without = model.fit(world.counts.rates, anchors=anchors)
     assert without.equal_weights and not with_counts.equal_weights

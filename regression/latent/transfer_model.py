@@ -1,0 +1,515 @@
+"""The estimators of :mod:`regression.latent.transfer` as fitted models with pandas in and out.
+
+:class:`TransferModel` takes what :class:`~regression.latent.model.LatentTraitModel`
+takes (a matrix with its counts and :class:`~regression.latent.anchors.Anchors`,
+or the judgments table with human labels) and returns a :class:`TransferResult`:
+the precision per generator, its interval, the self-check (every estimator's
+error on the calibration generators, each held out in turn) and per-generator
+diagnostics. ``LatentTraitModel()`` with no ``loss=`` fits ``TransferModel()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from regression.checks import check_alpha, check_alternative
+from regression.intervals import ConfidenceInterval, wilson_interval
+from regression.latent.anchors import Anchors
+from regression.latent.counts import Counts, counts_from_encoded
+from regression.latent.data import default_n, matrix_inputs
+from regression.latent.judgments import encode_judgments
+from regression.latent.result import with_roles
+from regression.latent.transfer import (
+    ESTIMATORS,
+    Estimate,
+    TransferData,
+    leave_one_out,
+    logit_spread,
+    pooled_anchors,
+)
+
+__all__ = ["LABELS", "TransferModel", "TransferResult", "transfer_data"]
+
+#: The generators whose diagnostic note :meth:`TransferResult.summary` prints.
+SUMMARY_NOTES = 20
+
+#: How reports name each estimator.
+LABELS = {
+    "transfer": "transfer (default)",
+    "hierarchical": "hierarchical judges",
+    "offset": "offset-corrected mean of judges",
+    "rogan_gladen": "Rogan-Gladen pooled",
+    "calibration_mean": "calibration mean",
+    "mean_of_judges": "mean of judges",
+}
+
+#: What each estimator's interval covers (``interval().attrs["covers"]``).
+COVERS = {
+    "transfer": "the spread of the estimate's own errors on the calibration generators held out "
+    "one at a time: transfer between generators, item sampling and the anchors' noise together "
+    "(t with s - 1 degrees of freedom)",
+    "hierarchical": "the judges' between-generator spread, item sampling, the anchors' noise and "
+    "the spread of precision between generators (empirical Bayes, t with s - 1 degrees of freedom)",
+    "offset": "the spread of the offsets m_c - h_c between calibration generators (t prediction "
+    "interval, s - 1 degrees of freedom)",
+    "rogan_gladen": "item sampling and the anchors' noise only, not that TPR / TNR move between "
+    "generators",
+    "calibration_mean": "the spread of precision between calibration generators (t prediction "
+    "interval, s - 1 degrees of freedom)",
+    "mean_of_judges": "nothing: the mean of judges uses no human label, so it has no interval",
+}
+
+
+def transfer_data(rates: pd.DataFrame, n: pd.DataFrame | None, anchors: Anchors) -> TransferData:
+    """The arrays of :mod:`regression.latent.transfer` from a checked matrix and its anchors.
+
+    Parameters
+    ----------
+    rates : DataFrame
+        Generators x validators, NaN where absent (checked by
+        :func:`~regression.latent.data.matrix_inputs`).
+    n : DataFrame or None
+        Items behind each cell; None: every cell weighs
+        :func:`~regression.latent.data.default_n` items.
+    anchors : Anchors
+        Built by :meth:`Anchors.from_confusion`, :meth:`Anchors.from_human_labels`
+        or :meth:`Anchors.from_encoded`, which keep each calibration
+        generator's own confusion table (``anchors.tables``).
+
+    Raises
+    ------
+    ValueError
+        No calibration generator, anchors without per-generator tables, or a
+        calibration generator that is not in the matrix.
+    """
+    calibration = list(anchors.calibration_generators)
+    if not calibration:
+        raise ValueError(
+            "estimating new generators needs at least one calibration generator with human "
+            "labels (anchors with a precision); for an unanchored fit use "
+            "LatentTraitModel(loss='likelihood')."
+        )
+    if anchors.tables is None:
+        raise ValueError(
+            "these anchors hold pooled TPR / TNR values only; the transfer estimators need each "
+            "calibration generator's own confusion table: build the anchors with "
+            "Anchors.from_confusion or Anchors.from_human_labels, or use "
+            "LatentTraitModel(loss='likelihood')."
+        )
+    missing = [g for g in calibration if g not in rates.index]
+    if missing:
+        raise ValueError(f"calibration generator(s) {missing} are not in the matrix.")
+    tables = anchors.tables.set_index(["generator", "validator"])[["tp", "fn", "fp", "tn"]]
+    confusion = np.zeros((len(calibration), rates.shape[1], 4))
+    for c, generator in enumerate(calibration):
+        if generator in tables.index.get_level_values(0):
+            per = tables.xs(generator, level="generator").reindex(rates.columns).fillna(0.0)
+            confusion[c] = per.to_numpy(dtype=float)
+    counts = (
+        np.where(rates.notna().to_numpy(), default_n(anchors, None), 0.0)
+        if n is None
+        else n.to_numpy(dtype=float)
+    )
+    return TransferData(
+        rates=rates.to_numpy(dtype=float),
+        n=counts,
+        confusion=confusion,
+        calibration=rates.index.get_indexer(calibration),
+        precision=anchors.precision.reindex(calibration).to_numpy(dtype=float),
+    )
+
+
+class TransferModel:
+    """An estimator of new generators' precision that holds when judges move between generators.
+
+    Parameters
+    ----------
+    method : str
+        One of ``"transfer"`` (default: :func:`~regression.latent.transfer.transfer`),
+        ``"hierarchical"``, ``"offset"``, ``"rogan_gladen"``, ``"calibration_mean"``,
+        ``"mean_of_judges"`` (:data:`~regression.latent.transfer.ESTIMATORS`).
+
+    Examples
+    --------
+    >>> from jurycal.datasets import load_confusion, load_human_precision, load_validator_rates
+    >>> truth = load_human_precision()
+    >>> cal = ["gpt-4o", "gpt-4-turbo", "claude_3_opus", "gemini-1.5-pro"]
+    >>> anchors = Anchors.from_confusion(load_confusion("none"), cal, precision=truth[cal])
+    >>> result = TransferModel().fit(load_validator_rates("none"), anchors=anchors)
+    >>> round(float(result.precision["deepseek-chat"]), 3)  # humans: 0.931
+    0.918
+    """
+
+    def __init__(self, *, method: str = "transfer") -> None:
+        self.method = method
+
+    def __repr__(self) -> str:
+        return f"TransferModel(method={self.method!r})"
+
+    def check_settings(self) -> None:
+        """Raise ValueError on a method not recognized."""
+        if self.method not in ESTIMATORS:
+            raise ValueError(
+                f"method ({self.method!r}) not recognized; must be one of {tuple(ESTIMATORS)}."
+            )
+
+    def fit(
+        self,
+        rates: pd.DataFrame | Counts,
+        counts: pd.DataFrame | Counts | None = None,
+        anchors: Anchors | None = None,
+    ) -> TransferResult:
+        """Estimate every generator's precision from the matrix and the calibration generators.
+
+        Parameters
+        ----------
+        rates : DataFrame or Counts
+            Generators x validators, share labelled valid (NaN = absent).
+        counts : DataFrame or Counts, optional
+            Items behind each rate; without them every cell weighs the same.
+        anchors : Anchors
+            With each calibration generator's confusion table (see :func:`transfer_data`).
+
+        Returns
+        -------
+        TransferResult
+
+        Raises
+        ------
+        ValueError
+            Bad settings or inputs (as :meth:`LatentTraitModel.fit`), or anchors
+            :func:`transfer_data` cannot use.
+        """
+        self.check_settings()
+        table, n = matrix_inputs(rates, counts)
+        return self._fit(table, n, Anchors() if anchors is None else anchors)
+
+    def fit_table(
+        self,
+        judgments: pd.DataFrame,
+        human_labels: pd.DataFrame,
+        calibration_generators: Iterable[str] | None = None,
+    ) -> TransferResult:
+        """Fit from the judgments table and the human labels (default: every labelled generator calibrates)."""
+        self.check_settings()
+        encoded = encode_judgments(judgments, human_labels)
+        counts = counts_from_encoded(encoded)
+        anchors = Anchors.from_encoded(encoded, calibration_generators)
+        return self._fit(counts.rates, counts.n_labeled.astype(float), anchors)
+
+    def _fit(self, rates: pd.DataFrame, n: pd.DataFrame | None, anchors: Anchors) -> TransferResult:
+        data = transfer_data(rates, n, anchors)
+        estimator = ESTIMATORS[self.method]
+        estimate = estimator(data)
+        notes = list(anchors.notes)
+        if n is None:
+            notes.append(
+                "no counts given: every cell weighs the same (as if backed by "
+                f"{default_n(anchors, None):g} items); pass counts to weight cells by their items."
+            )
+        if data.s < 2:
+            notes.append(
+                "one calibration generator: nothing can be held out, so there is no self-check "
+                "and no interval; the estimate is the offset-corrected mean of judges. Label a "
+                "second generator."
+            )
+        tpr, tnr, _, _ = pooled_anchors(data)
+        if np.all(tpr + tnr - 1.0 <= 0):
+            notes.append(
+                "no validator beats chance on the calibration generators (J <= 0 for all): the "
+                "judges carry no information; the estimates rest on the calibration generators."
+            )
+        precision = pd.Series(estimate.precision, index=rates.index, name="precision")
+        # a calibration generator's best estimate is its own human labels
+        precision.iloc[data.calibration] = data.precision
+        return TransferResult(
+            precision=precision,
+            method=self.method,
+            estimate=estimate,
+            tpr=pd.Series(tpr, index=rates.columns, name="tpr"),
+            tnr=pd.Series(tnr, index=rates.columns, name="tnr"),
+            spread=logit_spread(data.confusion),
+            warnings=tuple(notes),
+            model=self,
+            rates=rates,
+            n=n,
+            anchors=anchors,
+            data=data,
+        )
+
+
+def _self_check(data: TransferData, rates: pd.DataFrame) -> pd.DataFrame:
+    """Signed errors of every estimator on each calibration generator held out (rows)."""
+    names = list(ESTIMATORS)
+    errors = np.stack([leave_one_out(data, ESTIMATORS[name]) for name in names], axis=1)
+    index = pd.Index(rates.index[data.calibration], name="generator") if data.s >= 2 else []
+    return pd.DataFrame(errors.reshape(len(index), len(names)), index=index, columns=names)
+
+
+@dataclass(frozen=True, eq=False)
+class TransferResult:
+    """A fitted :class:`TransferModel`.
+
+    Attributes
+    ----------
+    precision : Series
+        Estimated precision per generator.
+    method : str
+    estimate : Estimate
+        The arrays behind ``precision`` and the interval.
+    tpr, tnr : Series
+        Each validator's TPR / TNR pooled over the calibration generators.
+    spread : (float, float)
+        Between-generator variance of the judges' logit TPR and logit TNR
+        (:func:`~regression.latent.transfer.logit_spread`).
+    warnings : tuple of str
+    """
+
+    precision: pd.Series
+    method: str
+    estimate: Estimate = field(repr=False)
+    tpr: pd.Series = field(repr=False)
+    tnr: pd.Series = field(repr=False)
+    spread: tuple[float, float]
+    warnings: tuple[str, ...]
+    model: TransferModel | None = field(default=None, repr=False)
+    rates: pd.DataFrame | None = field(default=None, repr=False)
+    n: pd.DataFrame | None = field(default=None, repr=False)
+    anchors: Anchors | None = field(default=None, repr=False)
+    data: TransferData | None = field(default=None, repr=False)
+
+    @cached_property
+    def loo_errors(self) -> pd.DataFrame:
+        """Calibration generators (rows) x estimators (columns): signed held-out errors.
+
+        The error of each estimator on each calibration generator when that
+        generator's human labels are held out and the others are used
+        (:func:`~regression.latent.transfer.leave_one_out`); computed on first
+        use. Empty below two calibration generators.
+        """
+        if self.data is None or self.rates is None:
+            raise ValueError("this result does not keep its data; refit with TransferModel.fit.")
+        return _self_check(self.data, self.rates)
+
+    @property
+    def youden_j(self) -> pd.Series:
+        """Pooled ``J = TPR + TNR - 1`` per validator."""
+        return (self.tpr + self.tnr - 1.0).rename("youden_j")
+
+    @property
+    def self_check(self) -> pd.DataFrame:
+        """Each estimator's held-out error on the calibration generators.
+
+        Index: estimators (this fit's method first); columns ``n`` (calibration
+        generators held out), ``rms``, ``min_abs``, ``max_abs`` (fractions, not
+        points). Empty below two calibration generators.
+        """
+        errors = self.loo_errors
+        if errors.empty:
+            return pd.DataFrame(
+                columns=["n", "rms", "min_abs", "max_abs"], index=pd.Index([], name="method")
+            )
+        order = [self.method] + [m for m in errors.columns if m != self.method]
+        absolute = errors[order].abs()
+        return pd.DataFrame(
+            {
+                "n": len(errors),
+                "rms": np.sqrt((errors[order] ** 2).mean()),
+                "min_abs": absolute.min(),
+                "max_abs": absolute.max(),
+            }
+        ).rename_axis("method")
+
+    def self_check_text(self) -> str:
+        """The self-check in one sentence."""
+        check = self.self_check
+        if len(self.loo_errors) == 0:
+            return "one calibration generator: no self-check possible (nothing to hold out)."
+        own = check.loc[self.method]
+        others = "; ".join(
+            f"{LABELS[m]} {100 * check.loc[m, 'rms']:.1f}" for m in check.index if m != self.method
+        )
+        return (
+            f"on your {int(own['n'])} calibration generators, each held out in turn, this "
+            f"method's error was {100 * own['min_abs']:.1f}-{100 * own['max_abs']:.1f} points "
+            f"(rms {100 * own['rms']:.1f}); rms of the others: {others}."
+        )
+
+    def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
+        """Per-generator interval for the precision.
+
+        Parameters
+        ----------
+        alpha : float
+            1 - confidence level.
+        alternative : {"two-sided", "less", "greater"}
+
+        Returns
+        -------
+        DataFrame
+            Index: generators; columns ``estimate, low, high`` (NaN where the
+            method gives no interval); ``attrs``: ``method``, ``df`` and
+            ``covers`` (what the interval accounts for).
+        """
+        alpha = check_alpha(alpha)
+        check_alternative(alternative)
+        low, high = self.estimate.interval(alpha, alternative)
+        if self.data is not None and self.anchors is not None:
+            # calibration generators: the Wilson interval of their own human labels
+            rows = self.data.calibration
+            low[rows], high[rows] = np.nan, np.nan
+            counts = self.anchors.precision_n
+            if counts is not None:
+                n = counts.reindex(self.precision.index[rows]).to_numpy(dtype=float)
+                k = np.rint(self.data.precision * n)
+                wilson = wilson_interval(k, n, alpha, alternative)
+                low[rows], high[rows] = wilson.low, wilson.high
+        table = pd.DataFrame(
+            {"estimate": self.precision.to_numpy(), "low": low, "high": high},
+            index=self.precision.index,
+        )
+        table.attrs.update(method=self.method, df=self.estimate.df, covers=COVERS[self.method])
+        return table
+
+    def confidence_interval(
+        self, confidence_level: float = 0.95, alternative: str = "two-sided"
+    ) -> ConfidenceInterval:
+        """``(low, high)`` Series of :meth:`interval` at ``confidence_level``."""
+        table = self.interval(1 - confidence_level, alternative=alternative)
+        return ConfidenceInterval(table["low"], table["high"])
+
+    def diagnostics(self) -> pd.DataFrame:
+        """Per generator: how much the judges say about it and how much the estimate follows them.
+
+        Columns: ``validators`` (that judged it), ``informative`` (of them with
+        pooled J > 0), ``youden_j`` (their mean pooled J: a 1-point change in
+        precision moves their mean vote by that many points under eq. (1)),
+        ``follows_judges`` (how far the estimate moves per point of precision
+        the judges' votes signal: the response of the estimate to a shift of
+        the row's rates, times ``youden_j``; 1 = as the fixed model reads the
+        votes, 0 = not at all, the estimate then rests on the calibration
+        generators) and ``note`` (a sentence). Calibration generators have no
+        ``follows_judges`` (their estimate is their human labels).
+        """
+        if self.data is None or self.model is None:
+            raise ValueError("this result does not keep its data; refit with TransferModel.fit.")
+        data = self.data
+        present = data.n > 0
+        j = (self.tpr + self.tnr - 1.0).to_numpy()
+        mean_j = np.where(present, j[None, :], 0.0).sum(axis=1) / np.maximum(present.sum(axis=1), 1)
+        step = 1e-4
+        # shift the unlabelled rows only: shifting the calibration rows too would move the
+        # offsets and anchors with them and cancel the response
+        unlabelled = np.ones(data.n_generators, dtype=bool)
+        unlabelled[data.calibration] = False
+        moved_rates = np.where(
+            unlabelled[:, None], np.clip(data.rates + step, 0.0, 1.0), data.rates
+        )
+        shifted = TransferData(
+            moved_rates, data.n, data.confusion, data.calibration, data.precision
+        )
+        moved = ESTIMATORS[self.method](shifted).precision - self.estimate.precision
+        follows = np.clip(moved / step * mean_j, 0.0, None)
+        notes = [
+            f"the judges' J on this kind of data is {jj:.2f}: a 1-point change in precision "
+            f"moves their votes by {jj:.2f} points; the estimate follows {f:.0%} of what they "
+            + ("signal" if f >= 0.5 else "signal and rests mostly on the calibration generators")
+            for jj, f in zip(mean_j, follows, strict=True)
+        ]
+        table = pd.DataFrame(
+            {
+                "validators": present.sum(axis=1),
+                "informative": (present & (j > 0)[None, :]).sum(axis=1),
+                "youden_j": mean_j,
+                "follows_judges": follows,
+                "note": notes,
+            },
+            index=self.precision.index,
+        )
+        table.iloc[data.calibration, table.columns.get_loc("follows_judges")] = np.nan
+        table.iloc[data.calibration, table.columns.get_loc("note")] = "calibration generator"
+        return table
+
+    def to_frame(self, alpha: float = 0.05, *, truth: pd.Series | None = None) -> pd.DataFrame:
+        """One row per generator: role, estimate, interval, human precision, items, error.
+
+        ``truth``: human precision where known (default: the calibration
+        generators'); ``role`` is ``calibration``, ``held out`` (human precision
+        the fit did not use) or ``unannotated``; ``abs_error`` for held-out rows.
+        """
+        bounds = self.interval(alpha)
+        anchors = self.anchors if self.anchors is not None else Anchors()
+        known = anchors.precision if truth is None else pd.Series(truth, dtype=float)
+        table = pd.DataFrame(
+            {
+                "generator": self.precision.index,
+                "estimate": self.precision.to_numpy(),
+                "low": bounds["low"].to_numpy(),
+                "high": bounds["high"].to_numpy(),
+            }
+        )
+        table = with_roles(table, known, self.n, anchors.calibration_generators)
+        table.attrs = {**bounds.attrs, "alpha": alpha}
+        return table
+
+    def summary(self, alpha: float = 0.05, **to_frame: Any) -> str:
+        """A plain-text report: estimates with intervals, the self-check, diagnostics, warnings."""
+        table = self.to_frame(alpha, **to_frame)
+        diagnostics = self.diagnostics()
+        lines = [
+            f"New-generator estimate ({LABELS[self.method]}), {1 - alpha:.0%} intervals "
+            f"covering {COVERS[self.method]}:",
+            table.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
+            "",
+            "Self-check: " + self.self_check_text(),
+            "",
+            f"Judges: between-generator spread of logit TPR {self.spread[0] ** 0.5:.2f}, "
+            f"of logit TNR {self.spread[1] ** 0.5:.2f} (sd)",
+        ]
+        notes = diagnostics.loc[diagnostics["note"] != "calibration generator", "note"]
+        lines += [f"  {g}: {note}" for g, note in notes.iloc[:SUMMARY_NOTES].items()]
+        if len(notes) > SUMMARY_NOTES:
+            lines.append(f"  ... and {len(notes) - SUMMARY_NOTES} more (see diagnostics())")
+        lines += [f"warning: {w}" for w in self.warnings]
+        return "\n".join(lines)
+
+    def add_generators(
+        self, rates: pd.DataFrame, counts: pd.DataFrame | None = None
+    ) -> TransferResult:
+        """Estimate new, unannotated generators: append their rows and refit (cheap: no optimiser).
+
+        Raises
+        ------
+        ValueError
+            A generator already in the fit, an unknown validator, or counts given
+            (or missing) where the original fit had none (or had them).
+        """
+        if self.model is None or self.rates is None or self.anchors is None:
+            raise ValueError("this result does not keep its inputs; refit with TransferModel.fit.")
+        if not isinstance(rates, pd.DataFrame):
+            raise ValueError(f"rates must be a pandas DataFrame; got {type(rates).__name__}.")
+        clash = [g for g in rates.index if g in self.rates.index]
+        if clash:
+            raise ValueError(f"generator(s) {clash} are already in the fit; give only new rows.")
+        unknown = [v for v in rates.columns if v not in self.rates.columns]
+        if unknown:
+            raise ValueError(
+                f"validator(s) {unknown} are not in the fit; it has {list(self.rates.columns)}."
+            )
+        if (counts is None) != (self.n is None):
+            raise ValueError(
+                "give counts for the new rows exactly when the original fit had counts."
+            )
+        new_rates = pd.concat([self.rates, rates.reindex(columns=self.rates.columns)])
+        new_n = (
+            None
+            if self.n is None or counts is None
+            else pd.concat([self.n, counts.reindex(columns=self.rates.columns)])
+        )
+        return self.model.fit(new_rates, new_n, anchors=self.anchors)
