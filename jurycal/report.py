@@ -24,7 +24,7 @@ from regression.intervals import wilson_interval
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from regression import LatentTraitResult, ModelComparison, SingleJudgeResult
+    from regression import LatentTraitResult, ModelComparison, SingleJudgeResult, TransferResult
 
 __all__ = [
     "Report",
@@ -32,7 +32,6 @@ __all__ = [
     "add_latent_trait",
     "describe_latent_interval",
     "add_single_judge",
-    "latent_trait_table",
 ]
 
 
@@ -286,43 +285,13 @@ def _add_warnings(report: Report, warnings: Sequence[str]) -> None:
         report.warning(text)
 
 
-def latent_trait_table(
-    result: LatentTraitResult,
-    truth: pd.Series | None,
-    calibration: Sequence[str],
-    *,
-    alpha: float = 0.05,
-    interval: str | None = "auto",
-    n_boot: int = 200,
-    seed: int = 0,
-) -> pd.DataFrame:
-    """Per generator: role, estimate, interval, human precision, items, error.
-
-    :meth:`LatentTraitResult.to_frame` with the card's arguments: ``interval``
-    is the method of :meth:`LatentTraitResult.interval` (``None``: no
-    interval); ``n_boot`` and ``seed`` serve the bootstrap methods. The table's
-    ``attrs`` say how its interval was computed, for the card.
-
-    ``truth`` is the human-labelled precision per generator, where known (e.g.
-    ``human_labels.groupby("generator")["human"].mean()``). ``role`` is
-    ``calibration`` (its human labels anchor the fit), ``held out`` (known
-    truth the fit did not use: its error is an honest check) or ``unannotated``.
-    """
-    return result.to_frame(
-        alpha,
-        method=interval,
-        n_boot=n_boot,
-        seed=seed,
-        truth=truth,
-        calibration=calibration,
-    )
-
-
 def describe_latent_interval(attrs: Mapping[str, Any]) -> str:
-    """What the interval of a :func:`latent_trait_table` covers, in one sentence."""
+    """What the interval of a latent result's ``to_frame`` table covers, in one sentence."""
     if not attrs:
         return "No intervals were computed."
     level = f"{1 - attrs['alpha']:.0%}"
+    if "covers" in attrs:  # an estimator for new generators says what its interval covers
+        return f"{level} intervals covering {attrs['covers']}."
     if attrs["method"] == "profile":
         scale = (
             f"deviance scaled by the Pearson dispersion {attrs['phi']:.2f} (quasi-likelihood)"
@@ -352,20 +321,35 @@ def describe_latent_interval(attrs: Mapping[str, Any]) -> str:
 
 def add_latent_trait(
     report: Report,
-    result: LatentTraitResult,
+    result: LatentTraitResult | TransferResult,
     table: pd.DataFrame,
 ) -> None:
-    """The multi-judge card: precision with CIs, validators' TPR / TNR, fit diagnostics, warnings.
+    """The multi-judge card: precision with intervals, the self-check, validators, warnings.
 
-    ``table`` is :func:`latent_trait_table` of the same fit (computed once, so
-    the intervals are not computed again; its ``attrs`` describe them).
+    ``table`` is the result's ``to_frame`` (computed once, so the intervals are
+    not computed again; its ``attrs`` describe them). A
+    :class:`~regression.TransferResult` (the default ``LatentTraitModel()``)
+    adds its self-check on the calibration generators and the per-generator
+    diagnostics; a likelihood or paper-loss fit adds its optimiser diagnostics.
     """
+    from regression import TransferResult
+
     calibration = table.loc[table["role"] == "calibration", "generator"].astype(str).tolist()
-    report.heading("Latent-trait regression")
+    is_transfer = isinstance(result, TransferResult)
+    report.heading("Precision of generators from many judges")
+    if is_transfer:
+        model = (
+            f"The {result.method} estimator for new generators (jurycal's default; "
+            "docs/new-generators.md): judges whose TPR / TNR move between generators"
+        )
+    else:
+        model = (
+            "Model: P_ij = g_i TPR_j + (1 - g_i)(1 - TNR_j) (agreeableness paper section 5), "
+            f"fitted with the {result.loss_name} loss"
+        )
     report.paragraph(
-        "Model: P_ij = g_i TPR_j + (1 - g_i)(1 - TNR_j) (agreeableness paper section 5), "
-        f"fitted with the {result.loss_name} loss; anchors from the human labels of "
-        f"{len(calibration)} calibration generator(s): {', '.join(calibration) or 'none'}."
+        f"{model}; human labels of {len(calibration)} calibration generator(s): "
+        f"{', '.join(calibration) or 'none'}."
     )
     report.paragraph(
         "Precision per generator. "
@@ -374,7 +358,16 @@ def add_latent_trait(
         "honest check."
     )
     report.table(table, digits=4)
-    report.paragraph("Validators:")
+    if is_transfer:
+        report.paragraph("Self-check: " + result.self_check_text())
+        if not result.self_check.empty:
+            report.table(result.self_check.reset_index(), digits=4)
+        notes = result.diagnostics()
+        notes = notes[notes["note"] != "calibration generator"]
+        if not notes.empty:
+            report.paragraph("How much each estimate rests on the judges:")
+            report.table(notes.reset_index(names="generator"), digits=3)
+    report.paragraph("Validators (TPR / TNR pooled over the calibration generators):")
     report.table(
         pd.DataFrame(
             {
@@ -385,9 +378,10 @@ def add_latent_trait(
             }
         )
     )
-    report.paragraph(
-        f"Fit diagnostics: training loss {result.loss:.4f}; converged {result.converged}; "
-        f"{result.n_restarts_converged_to_best} of {result.n_restarts} restarts reached the best "
-        f"loss; Pearson dispersion {result.dispersion:.2f} (about 1 when the model holds)."
-    )
+    if not is_transfer:
+        report.paragraph(
+            f"Fit diagnostics: training loss {result.loss:.4f}; converged {result.converged}; "
+            f"{result.n_restarts_converged_to_best} of {result.n_restarts} restarts reached the "
+            f"best loss; Pearson dispersion {result.dispersion:.2f} (about 1 when the model holds)."
+        )
     _add_warnings(report, result.warnings)

@@ -33,12 +33,12 @@ from jurycal.cli.common import (
     write_card,
 )
 
-__all__ = ["register", "run_estimate", "run_fit"]
+__all__ = ["LIKELIHOOD_DEFAULTS", "register", "run_estimate", "run_fit", "settle_options"]
 
 
 def register(subparsers: Any) -> None:
     """Add ``fit`` and ``estimate`` to the ``jurycal`` subparsers."""
-    from regression.latent import BACKENDS, INTERVAL_METHODS, LOSSES
+    from regression.latent import BACKENDS, INTERVAL_METHODS, MODEL_LOSSES
 
     for name, what, handler in (
         (
@@ -69,27 +69,68 @@ def register(subparsers: Any) -> None:
         )
         if name == "estimate":
             parser.add_argument("--generator", required=True, help="the new generator")
-        parser.add_argument("--loss", choices=LOSSES, default="likelihood")
-        parser.add_argument("--backend", choices=BACKENDS, default="scipy")
+        parser.add_argument(
+            "--loss",
+            choices=MODEL_LOSSES,
+            default="transfer",
+            help="transfer (default): the estimator for new generators, with its self-check "
+            "on the calibration generators; likelihood / paper: the latent-trait fit of "
+            "section 5 (the options below apply to these two only)",
+        )
+        parser.add_argument(
+            "--backend", choices=BACKENDS, help=f"default {LIKELIHOOD_DEFAULTS['backend']}"
+        )
         parser.add_argument(
             "--restarts",
             type=restarts_value,
-            default=25,
-            help=f"restarts of the optimiser, 1 to {MAX_RESTARTS:,} (default 25)",
+            help=f"restarts of the optimiser, 1 to {MAX_RESTARTS:,} "
+            f"(default {LIKELIHOOD_DEFAULTS['restarts']})",
         )
         parser.add_argument(
             "--interval",
             choices=(*INTERVAL_METHODS, "none"),
-            default="auto",
-            help="precision intervals (auto: quasi-profile likelihood for the likelihood "
+            help="precision intervals (default auto: quasi-profile likelihood for the likelihood "
             "loss, nonparametric bootstrap for the paper loss; items: bootstrap of each "
             "generator's items, covering the correlation of an item's votes across validators)",
         )
-        parser.add_argument("--n-boot", type=n_boot_value, default=200, help="bootstrap replicates")
+        parser.add_argument(
+            "--n-boot",
+            type=n_boot_value,
+            help=f"bootstrap replicates (default {LIKELIHOOD_DEFAULTS['n_boot']})",
+        )
         parser.add_argument("--alpha", type=alpha_value, default=0.05)
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--report", type=Path, help="also write a report card (.md and .html)")
         parser.set_defaults(handler=handler)
+
+
+#: The settings of the likelihood and paper-loss fits, which the transfer estimator has not.
+LIKELIHOOD_DEFAULTS = {"backend": "scipy", "restarts": 25, "interval": "auto", "n_boot": 200}
+
+
+def settle_options(args: argparse.Namespace) -> None:
+    """Fill the fit settings ``--loss`` uses; refuse those it has not.
+
+    Raises
+    ------
+    ValueError
+        ``--backend``, ``--restarts``, ``--interval`` or ``--n-boot`` given with
+        ``--loss transfer``, whose estimate needs no optimiser and whose interval
+        is its own.
+    """
+    given = [name for name in LIKELIHOOD_DEFAULTS if getattr(args, name) is not None]
+    if args.loss == "transfer":
+        if given:
+            options = ", ".join("--" + name.replace("_", "-") for name in given)
+            raise ValueError(
+                f"{options} set(s) the likelihood and paper-loss fits; the transfer estimator "
+                "(the default --loss) has no optimiser and its interval comes from its own "
+                "held-out errors. Add --loss likelihood (or paper) to use them."
+            )
+        return
+    for name, value in LIKELIHOOD_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
 
 
 def _read(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -100,6 +141,8 @@ def _read(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame]:
 def _model(args: argparse.Namespace) -> Any:
     from regression import LatentTraitModel
 
+    if args.loss == "transfer":
+        return LatentTraitModel()
     return LatentTraitModel(
         loss=args.loss, n_restarts=args.restarts, backend=args.backend, seed=args.seed
     )
@@ -135,15 +178,19 @@ def _table(
     args: argparse.Namespace, result: Any, human: pd.DataFrame, calibration: Sequence[str]
 ) -> pd.DataFrame:
     """The result's per-generator table, with the interval ``--interval`` asks for."""
+    from regression import TransferResult
     from regression.checks import coerce_binary
 
     labels = human.assign(human=coerce_binary("human", human["human"], allow_missing=True))
+    truth = labels.groupby("generator")["human"].mean()
+    if isinstance(result, TransferResult):
+        return result.to_frame(args.alpha, truth=truth)
     return result.to_frame(
         args.alpha,
         method=None if args.interval == "none" else args.interval,
         n_boot=args.n_boot,
         seed=args.seed,
-        truth=labels.groupby("generator")["human"].mean(),
+        truth=truth,
         calibration=calibration,
         progress=show_progress(args),
     )
@@ -152,33 +199,51 @@ def _table(
 def _output(
     args: argparse.Namespace, result: Any, table: pd.DataFrame
 ) -> tuple[str, dict[str, Any]]:
-    """The per-generator table, the validators and the fit's diagnostics, as text and payload."""
+    """The per-generator table, the self-check or the fit's diagnostics, the validators."""
+    from jurycal.report import describe_latent_interval
+    from regression import TransferResult
+
     validators = pd.DataFrame({"tpr": result.tpr, "tnr": result.tnr, "youden_j": result.youden_j})
     validators.index.name = "validator"
-    diagnostics = {
-        "loss": result.loss_name,
-        "training_loss": result.loss,
-        "converged": result.converged,
-        "restarts_at_best": f"{result.n_restarts_converged_to_best} of {result.n_restarts}",
-        "dispersion": result.dispersion,
-    }
-    lines = [
-        f"latent-trait fit ({result.loss_name} loss, {args.backend}): training loss "
-        f"{result.loss:.4f}, converged {result.converged}, restarts at the best loss "
-        f"{diagnostics['restarts_at_best']}, Pearson dispersion {result.dispersion:.2f} "
-        "(about 1 when the model holds)",
-        "",
-        table.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
-        "",
-        validators.to_string(float_format=lambda v: f"{v:.3f}"),
-    ]
+    payload: dict[str, Any] = {"generators": table}
+    if isinstance(result, TransferResult):
+        diagnostics = result.diagnostics()
+        head = [
+            f"new-generator estimate ({result.method}): "
+            + describe_latent_interval(table.attrs),
+            "",
+            table.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
+            "",
+            "self-check: " + result.self_check_text(),
+        ]
+        notes = diagnostics.loc[diagnostics["note"] != "calibration generator", "note"]
+        head += [f"  {g}: {note}" for g, note in notes.items()]
+        payload.update(
+            method=result.method,
+            self_check=result.self_check.reset_index(),
+            self_check_text=result.self_check_text(),
+            diagnostics=diagnostics.reset_index(names="generator"),
+        )
+    else:
+        fit = {
+            "loss": result.loss_name,
+            "training_loss": result.loss,
+            "converged": result.converged,
+            "restarts_at_best": f"{result.n_restarts_converged_to_best} of {result.n_restarts}",
+            "dispersion": result.dispersion,
+        }
+        head = [
+            f"latent-trait fit ({result.loss_name} loss, {args.backend}): training loss "
+            f"{result.loss:.4f}, converged {result.converged}, restarts at the best loss "
+            f"{fit['restarts_at_best']}, Pearson dispersion {result.dispersion:.2f} "
+            "(about 1 when the model holds)",
+            "",
+            table.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
+        ]
+        payload["diagnostics"] = fit
+    lines = [*head, "", validators.to_string(float_format=lambda v: f"{v:.3f}")]
     lines += [f"warning: {w}" for w in result.warnings]
-    payload = {
-        "generators": table,
-        "validators": validators,
-        "diagnostics": diagnostics,
-        "warnings": list(result.warnings),
-    }
+    payload.update(validators=validators, warnings=list(result.warnings))
     return "\n".join(lines), payload
 
 
@@ -205,6 +270,7 @@ def _plot(args: argparse.Namespace, result: Any, human: pd.DataFrame, table: pd.
 
 def run_fit(args: argparse.Namespace) -> int:
     """Fit the latent-trait model and print (or write) its table, validators and diagnostics."""
+    settle_options(args)
     _check_outputs(args)
     with steps(args, ["read", "fit", "intervals", "write"]) as advance:
         advance("read")
@@ -230,6 +296,7 @@ def run_estimate(args: argparse.Namespace) -> int:
     """Fit on the other generators, add ``--generator``, and say what it moved."""
     from regression import counts_from_judgments
 
+    settle_options(args)
     _check_outputs(args)
     with steps(args, ["read", "fit", "add the generator", "intervals"]) as advance:
         advance("read")

@@ -20,7 +20,7 @@ from regression.latent.leave_out import (
     default_models,
     leave_out_evaluation,
 )
-from regression.latent.model import LatentTraitModel
+from regression.latent.model import MODEL_LOSSES, LatentTraitModel
 from regression.latent.result import INTERVAL_METHODS, FitInputs, LatentTraitResult, fit_result
 from regression.latent.simulate import (
     ItemWorld,
@@ -48,6 +48,7 @@ __all__ = [
     "CONFUSION_COLUMNS",
     "INTERVAL_METHODS",
     "LOSSES",
+    "MODEL_LOSSES",
     "Anchors",
     "ConfusionCounts",
     "ESTIMATORS",

@@ -25,7 +25,8 @@ def test_fit_matches_the_library_and_marks_roles(files, capsys, tmp_path):
     root, judgments, human = files
     argv = ["fit", str(root / "judgments.parquet"), str(root / "human.csv"), "--calibration"]
     card = tmp_path / "card.md"
-    assert main(argv + CALIBRATION + ["--n-boot", "20", "--json", "--report", str(card)]) == 0
+    options = ["--loss", "likelihood", "--n-boot", "20", "--json", "--report", str(card)]
+    assert main(argv + CALIBRATION + options) == 0
     payload = json.loads(capsys.readouterr().out)
     with pytest.warns(MisfitWarning):
         expected = LatentTraitModel(loss="likelihood", seed=0).fit_table(
@@ -39,7 +40,7 @@ def test_fit_matches_the_library_and_marks_roles(files, capsys, tmp_path):
     assert rows["gpt-4-turbo"]["role"] == "held out" and rows["gpt-4-turbo"]["abs_error"] > 0
     # the model does not hold on these votes, and the fit says so (agreeableness data)
     assert any("does not hold" in w for w in payload["warnings"])
-    assert "Latent-trait regression" in card.read_text()
+    assert "fitted with the likelihood loss" in card.read_text()
     assert "profile-likelihood intervals (deviance scaled by the Pearson dispersion" in (
         card.read_text()
     )
@@ -49,7 +50,8 @@ def test_fit_matches_the_library_and_marks_roles(files, capsys, tmp_path):
 def test_estimate_a_new_generator_equals_a_full_refit(files, capsys):
     root, judgments, human = files
     argv = ["estimate", str(root / "judgments.parquet"), str(root / "human.csv")]
-    argv += ["--generator", "qwen-coder-plus", "--interval", "none", "--json", "--calibration"]
+    argv += ["--generator", "qwen-coder-plus", "--loss", "likelihood", "--interval", "none"]
+    argv += ["--json", "--calibration"]
     assert main(argv + CALIBRATION) == 0
     payload = json.loads(capsys.readouterr().out)
     rows = {r["generator"]: r for r in payload["generators"]}
@@ -60,6 +62,54 @@ def test_estimate_a_new_generator_equals_a_full_refit(files, capsys):
     )
 
 
+def test_fit_by_default_estimates_with_the_transfer_estimator_and_its_self_check(
+    files, capsys, tmp_path
+):
+    root, judgments, human = files
+    argv = ["fit", str(root / "judgments.parquet"), str(root / "human.csv"), "--calibration"]
+    card = tmp_path / "card.md"
+    assert main(argv + CALIBRATION + ["--json", "--report", str(card)]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    expected = LatentTraitModel().fit_table(judgments, human, CALIBRATION)
+    rows = {r["generator"]: r for r in payload["generators"]}
+    for generator, value in expected.precision.items():
+        assert rows[generator]["estimate"] == pytest.approx(value, abs=1e-9)
+    held_out = [g for g in rows if rows[g]["role"] == "held out"]
+    assert held_out and all(rows[g]["low"] <= rows[g]["estimate"] <= rows[g]["high"] for g in held_out)
+    assert payload["method"] == "transfer"
+    assert payload["self_check_text"] == expected.self_check_text()
+    assert payload["self_check_text"].startswith("on your 3 calibration generators")
+    assert {r["method"] for r in payload["self_check"]} >= {"transfer", "offset", "calibration_mean"}
+    assert {r["generator"] for r in payload["diagnostics"]} == set(rows)
+    text = card.read_text()
+    assert "Self-check: on your 3 calibration generators" in text
+    assert "How much each estimate rests on the judges" in text
+    # the plain-text output says the same
+    assert main(argv + CALIBRATION) == 0
+    out = capsys.readouterr().out
+    assert "self-check: on your 3 calibration generators" in out
+    assert "the judges' J on this kind of data is" in out
+
+
+def test_fit_with_one_calibration_generator_says_no_self_check_is_possible(files, capsys):
+    root, _, _ = files
+    argv = ["fit", str(root / "judgments.parquet"), str(root / "human.csv")]
+    assert main(argv + ["--calibration", "gpt-4o"]) == 0
+    assert "no self-check possible" in capsys.readouterr().out
+
+
+def test_estimate_with_the_default_equals_a_full_fit(files, capsys):
+    root, judgments, human = files
+    argv = ["estimate", str(root / "judgments.parquet"), str(root / "human.csv")]
+    assert main(argv + ["--generator", "qwen-coder-plus", "--json", "--calibration"] + CALIBRATION) == 0
+    rows = {r["generator"]: r for r in json.loads(capsys.readouterr().out)["generators"]}
+    full = LatentTraitModel().fit_table(judgments, human, CALIBRATION)
+    assert rows["qwen-coder-plus"]["estimate"] == pytest.approx(
+        full.precision["qwen-coder-plus"], abs=1e-9
+    )
+    assert rows["qwen-coder-plus"]["role"] == "held out"
+
+
 def test_fit_and_estimate_bad_input(files, capsys):
     root, _, _ = files
     argv = ["estimate", str(root / "judgments.parquet"), str(root / "human.csv")]
@@ -68,7 +118,7 @@ def test_fit_and_estimate_bad_input(files, capsys):
     assert "generator 'gpt-9' is not in the judgments file" in err
     assert "names there: 'claude_3_opus', 'deepseek-chat'," in err
     argv = ["fit", str(root / "judgments.parquet"), str(root / "human.csv")]
-    assert main(argv + ["--calibration", "nobody", "--interval", "none"]) == 1
+    assert main(argv + ["--calibration", "nobody"]) == 1
     assert "nobody" in capsys.readouterr().err
     pd.DataFrame({"generator": ["g"], "item": [0]}).to_csv(root / "bad.csv", index=False)
     assert main(["fit", str(root / "judgments.parquet"), str(root / "bad.csv")]) == 1
