@@ -6,9 +6,12 @@
 2. **Ensemble** (section 4, Fig. 5): majority and minority veto over the 14
    validators; the veto's threshold picked on the human-labelled generators,
    scored leave-one-generator-out.
-3. **Latent-trait regression** (section 5): the released 14 x 14 matrix with
-   anchors from five annotated generators; the sixth is held out and the eight
-   unannotated generators are estimated (the paper's headline use).
+3. **Generators without human labels** (section 5; jurycal's transfer
+   estimator): first on the judgments repaired in step 1, with five annotated
+   generators calibrating and the sixth held out, beside the ensemble of step 2;
+   then on the released 14 x 14 matrix, where the eight unannotated generators
+   are estimated (the paper's headline use). Each fit checks itself on its
+   calibration generators, held out one at a time.
 4. **One judge** (Lee et al.; Fiedler): LMArena battles judged by two weak
    LLM judges (``load_arena``); the estimand is "claude-opus-4 wins", i.e.
    theta = P(the human preferred claude-opus-4) against each of three
@@ -122,17 +125,19 @@ def _repair_section(report: Report, quiet: bool) -> pd.DataFrame:
     return judgments
 
 
-def _ensemble_section(report: Report, judgments: pd.DataFrame) -> None:
-    _, human = load_agreeableness_judgments("feedback+lines+labels")
+def _ensemble_section(
+    report: Report, judgments: pd.DataFrame, human: pd.DataFrame
+) -> pd.Series:
+    """Majority and the picked minority veto; returns the veto's precision per generator."""
     truth = load_human_precision()
     matrix = vote_matrix(judgments)
     choice = pick_threshold(matrix, human, "minority_veto", precision=truth)
-    rows = []
+    rows, precisions = [], {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # items without any vote are counted in the table
         for rule, k in (("majority", None), ("minority_veto", choice.threshold)):
             labels = vote(matrix, rule, k)
-            precision = ensemble_precision(labels).to_frame()["precision"]
+            precision = precisions[rule] = ensemble_precision(labels).to_frame()["precision"]
             rates = ensemble_rates(labels, human)
             error = (precision - truth).abs()
             rows.append(
@@ -157,36 +162,49 @@ def _ensemble_section(report: Report, judgments: pd.DataFrame) -> None:
         plot_threshold_sweep(choice.sweep, "max_abs_error"),
         "Ensemble error against threshold (agreeableness Fig. 5)",
     )
+    return precisions["minority_veto"]
 
 
-def _regression_section(report: Report, level: str = "none") -> None:
-    rates, confusion, truth = (
-        load_validator_rates(level),
-        load_confusion(level),
-        load_human_precision(),
-    )
+def _regression_section(
+    report: Report, judgments: pd.DataFrame, human: pd.DataFrame, veto: pd.Series
+) -> None:
+    truth = load_human_precision()
     held_out = "gpt-4-turbo"
-    calibration = [g for g in truth.index if g != held_out]
-    anchors = Anchors.from_confusion(
-        confusion, calibration_generators=calibration, precision=truth[calibration].to_dict()
-    )
-    result = LatentTraitModel(loss="paper", seed=0).fit(rates, anchors=anchors)
-    table = result.to_frame(n_boot=100, seed=0, truth=truth)
-    error = abs(result.precision[held_out] - truth[held_out])
-    report.heading("3. Latent-trait regression over 14 generators x 14 validators")
+    calibration = [g for g in truth.index if g in set(judgments["generator"]) and g != held_out]
+    result = LatentTraitModel().fit_table(judgments, human, calibration)
+    table = result.to_frame(truth=truth)
+    row = table.set_index("generator").loc[held_out]
+    report.heading("3. Precision of generators without human labels")
     report.paragraph(
-        f"The released matrix of validator-predicted precisions (repair level '{level}'), "
-        "P_ij = g_i TPR_j + (1 - g_i)(1 - TNR_j), fitted with the paper's loss (App. C) and "
-        f"anchors from {len(calibration)} annotated generators. Held out: {held_out}, "
-        f"estimated {result.precision[held_out]:.3f} against the human {truth[held_out]:.3f} "
-        f"(abs error {error:.3f}); the eight unannotated generators get estimates too. "
+        f"The judgments repaired in step 1, with the human labels of {len(calibration)} "
+        f"generators; {held_out}'s labels are held out. jurycal's default estimator (judges "
+        "whose TPR / TNR move between generators, docs/new-generators.md) puts it at "
+        f"{row['estimate']:.3f} [{row['low']:.3f}, {row['high']:.3f}] against the human "
+        f"{truth[held_out]:.3f}; the minority veto of step 2 says {veto[held_out]:.3f}. "
         f"Intervals: {describe_latent_interval(table.attrs)}"
     )
-    report.table(table)
-    validators = pd.DataFrame(
-        {"validator": result.tpr.index, "tpr": result.tpr, "tnr": result.tnr.to_numpy()}
+    report.paragraph("Self-check: " + result.self_check_text())
+    report.table(result.self_check.reset_index(), digits=4)
+    _released_matrix(report, truth)
+
+
+def _released_matrix(report: Report, truth: pd.Series, level: str = "none") -> None:
+    """The paper's headline use: the eight unannotated generators of the released matrix."""
+    rates, confusion = load_validator_rates(level), load_confusion(level)
+    annotated = list(truth.index)
+    anchors = Anchors.from_confusion(
+        confusion, calibration_generators=annotated, precision=truth[annotated].to_dict()
     )
-    report.table(validators.reset_index(drop=True))
+    result = LatentTraitModel().fit(rates, anchors=anchors)
+    table = result.to_frame(truth=truth)
+    notes = result.diagnostics()["note"]
+    table["note"] = table["generator"].map(notes)
+    report.paragraph(
+        f"The released 14 x 14 matrix (repair level '{level}'): anchored on all six "
+        "annotated generators, the eight unannotated ones are estimated; each row says how "
+        "much its estimate rests on the judges. Self-check: " + result.self_check_text()
+    )
+    report.table(table[table["role"] != "calibration"], digits=4)
     for text in result.warnings:
         report.warning(text)
     report.figure(
@@ -283,8 +301,9 @@ def run_demo(
     matplotlib.use("Agg")
     report = Report("jurycal demo: the whole pipeline on bundled data")
     judgments = _repair_section(report, quiet)
-    _ensemble_section(report, judgments)
-    _regression_section(report)
+    _, human = load_agreeableness_judgments("feedback+lines+labels")
+    veto = _ensemble_section(report, judgments, human)
+    _regression_section(report, judgments, human, veto)
     _arena_section(report, seed, n_boot)
     out = Path(out_dir)
     markdown, page = report.write_both(out / "report.md")

@@ -25,8 +25,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 README_MAX_LINES = 230
-# Pages that the command-line, repair, importer, scale and new-generator work add to docs/.
-LINKED_FROM_OTHER_BRANCHES = {"new-generators.md"}
 _FENCE = re.compile(r"^(?P<indent>\s*)```(?P<info>.*)$")
 _LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)")
 
@@ -154,10 +152,7 @@ def test_relative_links_resolve(path: Path) -> None:
             target = match["target"].split("#")[0]
             if not target or re.match(r"^[a-z]+:", target):
                 continue  # an anchor in the same page, or a web address
-            exists = (path.parent / target).exists()
-            assert exists or Path(target).name in LINKED_FROM_OTHER_BRANCHES, (
-                f"{path.name}:{number}: no file {target}"
-            )
+            assert (path.parent / target).exists(), f"{path.name}:{number}: no file {target}"
 
 
 def _benchmark_runner():  # benchmarks/ is a folder of scripts, not a package

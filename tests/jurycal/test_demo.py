@@ -33,7 +33,7 @@ def test_demo_runs_every_stage(demo):
     for heading in (
         "## 1. Repair of validator outputs",
         "## 2. Ensemble voting",
-        "## 3. Latent-trait regression",
+        "## 3. Precision of generators without human labels",
         "## 4. One judge: LMArena battles",
         "## Comparison: gemini-2.5-flash vs gemini-2.5-pro",
     ):
@@ -42,6 +42,17 @@ def test_demo_runs_every_stage(demo):
     assert "Missing labels: 9.5% as produced, 3.3% after repair" in text
     # ensemble: the veto threshold the paper picked, found again leave-one-generator-out
     assert "The veto threshold n = 4 was picked" in text
+
+
+def test_demo_estimates_the_held_out_generator_from_the_repaired_judgments(demo):
+    text, _ = demo
+    # step 3 follows on from steps 1 and 2: the same repaired judgments, beside the veto
+    assert "The judgments repaired in step 1, with the human labels of 5 generators" in text
+    assert "the minority veto of step 2 says" in text
+    assert "Self-check: on your 5 calibration generators, each held out in turn" in text
+    # the paper's headline use: the eight unannotated generators of the released matrix
+    assert "Self-check: on your 6 calibration generators" in text
+    assert text.count("| unannotated |") == 8
 
 
 def test_demo_flags_the_weak_arena_judges(demo):
