@@ -47,7 +47,7 @@ from regression import (
     Anchors,
     CalibrationTable,
     ConfidenceInterval,
-    LatentTraitModel,
+    TransferModel,
     compare_models,
     estimate_prevalence,
 )
@@ -171,7 +171,7 @@ def _regression_section(
     truth = load_human_precision()
     held_out = "gpt-4-turbo"
     calibration = [g for g in truth.index if g in set(judgments["generator"]) and g != held_out]
-    result = LatentTraitModel().fit_table(judgments, human, calibration)
+    result = TransferModel().fit_table(judgments, human, calibration)
     table = result.to_frame(truth=truth)
     row = table.set_index("generator").loc[held_out]
     report.heading("3. Precision of generators without human labels")
@@ -195,7 +195,7 @@ def _released_matrix(report: Report, truth: pd.Series, level: str = "none") -> N
     anchors = Anchors.from_confusion(
         confusion, calibration_generators=annotated, precision=truth[annotated].to_dict()
     )
-    result = LatentTraitModel().fit(rates, anchors=anchors)
+    result = TransferModel().fit(rates, anchors=anchors)
     table = result.to_frame(truth=truth)
     notes = result.diagnostics()["note"]
     table["note"] = table["generator"].map(notes)

@@ -285,6 +285,18 @@ def _add_warnings(report: Report, warnings: Sequence[str]) -> None:
         report.warning(text)
 
 
+def _add_self_check(report: Report, result: TransferResult) -> None:
+    """The estimators' held-out errors on the calibration generators, and how much each rests on the judges."""
+    report.paragraph("Self-check: " + result.self_check_text())
+    if not result.self_check.empty:
+        report.table(result.self_check.reset_index(), digits=4)
+    notes = result.diagnostics()
+    notes = notes[notes["note"] != "calibration generator"]
+    if not notes.empty:
+        report.paragraph("How much each estimate rests on the judges:")
+        report.table(notes.reset_index(names="generator"), digits=3)
+
+
 def describe_latent_interval(attrs: Mapping[str, Any]) -> str:
     """What the interval of a latent result's ``to_frame`` table covers, in one sentence."""
     if not attrs:
@@ -335,9 +347,8 @@ def add_latent_trait(
     from regression import TransferResult
 
     calibration = table.loc[table["role"] == "calibration", "generator"].astype(str).tolist()
-    is_transfer = isinstance(result, TransferResult)
     report.heading("Precision of generators from many judges")
-    if is_transfer:
+    if isinstance(result, TransferResult):
         model = (
             f"The {result.method} estimator for new generators (jurycal's default; "
             "docs/new-generators.md): judges whose TPR / TNR move between generators"
@@ -358,15 +369,8 @@ def add_latent_trait(
         "honest check."
     )
     report.table(table, digits=4)
-    if is_transfer:
-        report.paragraph("Self-check: " + result.self_check_text())
-        if not result.self_check.empty:
-            report.table(result.self_check.reset_index(), digits=4)
-        notes = result.diagnostics()
-        notes = notes[notes["note"] != "calibration generator"]
-        if not notes.empty:
-            report.paragraph("How much each estimate rests on the judges:")
-            report.table(notes.reset_index(names="generator"), digits=3)
+    if isinstance(result, TransferResult):
+        _add_self_check(report, result)
     report.paragraph("Validators (TPR / TNR pooled over the calibration generators):")
     report.table(
         pd.DataFrame(
@@ -378,7 +382,7 @@ def add_latent_trait(
             }
         )
     )
-    if not is_transfer:
+    if not isinstance(result, TransferResult):
         report.paragraph(
             f"Fit diagnostics: training loss {result.loss:.4f}; converged {result.converged}; "
             f"{result.n_restarts_converged_to_best} of {result.n_restarts} restarts reached the "
