@@ -25,6 +25,7 @@ __all__ = [
     "build_data",
     "check_anchor_labels",
     "check_coverage",
+    "check_new_rows",
     "checked_rates",
     "default_n",
     "latent_data",
@@ -256,3 +257,24 @@ def latent_data(rates: pd.DataFrame, n: pd.DataFrame | None, anchors: Anchors) -
         Checked against the matrix by :func:`check_anchor_labels`.
     """
     return build_data(rates, n, anchors, equal_n=default_n(anchors, n))
+
+
+def check_new_rows(rates: Any, fitted: pd.DataFrame) -> None:
+    """Check rows to add to a fit: a DataFrame of new generators over the fit's validators.
+
+    Raises
+    ------
+    ValueError
+        ``rates`` is not a DataFrame, names a generator already in ``fitted``,
+        or a validator ``fitted`` has not.
+    """
+    if not isinstance(rates, pd.DataFrame):
+        raise ValueError(f"rates must be a pandas DataFrame; got {type(rates).__name__}.")
+    clash = [g for g in rates.index if g in fitted.index]
+    if clash:
+        raise ValueError(f"generator(s) {clash} are already in the fit; give only new rows.")
+    unknown = [v for v in rates.columns if v not in fitted.columns]
+    if unknown:
+        raise ValueError(
+            f"validator(s) {unknown} are not in the fit; it has {list(fitted.columns)}."
+        )

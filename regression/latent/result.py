@@ -23,7 +23,13 @@ from regression.checks import SeedLike, as_rng, check_alpha, check_alternative, 
 from regression.intervals import ConfidenceInterval
 from regression.latent.anchors import Anchors
 from regression.latent.bootstrap import count_replicates, percentile_ends
-from regression.latent.data import LatentData, check_anchor_labels, default_n, latent_data
+from regression.latent.data import (
+    LatentData,
+    check_anchor_labels,
+    check_new_rows,
+    default_n,
+    latent_data,
+)
 from regression.latent.items import ItemVotes, draw_item_weights, item_replicates
 from regression.latent.losses import split_theta
 from regression.latent.profile import profile_interval
@@ -157,16 +163,7 @@ class LatentTraitResult:
             the current estimates (the new generators from their row means).
         """
         model, inputs = self._require_refit_state()
-        if not isinstance(rates, pd.DataFrame):
-            raise ValueError(f"rates must be a pandas DataFrame; got {type(rates).__name__}.")
-        clash = [g for g in rates.index if g in inputs.rates.index]
-        if clash:
-            raise ValueError(f"generator(s) {clash} are already in the fit; give only new rows.")
-        unknown = [v for v in rates.columns if v not in inputs.rates.columns]
-        if unknown:
-            raise ValueError(
-                f"validator(s) {unknown} are not in the fit; it has {list(inputs.rates.columns)}."
-            )
+        check_new_rows(rates, inputs.rates)
         if inputs.equal_weights:
             if counts is not None:
                 raise ValueError(

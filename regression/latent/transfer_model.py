@@ -22,7 +22,7 @@ from regression.checks import check_alpha, check_alternative
 from regression.intervals import ConfidenceInterval, wilson_interval
 from regression.latent.anchors import Anchors
 from regression.latent.counts import Counts, counts_from_encoded
-from regression.latent.data import default_n, matrix_inputs
+from regression.latent.data import check_new_rows, default_n, matrix_inputs
 from regression.latent.judgments import encode_judgments
 from regression.latent.result import with_roles
 from regression.latent.transfer import (
@@ -492,16 +492,7 @@ class TransferResult:
         """
         if self.model is None or self.rates is None or self.anchors is None:
             raise ValueError("this result does not keep its inputs; refit with TransferModel.fit.")
-        if not isinstance(rates, pd.DataFrame):
-            raise ValueError(f"rates must be a pandas DataFrame; got {type(rates).__name__}.")
-        clash = [g for g in rates.index if g in self.rates.index]
-        if clash:
-            raise ValueError(f"generator(s) {clash} are already in the fit; give only new rows.")
-        unknown = [v for v in rates.columns if v not in self.rates.columns]
-        if unknown:
-            raise ValueError(
-                f"validator(s) {unknown} are not in the fit; it has {list(self.rates.columns)}."
-            )
+        check_new_rows(rates, self.rates)
         if (counts is None) != (self.n is None):
             raise ValueError(
                 "give counts for the new rows exactly when the original fit had counts."
