@@ -54,7 +54,7 @@ from regression import (
 from regression.latent.plots import plot_validator_rates
 from repair import repair_judgments
 
-__all__ = ["arena_labels", "run_demo"]
+__all__ = ["arena_labels", "arena_section", "run_demo"]
 
 TARGET = "claude-opus-4-20250514"
 CAL_FRACTION = 1 / 3  # Fiedler App. E.3: one third calibration, two thirds test
@@ -213,7 +213,12 @@ def _released_matrix(report: Report, truth: pd.Series, level: str = "none") -> N
     )
 
 
-def _arena_section(report: Report, seed: int, n_boot: int) -> None:
+def arena_section(report: Report, seed: int, n_boot: int) -> None:
+    """Step 4 of the demo: one weak judge on the LMArena battles, every estimator side by side.
+
+    The calibration third is drawn with ``seed``; the comparison's bootstrap
+    takes ``n_boot`` replicates. The same seed gives the same section.
+    """
     labels = arena_labels()
     is_cal = _split(labels, seed)
     opponents = sorted(labels["opponent"].unique())
@@ -304,7 +309,7 @@ def run_demo(
     _, human = load_agreeableness_judgments("feedback+lines+labels")
     veto = _ensemble_section(report, judgments, human)
     _regression_section(report, judgments, human, veto)
-    _arena_section(report, seed, n_boot)
+    arena_section(report, seed, n_boot)
     out = Path(out_dir)
     markdown, page = report.write_both(out / "report.md")
     return markdown.read_text(encoding="utf-8") + f"\nwritten: {markdown}\nwritten: {page}"

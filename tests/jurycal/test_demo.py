@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from jurycal.cli import main
-from jurycal.demo import _arena_section, arena_labels
+from jurycal.demo import arena_labels, arena_section
 from jurycal.report import Report
 
 
@@ -74,7 +74,7 @@ def test_demo_writes_the_report_card(demo):
 def test_arena_section_is_reproducible_from_its_seed():
     def card(seed):
         report = Report("x")
-        _arena_section(report, seed=seed, n_boot=500)
+        arena_section(report, seed=seed, n_boot=500)
         return report.to_markdown()
 
     assert card(1) == card(1)
