@@ -29,6 +29,8 @@ minimisation) with the two ways in: :meth:`LatentTraitModel.fit` (a matrix) and
 from __future__ import annotations
 
 import copy
+import inspect
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
@@ -60,8 +62,9 @@ class LatentTraitModel(Solver):
         when the judges' TPR / TNR move between generators
         (:class:`~regression.latent.transfer_model.TransferModel`; see
         ``docs/new-generators.md``); it returns a
-        :class:`~regression.latent.transfer_model.TransferResult` and ignores
-        the optimiser settings below. ``"likelihood"``: joint binomial
+        :class:`~regression.latent.transfer_model.TransferResult`; it has no
+        optimiser, so the settings below are checked but unused, and one given
+        away from its default draws a ``UserWarning`` that names it. ``"likelihood"``: joint binomial
         likelihood of the counts and the calibration data (eq. (1) with fixed
         TPR / TNR). ``"paper"``: App. C.4, eqs. (11)-(13).
     lambdas : (float, float, float)
@@ -148,6 +151,23 @@ class LatentTraitModel(Solver):
         probe = copy.copy(self)
         probe.loss = "likelihood"
         Solver.check_settings(probe)
+        changed = [
+            name
+            for name, parameter in inspect.signature(Solver.__init__).parameters.items()
+            if name not in ("self", "loss")
+            and parameter.default is not inspect.Parameter.empty
+            and getattr(self, name) != parameter.default
+        ]
+        if changed:
+            # code written for the likelihood default would otherwise switch estimator unseen
+            warnings.warn(
+                f"{', '.join(changed)} set(s) the likelihood and paper-loss fits, which "
+                "LatentTraitModel() does not run by default: it estimates with the transfer "
+                "estimator (docs/new-generators.md), which has no optimiser. Pass "
+                "loss='likelihood' (or 'paper') for the latent-trait fit.",
+                UserWarning,
+                stacklevel=3,
+            )
 
     @classmethod
     def paper_release(cls, **overrides: Any) -> LatentTraitModel:

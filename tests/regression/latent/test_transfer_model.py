@@ -220,3 +220,15 @@ def test_fig6_style_plot_draws_every_estimator():
     figure = plot_leave_out(table)
     labels = figure.axes[1].get_legend_handles_labels()[1]
     assert set(methods) <= set(labels)
+
+
+def test_optimiser_settings_with_the_transfer_default_warn_and_name_themselves():
+    rates = load_validator_rates("none")
+    anchors = bundled_anchors(["gpt-4o", "gpt-4-turbo"])
+    with pytest.warns(UserWarning, match=r"^n_restarts, backend set\(s\) the likelihood"):
+        result = LatentTraitModel(n_restarts=5, backend="torch").fit(rates, anchors=anchors)
+    assert isinstance(result, TransferResult)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        LatentTraitModel().fit(rates, anchors=anchors)
+        LatentTraitModel(loss="likelihood", n_restarts=1).check_settings()
