@@ -134,7 +134,7 @@ def speed_table() -> pd.DataFrame:
     rows = [("finite-difference L-BFGS-B (paper loss), sampled and scaled", baseline, np.nan)]
     for label, model in [
         ("scipy, exact gradient, paper loss", _ObjectiveTimed(loss="paper", n_restarts=25)),
-        ("scipy, exact gradient, likelihood", _ObjectiveTimed(n_restarts=25)),
+        ("scipy, exact gradient, likelihood", _ObjectiveTimed(loss="likelihood", n_restarts=25)),
         ("torch batch, paper loss", LatentTraitModel(loss="paper", n_restarts=25, backend="torch")),
         (
             "torch batch, likelihood",
