@@ -290,8 +290,7 @@ def _add_self_check(report: Report, result: TransferResult) -> None:
     report.paragraph("Self-check: " + result.self_check_text())
     if not result.self_check.empty:
         report.table(result.self_check.reset_index(), digits=4)
-    notes = result.diagnostics()
-    notes = notes[notes["note"] != "calibration generator"]
+    notes = result.diagnostics(calibration=False)
     if not notes.empty:
         report.paragraph("How much each estimate rests on the judges:")
         report.table(notes.reset_index(names="generator"), digits=3)

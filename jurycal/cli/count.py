@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     for path in inputs:  # the cheap faults (empty, not gzip), named as every command names them
         check_readable(path)
     counts = count_judgments(
-        args.judgments if len(args.judgments) > 1 else args.judgments[0],
+        args.judgments,
         progress=show_progress(args),
         check_duplicates=args.check_duplicates,
         memory_limit=None if args.memory_limit.lower() == "none" else args.memory_limit,

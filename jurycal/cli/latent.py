@@ -216,8 +216,8 @@ def _output(
             "",
             "self-check: " + result.self_check_text(),
         ]
-        notes = diagnostics.loc[diagnostics["note"] != "calibration generator", "note"]
-        head += [f"  {g}: {note}" for g, note in notes.items()]
+        estimated = table.loc[table["role"] != "calibration", "generator"]
+        head += [f"  {g}: {diagnostics.at[g, 'note']}" for g in estimated]
         payload.update(
             method=result.method,
             self_check=result.self_check.reset_index(),

@@ -384,8 +384,11 @@ class TransferResult:
         table = self.interval(1 - confidence_level, alternative=alternative)
         return ConfidenceInterval(table["low"], table["high"])
 
-    def diagnostics(self) -> pd.DataFrame:
+    def diagnostics(self, *, calibration: bool = True) -> pd.DataFrame:
         """Per generator: how much the judges say about it and how much the estimate follows them.
+
+        ``calibration=False`` leaves out the calibration generators, whose
+        estimate is their human labels: the rows a reader of the notes wants.
 
         Columns: ``validators`` (that judged it), ``informative`` (of them with
         pooled J > 0), ``youden_j`` (their mean pooled J: a 1-point change in
@@ -434,6 +437,8 @@ class TransferResult:
         )
         table.iloc[data.calibration, table.columns.get_loc("follows_judges")] = np.nan
         table.iloc[data.calibration, table.columns.get_loc("note")] = "calibration generator"
+        if not calibration:
+            return table.drop(index=self.precision.index[data.calibration])
         return table
 
     def to_frame(self, alpha: float = 0.05, *, truth: pd.Series | None = None) -> pd.DataFrame:
@@ -461,7 +466,6 @@ class TransferResult:
     def summary(self, alpha: float = 0.05, **to_frame: Any) -> str:
         """A plain-text report: estimates with intervals, the self-check, diagnostics, warnings."""
         table = self.to_frame(alpha, **to_frame)
-        diagnostics = self.diagnostics()
         lines = [
             f"New-generator estimate ({LABELS[self.method]}), {1 - alpha:.0%} intervals "
             f"covering {COVERS[self.method]}:",
@@ -472,7 +476,7 @@ class TransferResult:
             f"Judges: between-generator spread of logit TPR {self.spread[0] ** 0.5:.2f}, "
             f"of logit TNR {self.spread[1] ** 0.5:.2f} (sd)",
         ]
-        notes = diagnostics.loc[diagnostics["note"] != "calibration generator", "note"]
+        notes = self.diagnostics(calibration=False)["note"]
         lines += [f"  {g}: {note}" for g, note in notes.iloc[:SUMMARY_NOTES].items()]
         if len(notes) > SUMMARY_NOTES:
             lines.append(f"  ... and {len(notes) - SUMMARY_NOTES} more (see diagnostics())")
