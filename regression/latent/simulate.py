@@ -25,6 +25,7 @@ from regression.latent.counts import Counts
 __all__ = [
     "ItemWorld",
     "LatentWorld",
+    "draw_traits",
     "latent_world",
     "simulate_item_votes",
     "simulate_latent_world",
@@ -101,7 +102,7 @@ def simulate_latent_world(
     if not 0 < observed <= 1:
         raise ValueError(f"observed ({observed!r}) must lie in (0, 1].")
     rng = np.random.default_rng(seed)
-    gens, vals, g, tpr, tnr = _draw_traits(
+    gens, vals, g, tpr, tnr = draw_traits(
         (n_generators, n_validators, n_items, n_annotated), (g_range, tpr_range, tnr_range), rng
     )
     shape = (n_generators, n_validators)
@@ -263,7 +264,7 @@ def simulate_item_votes(
     if not (np.isfinite(difficulty) and difficulty >= 0):
         raise ValueError(f"difficulty ({difficulty!r}) must be a finite number >= 0.")
     rng = np.random.default_rng(seed)
-    gen_index, val_index, g, tpr, tnr = _draw_traits(
+    gen_index, val_index, g, tpr, tnr = draw_traits(
         (n_generators, n_validators, n_items, n_annotated), (g_range, tpr_range, tnr_range), rng
     )
     gens, vals = gen_index.to_numpy(dtype=object), val_index.to_numpy(dtype=object)
@@ -307,12 +308,15 @@ def simulate_item_votes(
     )
 
 
-def _draw_traits(
+def draw_traits(
     sizes: tuple[int, int, int, int],
     ranges: tuple[tuple[float, float], ...],
-    rng: np.random.Generator,
+    rng: np.random.Generator | np.random.RandomState,
 ) -> tuple[pd.Index, pd.Index, np.ndarray, np.ndarray, np.ndarray]:
     """Check a world's sizes and ranges; its generator and validator names and true g, TPR, TNR.
+
+    Every simulator of :mod:`regression.latent` draws its traits here, so the
+    same seed gives the same generators and judges in each of them.
 
     ``sizes`` is ``(n_generators, n_validators, n_items, n_annotated)``, ``ranges``
     the uniform ranges of g, TPR and TNR, drawn in that order.

@@ -25,11 +25,10 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
-import pandas as pd
 from scipy.special import expit, logit
 
-from regression.checks import SeedLike, as_rng, check_probability
-from regression.latent.simulate import LatentWorld, latent_world
+from regression.checks import SeedLike, as_rng
+from regression.latent.simulate import LatentWorld, draw_traits, latent_world
 
 __all__ = ["TRANSFER_WORLDS", "simulate_transfer_world", "transfer_world"]
 
@@ -119,17 +118,6 @@ def simulate_transfer_world(
     >>> world.counts.n_labeled.shape, len(world.confusion)
     ((5, 4), 8)
     """
-    for name, value in (
-        ("n_generators", n_generators),
-        ("n_validators", n_validators),
-        ("n_items", n_items),
-    ):
-        if int(value) < 1:
-            raise ValueError(f"{name} ({value!r}) must be at least 1.")
-    if not 0 <= n_annotated <= n_generators:
-        raise ValueError(f"n_annotated ({n_annotated!r}) must lie in [0, {n_generators}].")
-    for name, bounds in (("g_range", g_range), ("tpr_range", tpr_range), ("tnr_range", tnr_range)):
-        check_probability(name, np.asarray(bounds, dtype=float))
     for name, sd in (("spread", spread), ("shared", shared)):
         if not (np.isfinite(sd) and sd >= 0):
             raise ValueError(f"{name} ({sd!r}) must be a finite number >= 0.")
@@ -137,9 +125,9 @@ def simulate_transfer_world(
         raise ValueError(f"slope ({slope!r}) must be finite.")
     rng = as_rng(seed)
     shape = (n_generators, n_validators)
-    g = rng.uniform(*g_range, n_generators)
-    tpr = rng.uniform(*tpr_range, n_validators)
-    tnr = rng.uniform(*tnr_range, n_validators)
+    gens, vals, g, tpr, tnr = draw_traits(
+        (n_generators, n_validators, n_items, n_annotated), (g_range, tpr_range, tnr_range), rng
+    )
     shift = (
         rng.normal(0.0, shared, n_generators)[:, None] if shared > 0 else np.zeros((shape[0], 1))
     )
@@ -151,9 +139,6 @@ def simulate_transfer_world(
     valid = rng.binomial(n_items, g)
     tp = rng.binomial(np.broadcast_to(valid[:, None], shape), tpr_ij)
     fp = rng.binomial(np.broadcast_to((n_items - valid)[:, None], shape), 1.0 - tnr_ij)
-    width = len(str(n_generators)), len(str(n_validators))
-    gens = pd.Index([f"g{i:0{width[0]}d}" for i in range(n_generators)], name="generator")
-    vals = pd.Index([f"v{j:0{width[1]}d}" for j in range(n_validators)], name="validator")
     return latent_world(gens, vals, (g, tpr, tnr), (valid, tp, fp), n_items, n_annotated)
 
 
