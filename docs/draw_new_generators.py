@@ -1,7 +1,7 @@
 """Draw docs/new-generators.png: every estimator's leave-s-out error on the bundled data (Fig. 6 style).
 
 Run from the repository root: ``python docs/draw_new_generators.py``. It scores
-:func:`regression.latent.leave_out.default_models` (the paper's released configuration, the
+:func:`regression.leave_out.default_models` (the paper's released configuration, the
 likelihood and every estimator for new generators) on every calibration subset
 of the six annotated generators at repair level ``none``, prints the mean max
 error and the coverage of the 95 % intervals per s, and draws the mean max

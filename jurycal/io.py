@@ -26,7 +26,7 @@ from typing import Any, BinaryIO
 import pandas as pd
 
 from jurycal.counting import DEFAULT_MEMORY_LIMIT, count_files
-from regression.latent import Counts
+from regression.data import Counts
 
 __all__ = [
     "FORMATS",

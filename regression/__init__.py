@@ -5,29 +5,22 @@ Fiedler's diagnostics and comparisons. Many judges: the latent-trait regression
 over the generator x validator matrix (agreeableness paper, section 5).
 """
 
+from regression.data import Anchors, Counts, confusion_from_judgments, counts_from_judgments
 from regression.intervals import ConfidenceInterval, wald_interval, wilson_interval
 from regression.latent import (
-    DEFAULT_BASELINES,
-    Anchors,
     ConvergenceWarning,
-    Counts,
     ItemWorld,
     LatentTraitModel,
     LatentTraitResult,
     LatentWorld,
     MisfitWarning,
-    Split,
-    TransferModel,
-    TransferResult,
     UnidentifiedWarning,
-    confusion_from_judgments,
-    counts_from_judgments,
-    leave_out_evaluation,
     simulate_item_votes,
     simulate_latent_world,
     simulate_transfer_world,
     transfer_world,
 )
+from regression.leave_out import DEFAULT_BASELINES, Split, leave_out_evaluation
 from regression.single_judge import (
     COMPARISON_METHODS,
     LOW_J,
@@ -70,6 +63,7 @@ from regression.single_judge import (
     simulate_single_judge,
     youden_j,
 )
+from regression.transfer import TransferModel, TransferResult
 
 __all__ = [
     "ConfidenceInterval",

@@ -33,7 +33,7 @@ from jurycal.counting.tally import (
     tally,
 )
 from regression.checks import HUMAN_COLUMNS, JUDGMENT_COLUMNS
-from regression.latent import Counts
+from regression.data import Counts
 
 __all__ = [
     "DEFAULT_MEMORY_LIMIT",

@@ -18,7 +18,7 @@ import pandas as pd
 from jurycal.counting.labels import CODE, label_code
 from jurycal.counting.tally import confusion_lazy, count_lazy
 from regression.checks import HUMAN_COLUMNS, JUDGMENT_COLUMNS, coerce_binary
-from regression.latent import Counts
+from regression.data import Counts
 
 __all__ = ["confusion_frame", "count_frame"]
 

@@ -18,7 +18,7 @@ import pandas as pd
 
 from jurycal.counting.labels import BAD, CODE, MISSING
 from regression.checks import plain
-from regression.latent import CONFUSION_COLUMNS, Counts
+from regression.data import CONFUSION_COLUMNS, Counts
 
 __all__ = [
     "MAX_REPORTED",

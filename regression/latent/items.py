@@ -12,14 +12,14 @@ sum over items:
 * cell (i, j): ``n_ij = sum_t w_t [t labelled by j]``,
   ``k_ij = sum_t w_t [t labelled valid by j]``;
 * the TPR / TNR anchors, pooled over the calibration generators as
-  :meth:`~regression.latent.anchors.Anchors.from_confusion` pools them:
+  :meth:`~regression.data.anchors.Anchors.from_confusion` pools them:
   ``tp_j = sum_t w_t [human valid, j says valid]`` and so on;
 * the precision anchor of calibration generator h: ``m_h = sum_t w_t [t has a
   human label]``, ``a_h = sum_t w_t [human valid]``.
 
 The sums are sparse incidence matrices (rows: cells, validators or anchors;
 columns: items) times the weight matrix, so all replicates cost one sparse
-product each; no pandas and no :class:`~regression.latent.anchors.Anchors` per replicate.
+product each; no pandas and no :class:`~regression.data.anchors.Anchors` per replicate.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from regression.data.judgments import EncodedJudgments
 from regression.latent.data import LatentData
-from regression.latent.judgments import EncodedJudgments
 
 __all__ = ["ItemVotes", "draw_item_weights", "encode_items", "item_replicates"]
 
@@ -83,7 +83,7 @@ def encode_items(encoded: EncodedJudgments, rates: pd.DataFrame) -> tuple[ItemVo
     encoded : EncodedJudgments
         The checked judgments table and human labels.
     rates : DataFrame
-        The fitted matrix (:func:`~regression.latent.counts.counts_from_encoded`
+        The fitted matrix (:func:`~regression.data.counts.counts_from_encoded`
         of ``encoded``).
 
     Returns

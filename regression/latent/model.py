@@ -9,7 +9,7 @@ generator i valid with probability (section 5.1, eq. (1); App. C.2, eq. (8))
 :class:`LatentTraitModel` fits g, v+ and v- to the observed matrix, anchored by
 human labels on a few "calibration" generators, with one of two losses, or,
 by default (``loss="transfer"``), estimates new generators with
-:class:`~regression.latent.transfer_model.TransferModel`, which holds when the
+:class:`~regression.transfer.model.TransferModel`, which holds when the
 judges' TPR / TNR move between generators (``docs/new-generators.md``):
 
 * ``loss="paper"``: App. C.4, eqs. (11)-(13): mean BCE over the observed cells
@@ -37,14 +37,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression.latent.anchors import Anchors
-from regression.latent.counts import Counts, counts_from_encoded
-from regression.latent.data import matrix_inputs
+from regression.data.anchors import Anchors
+from regression.data.counts import Counts, counts_from_encoded
+from regression.data.judgments import encode_judgments
+from regression.data.matrix import matrix_inputs
 from regression.latent.items import encode_items
-from regression.latent.judgments import encode_judgments
 from regression.latent.result import LatentTraitResult, fit_result
 from regression.latent.solver import LOSSES, Solver
-from regression.latent.transfer_model import TransferModel, TransferResult
+from regression.transfer.model import TransferModel, TransferResult
 
 __all__ = ["MODEL_LOSSES", "LatentTraitModel"]
 
@@ -60,9 +60,9 @@ class LatentTraitModel(Solver):
     loss : {"transfer", "likelihood", "paper"}
         ``"transfer"`` (default): the estimator for new generators that holds
         when the judges' TPR / TNR move between generators
-        (:class:`~regression.latent.transfer_model.TransferModel`; see
+        (:class:`~regression.transfer.model.TransferModel`; see
         ``docs/new-generators.md``); it returns a
-        :class:`~regression.latent.transfer_model.TransferResult`; it has no
+        :class:`~regression.transfer.model.TransferResult`; it has no
         optimiser, so the settings below are checked but unused, and one given
         away from its default draws a ``UserWarning`` that names it. ``"likelihood"``: joint binomial
         likelihood of the counts and the calibration data (eq. (1) with fixed
@@ -204,7 +204,7 @@ class LatentTraitModel(Solver):
         rates : DataFrame or Counts
             Generators (index) x validators (columns) of the fraction labelled
             valid; NaN marks an absent cell (never run, or no labels). A
-            :class:`~regression.latent.counts.Counts` gives rates and counts at once.
+            :class:`~regression.data.counts.Counts` gives rates and counts at once.
         counts : DataFrame or Counts, optional
             The items behind each rate (``n_labeled``). Without them the
             likelihood weights every cell equally (as backed by the median
@@ -245,7 +245,7 @@ class LatentTraitModel(Solver):
         ----------
         judgments : DataFrame
             ``generator, item, validator, label`` (see
-            :func:`~regression.latent.judgments.encode_judgments`).
+            :func:`~regression.data.judgments.encode_judgments`).
         human_labels : DataFrame, optional
             ``generator, item, human``.
         calibration_generators : iterable of str, optional
@@ -267,8 +267,8 @@ class LatentTraitModel(Solver):
 
         Notes
         -----
-        The table is encoded once (:func:`~regression.latent.judgments.encode_judgments`);
-        the counts (:func:`~regression.latent.counts.counts_from_encoded`), the
+        The table is encoded once (:func:`~regression.data.judgments.encode_judgments`);
+        the counts (:func:`~regression.data.counts.counts_from_encoded`), the
         anchors (:meth:`Anchors.from_encoded`) and the item codes of the item
         bootstrap (:func:`~regression.latent.items.encode_items`) derive from it.
         """

@@ -160,7 +160,7 @@ def plot_leave_out(
     Parameters
     ----------
     table : DataFrame
-        The output of :func:`regression.latent.leave_out.leave_out_evaluation`.
+        The output of :func:`regression.leave_out.leave_out_evaluation`.
     spread_method : str, optional
         The method whose MaxAE over calibration subsets is drawn as boxes per s
         (panel a, Fig. 6a); default the first model method in ``table``.

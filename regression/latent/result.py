@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,16 +20,11 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import SeedLike, as_rng, check_alpha, check_alternative, check_n_boot
+from regression.data.anchors import Anchors
+from regression.data.matrix import check_anchor_labels, check_new_rows, default_n
 from regression.intervals import ConfidenceInterval
-from regression.latent.anchors import Anchors
 from regression.latent.bootstrap import count_replicates, percentile_ends
-from regression.latent.data import (
-    LatentData,
-    check_anchor_labels,
-    check_new_rows,
-    default_n,
-    latent_data,
-)
+from regression.latent.data import LatentData, latent_data
 from regression.latent.items import ItemVotes, draw_item_weights, item_replicates
 from regression.latent.losses import split_theta
 from regression.latent.profile import profile_interval
@@ -41,8 +36,9 @@ from regression.latent.solver import (
     UnidentifiedWarning,
     pearson_dispersion,
 )
+from regression.results import with_roles
 
-__all__ = ["INTERVAL_METHODS", "FitInputs", "LatentTraitResult", "fit_result", "with_roles"]
+__all__ = ["INTERVAL_METHODS", "FitInputs", "LatentTraitResult", "fit_result"]
 
 INTERVAL_METHODS = ("auto", "profile", "parametric", "nonparametric", "items")
 
@@ -472,36 +468,6 @@ class LatentTraitResult:
                 "this result does not keep its inputs; refit with LatentTraitModel.fit."
             )
         return self.model, self.inputs
-
-
-def with_roles(
-    table: pd.DataFrame,
-    truth: pd.Series | Mapping[str, float],
-    n: pd.DataFrame | None,
-    calibration: Iterable[str],
-) -> pd.DataFrame:
-    """Add ``human, n, role, abs_error`` to a ``generator, estimate[, low, high]`` table.
-
-    ``human`` is ``truth`` where known; ``n`` the most items any validator
-    labelled for the generator (NaN without counts); ``role`` is
-    ``calibration`` (in ``calibration``), ``held out`` (a human precision the
-    fit did not use) or ``unannotated``; ``abs_error`` is set on held-out rows.
-    The columns come in the order ``generator, role, estimate, ...``.
-    """
-    table = table.copy()
-    generators = pd.Index(table["generator"])
-    table["human"] = pd.Series(truth, dtype=float).reindex(generators).to_numpy()
-    table["n"] = np.nan if n is None else n.reindex(generators).max(axis=1).to_numpy()
-    table["role"] = np.where(
-        table["generator"].isin(list(calibration)),
-        "calibration",
-        np.where(table["human"].notna(), "held out", "unannotated"),
-    )
-    table["abs_error"] = np.where(
-        table["role"] == "held out", (table["estimate"] - table["human"]).abs(), np.nan
-    )
-    first = ["generator", "role", "estimate"]
-    return table[first + [c for c in table.columns if c not in first]]
 
 
 def fit_result(

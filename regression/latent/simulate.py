@@ -20,7 +20,7 @@ import pandas as pd
 from scipy.special import expit, logit
 
 from regression.checks import check_probability
-from regression.latent.counts import Counts
+from regression.data.counts import Counts
 
 __all__ = [
     "ItemWorld",

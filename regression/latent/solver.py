@@ -28,7 +28,7 @@ from scipy.optimize import minimize
 from tqdm.auto import tqdm
 
 from regression.checks import SeedLike
-from regression.latent.anchors import Anchors
+from regression.data.anchors import Anchors
 from regression.latent.data import LatentData, latent_data
 from regression.latent.losses import likelihood_loss, paper_loss, predicted_rates, split_theta
 

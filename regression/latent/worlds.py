@@ -1,6 +1,6 @@
 """Simulated worlds in which the judges' TPR / TNR move between generators.
 
-The worlds the default estimator for new generators (:mod:`regression.latent.transfer`)
+The worlds the default estimator for new generators (:mod:`regression.transfer.estimators`)
 is measured on. Generator i has precision g_i and ``n_items`` outputs, of which
 ``a_i ~ Bin(n_items, g_i)`` are valid; validator j calls a valid output valid
 with probability TPR_ij and an invalid one invalid with probability TNR_ij

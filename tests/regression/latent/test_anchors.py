@@ -1,11 +1,11 @@
-"""Calibration anchors pooled from confusion tables or human labels (regression.latent.anchors)."""
+"""Calibration anchors pooled from confusion tables or human labels (regression.data.anchors)."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from jurycal.datasets import load_agreeableness_judgments, load_confusion
-from regression.latent.anchors import Anchors, confusion_from_judgments
+from regression.data.anchors import Anchors, confusion_from_judgments
 
 
 def test_pooled_anchors_match_the_data_readme_facts():

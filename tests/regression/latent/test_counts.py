@@ -1,4 +1,4 @@
-"""Counts matrix: counting the judgments table, chunked sums, validation (regression.latent.counts)."""
+"""Counts matrix: counting the judgments table, chunked sums, validation (regression.data.counts)."""
 
 import numpy as np
 import pandas as pd
@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jurycal.datasets import load_agreeableness_judgments
-from regression.latent.counts import Counts, counts_from_judgments
+from regression.data.counts import Counts, counts_from_judgments
 
 
 def _judgments(rows):

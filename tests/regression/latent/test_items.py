@@ -15,8 +15,8 @@ from regression import (
     simulate_item_votes,
     simulate_latent_world,
 )
+from regression.data.judgments import encode_judgments
 from regression.latent.items import draw_item_weights, encode_items, item_replicates
-from regression.latent.judgments import encode_judgments
 
 ARRAYS = ("rate", "n", "g_val", "g_n", "tpr_val", "tpr_n", "tnr_val", "tnr_n")
 

@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import regression.latent.judgments as judgments_module
+import regression.data.judgments as judgments_module
 from regression import LatentTraitModel, leave_out_evaluation, simulate_item_votes
-from regression.latent import counts_from_judgments, encode_judgments
-from regression.latent.anchors import confusion_from_encoded, confusion_from_judgments
+from regression.data import counts_from_judgments, encode_judgments
+from regression.data.anchors import confusion_from_encoded, confusion_from_judgments
 
 
 def _world(seed=0):

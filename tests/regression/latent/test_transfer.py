@@ -1,4 +1,4 @@
-"""The estimators for new generators on arrays (regression.latent.transfer)."""
+"""The estimators for new generators on arrays (regression.transfer.estimators)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from regression.latent.anchors import Anchors
-from regression.latent.transfer import (
+from regression.data.anchors import Anchors
+from regression.latent.worlds import transfer_world
+from regression.transfer.estimators import (
     ESTIMATORS,
     TransferData,
     calibration_mean,
@@ -24,8 +25,7 @@ from regression.latent.transfer import (
     stack,
     transfer,
 )
-from regression.latent.transfer_model import transfer_data
-from regression.latent.worlds import transfer_world
+from regression.transfer.model import transfer_data
 
 
 def world_data(world, calibration):

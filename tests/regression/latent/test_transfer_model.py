@@ -16,18 +16,17 @@ from jurycal.datasets import (
     load_paper_regression_errors,
     load_validator_rates,
 )
+from regression.data import Anchors
 from regression.latent import (
-    Anchors,
     LatentTraitModel,
     MisfitWarning,
-    TransferModel,
-    TransferResult,
-    leave_out_evaluation,
     simulate_latent_world,
     transfer_world,
 )
-from regression.latent.transfer import leave_one_out, offset_mean
-from regression.latent.transfer_model import transfer_data
+from regression.leave_out import leave_out_evaluation
+from regression.transfer import TransferModel, TransferResult
+from regression.transfer.estimators import leave_one_out, offset_mean
+from regression.transfer.model import transfer_data
 
 TRUTH = load_human_precision()
 

@@ -8,7 +8,7 @@ validator j has one TPR v+_j and one TNR v-_j on every generator, so that
 On real data they differ between generators far beyond sampling noise, partly
 at random and partly with the generator (a generator-level shift shared by the
 judges; a TNR that falls as precision rises). The estimators here work on
-arrays (numpy inside; the pandas edge is :mod:`regression.latent.transfer_model`):
+arrays (numpy inside; the pandas edge is :mod:`regression.transfer.model`):
 
 * :func:`calibration_mean`: the mean human precision of the calibration
   generators, with a t prediction interval.

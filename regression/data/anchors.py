@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_counts, check_probability, require_columns
-from regression.latent.judgments import EncodedJudgments, encode_judgments
+from regression.data.judgments import EncodedJudgments, encode_judgments
 
 __all__ = [
     "CONFUSION_COLUMNS",
@@ -73,7 +73,7 @@ class Anchors:
         validator, tp, fn, fp, tn``, when the anchors were pooled from them
         (:meth:`from_confusion`, :meth:`from_human_labels`,
         :meth:`from_encoded` keep them). The estimators for new generators
-        (:mod:`regression.latent.transfer`) read how the judges' TPR / TNR
+        (:mod:`regression.transfer.estimators`) read how the judges' TPR / TNR
         differ between generators from them.
 
     Raises

@@ -6,7 +6,7 @@ estimates on the held-out annotated generators by their max (MaxAE) and mean
 absolute error. Baselines are scored on the same splits.
 
 Models are :class:`~regression.latent.model.LatentTraitModel` fits or the
-estimators for new generators (:class:`~regression.latent.transfer_model.TransferModel`:
+estimators for new generators (:class:`~regression.transfer.model.TransferModel`:
 the default ``LatentTraitModel()``, the calibration mean, the offset-corrected
 mean of judges, pooled Rogan-Gladen, the hierarchical judges); the latter also
 report how often their intervals cover the held-out generators.
@@ -29,14 +29,14 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from regression.checks import JUDGMENT_COLUMNS, check_alpha, fresh_rng
-from regression.latent.anchors import Anchors, ConfusionCounts, confusion_from_encoded
-from regression.latent.counts import Counts, counts_from_encoded
-from regression.latent.data import matrix_inputs
-from regression.latent.judgments import encode_judgments
+from regression.data.anchors import Anchors, ConfusionCounts, confusion_from_encoded
+from regression.data.counts import Counts, counts_from_encoded
+from regression.data.judgments import encode_judgments
+from regression.data.matrix import matrix_inputs
 from regression.latent.model import LatentTraitModel
 from regression.latent.solver import Solver, select_best, show_progress
-from regression.latent.transfer import ESTIMATORS
-from regression.latent.transfer_model import TransferModel, transfer_data
+from regression.transfer.estimators import ESTIMATORS
+from regression.transfer.model import TransferModel, transfer_data
 
 __all__ = [
     "DEFAULT_BASELINES",
@@ -119,7 +119,7 @@ def default_models() -> dict[str, Model]:
 
     ``transfer`` (``LatentTraitModel()``, the default for new generators),
     ``hierarchical``, ``offset``, ``rogan_gladen`` and ``calibration_mean``
-    (:class:`~regression.latent.transfer_model.TransferModel`), the paper's
+    (:class:`~regression.transfer.model.TransferModel`), the paper's
     released configuration (``paper``) and the plain likelihood (``likelihood``).
     """
     models: dict[str, Model] = {"transfer": LatentTraitModel()}
@@ -151,7 +151,7 @@ def leave_out_evaluation(
     data : DataFrame or Counts
         Either the judgments table (``generator, item, validator, label``; then
         give ``human_labels``) or a generators x validators matrix of rates
-        (NaN = absent) or a :class:`~regression.latent.counts.Counts` (then give
+        (NaN = absent) or a :class:`~regression.data.counts.Counts` (then give
         ``confusion`` and ``precision``).
     human_labels : DataFrame, optional
         ``generator, item, human``: the truth (share valid) and the confusion
@@ -360,7 +360,7 @@ def score_baselines(
 
 
 def transfer_method(model: Model) -> str | None:
-    """The :data:`~regression.latent.transfer.ESTIMATORS` entry a model runs, or None for an optimiser fit."""
+    """The :data:`~regression.transfer.estimators.ESTIMATORS` entry a model runs, or None for an optimiser fit."""
     if isinstance(model, TransferModel):
         model.check_settings()
         return model.method

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_counts
-from regression.latent.judgments import EncodedJudgments, encode_judgments
+from regression.data.judgments import EncodedJudgments, encode_judgments
 
 __all__ = ["Counts", "counts_from_encoded", "counts_from_judgments"]
 

@@ -1,7 +1,7 @@
-"""The estimators of :mod:`regression.latent.transfer` as fitted models with pandas in and out.
+"""The estimators of :mod:`regression.transfer.estimators` as fitted models with pandas in and out.
 
 :class:`TransferModel` takes what :class:`~regression.latent.model.LatentTraitModel`
-takes (a matrix with its counts and :class:`~regression.latent.anchors.Anchors`,
+takes (a matrix with its counts and :class:`~regression.data.anchors.Anchors`,
 or the judgments table with human labels) and returns a :class:`TransferResult`:
 the precision per generator, its interval, the self-check (every estimator's
 error on the calibration generators, each held out in turn) and per-generator
@@ -19,13 +19,13 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha, check_alternative
+from regression.data.anchors import Anchors
+from regression.data.counts import Counts, counts_from_encoded
+from regression.data.judgments import encode_judgments
+from regression.data.matrix import check_new_rows, default_n, matrix_inputs
 from regression.intervals import ConfidenceInterval, wilson_interval
-from regression.latent.anchors import Anchors
-from regression.latent.counts import Counts, counts_from_encoded
-from regression.latent.data import check_new_rows, default_n, matrix_inputs
-from regression.latent.judgments import encode_judgments
-from regression.latent.result import with_roles
-from regression.latent.transfer import (
+from regression.results import with_roles
+from regression.transfer.estimators import (
     ESTIMATORS,
     Estimate,
     TransferData,
@@ -67,7 +67,7 @@ COVERS = {
 
 
 def transfer_data(rates: pd.DataFrame, n: pd.DataFrame | None, anchors: Anchors) -> TransferData:
-    """The arrays of :mod:`regression.latent.transfer` from a checked matrix and its anchors.
+    """The arrays of :mod:`regression.transfer.estimators` from a checked matrix and its anchors.
 
     Parameters
     ----------
@@ -131,9 +131,9 @@ class TransferModel:
     Parameters
     ----------
     method : str
-        One of ``"transfer"`` (default: :func:`~regression.latent.transfer.transfer`),
+        One of ``"transfer"`` (default: :func:`~regression.transfer.estimators.transfer`),
         ``"hierarchical"``, ``"offset"``, ``"rogan_gladen"``, ``"calibration_mean"``,
-        ``"mean_of_judges"`` (:data:`~regression.latent.transfer.ESTIMATORS`).
+        ``"mean_of_judges"`` (:data:`~regression.transfer.estimators.ESTIMATORS`).
 
     Examples
     --------
@@ -267,7 +267,7 @@ class TransferResult:
         Each validator's TPR / TNR pooled over the calibration generators.
     spread : (float, float)
         Between-generator variance of the judges' logit TPR and logit TNR
-        (:func:`~regression.latent.transfer.logit_spread`).
+        (:func:`~regression.transfer.estimators.logit_spread`).
     warnings : tuple of str
     """
 
@@ -290,7 +290,7 @@ class TransferResult:
 
         The error of each estimator on each calibration generator when that
         generator's human labels are held out and the others are used
-        (:func:`~regression.latent.transfer.leave_one_out`); computed on first
+        (:func:`~regression.transfer.estimators.leave_one_out`); computed on first
         use. Empty below two calibration generators.
         """
         if self.data is None or self.rates is None:

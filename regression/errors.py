@@ -1,0 +1,66 @@
+"""The exceptions and warnings of every stage, in one family each.
+
+Errors a caller must tell apart are classes, subclasses of ``ValueError``,
+carrying the offending row, column and value as attributes: nobody parses a
+message. Warnings derive from :class:`JurycalWarning`, so that
+``warnings.simplefilter("ignore", JurycalWarning)`` silences jurycal alone
+(as statsmodels' ``ModelWarning`` does for its own).
+
+Examples
+--------
+>>> error = InputError("label 'maybe' is not a verdict", row=3, column="label", value="maybe")
+>>> isinstance(error, ValueError), error.row, error.column, error.value
+(True, 3, 'label', 'maybe')
+>>> issubclass(ConvergenceWarning, JurycalWarning)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "ConvergenceWarning",
+    "InputError",
+    "JurycalWarning",
+    "MisfitWarning",
+    "UnidentifiedWarning",
+]
+
+
+class InputError(ValueError):
+    """Bad input, with where it is.
+
+    Attributes
+    ----------
+    row : int or None
+        The position (0-based) or index label of the first offending row, if any.
+    column : str or None
+        The offending column or argument name.
+    value : object
+        The offending value (``None`` when the fault is an absence).
+    """
+
+    def __init__(
+        self, message: str, *, row: Any = None, column: str | None = None, value: Any = None
+    ) -> None:
+        super().__init__(message)
+        self.row = row
+        self.column = column
+        self.value = value
+
+
+class JurycalWarning(UserWarning):
+    """The base of every warning jurycal raises."""
+
+
+class ConvergenceWarning(JurycalWarning):
+    """The optimiser stopped without meeting its convergence test."""
+
+
+class UnidentifiedWarning(JurycalWarning):
+    """The fit is not identified (no anchors, a mirror solution, J <= 0)."""
+
+
+class MisfitWarning(JurycalWarning):
+    """The model does not fit the data (Pearson dispersion far above 1)."""

@@ -1,0 +1,390 @@
+"""One result contract for every estimate.
+
+Every estimator's result (single-judge Rogan-Gladen and PPI++, ensemble
+precision, the latent-trait fit, the transfer estimator, the partial-label
+estimate) answers the same calls, so that a caller (the CLI, the report, a
+notebook) never branches on a result's type:
+
+* ``interval(alpha=0.05, *, alternative="two-sided")``: a DataFrame indexed
+  by what was estimated (generators for a multi-generator result) with the
+  columns :data:`INTERVAL_COLUMNS` (``estimate, low, high, method``) and,
+  where they apply, :data:`ROLE_COLUMNS` (``role, n_labels``); build it with
+  :func:`interval_frame`.
+* ``covers``: a sentence, what the interval accounts for (a typed field: a
+  DataFrame's ``attrs`` do not survive most pandas operations).
+* ``method``: the estimator's name, one of :data:`METHODS`, spelled one way.
+* ``to_frame(alpha=0.05)``: one row per estimate with everything a table shows.
+* ``summary(alpha=0.05)``: a :class:`Summary`, rendered as text, Markdown or HTML.
+* ``diagnostics()``: a DataFrame of the checks that say when not to trust it.
+* ``warnings``: the warnings raised while fitting, as text, kept on the result.
+
+:class:`EstimateResult` states this as a :class:`typing.Protocol`.
+Multi-generator results also answer ``joint_error()`` (a :class:`JointError`,
+the joint distribution of the estimates' errors, which comparisons and rank
+sets need because the generators' errors move together).
+"""
+
+from __future__ import annotations
+
+import html
+import warnings
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import pandas as pd
+
+from regression.errors import JurycalWarning
+
+__all__ = [
+    "INTERVAL_COLUMNS",
+    "METHODS",
+    "ROLES",
+    "ROLE_COLUMNS",
+    "EstimateResult",
+    "JointError",
+    "Summary",
+    "interval_frame",
+    "record_warnings",
+    "with_roles",
+]
+
+#: The columns every ``interval()`` has, in this order.
+INTERVAL_COLUMNS = ("estimate", "low", "high", "method")
+#: The columns a multi-generator ``interval()`` adds: the row's role and the human labels it used.
+ROLE_COLUMNS = ("role", "n_labels")
+#: A generator's role: all its judged items labelled, some, none.
+ROLES = ("calibration", "partially labelled", "unlabelled")
+
+#: Every estimator's name, as ``method`` spells it everywhere (interval tables, reports, CLI).
+METHODS = {
+    "naive": "the judge's raw share of positive verdicts",
+    "rogan_gladen": "Rogan-Gladen correction (Lee et al., eq. (7))",
+    "ppi": "PPI++ with power tuning (Angelopoulos et al., 2023)",
+    "labels_only": "the mean of the human labels alone",
+    "ensemble": "share of items the voting ensemble calls valid",
+    "likelihood": "latent-trait fit, binomial likelihood",
+    "paper": "latent-trait fit, the paper's loss (App. C.4, eqs. (11)-(13))",
+    "transfer": "transfer estimator for new generators (stacked hierarchical and offset)",
+    "hierarchical": "hierarchical judges",
+    "offset": "offset-corrected mean of judges",
+    "rogan_gladen_pooled": "Rogan-Gladen pooled over the calibration generators",
+    "calibration_mean": "calibration mean",
+    "mean_of_judges": "mean of judges",
+    "partial": "prediction-powered estimate from partial labels",
+}
+
+
+def interval_frame(
+    index: Sequence[Any] | pd.Index,
+    estimate: Any,
+    low: Any,
+    high: Any,
+    method: str | Sequence[str],
+    *,
+    role: Sequence[str] | None = None,
+    n_labels: Any = None,
+    index_name: str | None = "generator",
+) -> pd.DataFrame:
+    """The table every ``interval()`` returns.
+
+    Parameters
+    ----------
+    index : sequence
+        What each row estimates (generators, usually).
+    estimate, low, high : array-like
+        One value per row; NaN where there is no bound.
+    method : str or sequence of str
+        A name in :data:`METHODS`, for every row or one per row.
+    role : sequence of str, optional
+        One of :data:`ROLES` per row; given together with ``n_labels``.
+    n_labels : array-like, optional
+        The human labels each row used.
+
+    Raises
+    ------
+    ValueError
+        An unknown method or role, or ``role`` without ``n_labels`` (or back).
+
+    Examples
+    --------
+    >>> interval_frame(["a", "b"], [0.9, 0.8], [0.85, 0.7], [0.95, 0.9], "transfer",
+    ...                role=["calibration", "unlabelled"], n_labels=[120, 0])
+               estimate   low  high    method         role  n_labels
+    generator
+    a               0.9  0.85  0.95  transfer  calibration       120
+    b               0.8  0.70  0.90  transfer   unlabelled         0
+    """
+    rows = pd.Index(index, name=index_name)
+    methods = [method] * len(rows) if isinstance(method, str) else list(method)
+    unknown = sorted(set(methods) - set(METHODS))
+    if unknown:
+        raise ValueError(f"method {unknown[0]!r} is not one of {sorted(METHODS)}.")
+    table = pd.DataFrame(
+        {
+            "estimate": np.asarray(estimate, dtype=float).reshape(-1),
+            "low": np.asarray(low, dtype=float).reshape(-1),
+            "high": np.asarray(high, dtype=float).reshape(-1),
+            "method": methods,
+        },
+        index=rows,
+    )
+    if (role is None) != (n_labels is None):
+        raise ValueError("give role and n_labels together, or neither.")
+    if role is not None:
+        bad = sorted(set(role) - set(ROLES))
+        if bad:
+            raise ValueError(f"role {bad[0]!r} is not one of {list(ROLES)}.")
+        table["role"] = list(role)
+        table["n_labels"] = np.asarray(n_labels, dtype=int).reshape(-1)
+    return table
+
+
+@runtime_checkable
+class EstimateResult(Protocol):
+    """What every result answers (see the module docstring)."""
+
+    method: str
+    warnings: tuple[str, ...]
+
+    @property
+    def covers(self) -> str:
+        """What the interval accounts for, in a sentence."""
+        ...
+
+    def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
+        """Columns :data:`INTERVAL_COLUMNS` (and :data:`ROLE_COLUMNS` where they apply)."""
+        ...
+
+    def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
+        """One row per estimate."""
+        ...
+
+    def summary(self, alpha: float = 0.05) -> Summary:
+        """The report of the result."""
+        ...
+
+    def diagnostics(self) -> pd.DataFrame:
+        """The checks that say when not to trust the estimate."""
+        ...
+
+
+@dataclass(frozen=True, eq=False)
+class JointError:
+    """The joint distribution of a multi-generator result's errors.
+
+    Comparisons and rank sets need it: the generators share judges and
+    calibration, so their errors move together and a difference is known
+    better (or worse) than the marginal intervals suggest.
+
+    Attributes
+    ----------
+    estimate : Series
+        The point estimates, indexed by generator.
+    covariance : DataFrame
+        Generators x generators: the estimated covariance of the errors.
+    df : float
+        Degrees of freedom of the reference t distribution (``inf``: normal).
+    draws : ndarray, optional
+        ``(n_draws, G)`` draws of the error (estimate minus truth) when the
+        joint law is not normal; a procedure uses them in place of the
+        covariance where given.
+    covers : str
+        What the joint error accounts for.
+    """
+
+    estimate: pd.Series
+    covariance: pd.DataFrame
+    df: float = float("inf")
+    draws: np.ndarray | None = field(default=None, repr=False)
+    covers: str = ""
+
+    def __post_init__(self) -> None:
+        index = self.estimate.index
+        if not (self.covariance.index.equals(index) and self.covariance.columns.equals(index)):
+            raise ValueError(
+                "the covariance must be indexed by the estimate's generators both ways."
+            )
+        if self.draws is not None and np.shape(self.draws)[1:] != (len(index),):
+            raise ValueError(
+                f"draws must have shape (n_draws, {len(index)}); got {np.shape(self.draws)}."
+            )
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A result's report, rendered by whoever shows it (statsmodels' ``Summary`` is the model).
+
+    Attributes
+    ----------
+    title : str
+    tables : mapping of str to DataFrame
+        Named tables, in order.
+    notes : tuple of str
+        Sentences worth reading (what the interval covers, the self-check).
+    warnings : tuple of str
+
+    Examples
+    --------
+    >>> s = Summary("Precision", {"estimates": pd.DataFrame({"estimate": [0.9]}, index=["a"])},
+    ...             notes=("95 % intervals",), warnings=("few labels",))
+    >>> print(s.as_markdown())
+    ## Precision
+    <BLANKLINE>
+    ### estimates
+    <BLANKLINE>
+    |    | estimate |
+    |:---|---------:|
+    | a  |      0.9 |
+    <BLANKLINE>
+    - 95 % intervals
+    <BLANKLINE>
+    **Warning:** few labels
+    """
+
+    title: str
+    tables: Mapping[str, pd.DataFrame] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    def as_text(self, float_format: str = "{:.4f}") -> str:
+        """Plain text, as a terminal shows it."""
+        fmt = float_format.format
+        lines = [self.title, "=" * len(self.title)]
+        for name, table in self.tables.items():
+            lines += ["", f"{name}:", table.to_string(float_format=fmt)]
+        if self.notes:
+            lines.append("")
+            lines += list(self.notes)
+        lines += [f"warning: {w}" for w in self.warnings]
+        return "\n".join(lines)
+
+    def as_markdown(self, floatfmt: str = "g") -> str:
+        """Markdown (pipe tables), as a report or an issue shows it."""
+        parts = [f"## {self.title}"]
+        for name, table in self.tables.items():
+            parts += [f"### {name}", _markdown_table(table, floatfmt)]
+        if self.notes:
+            parts.append("\n".join(f"- {note}" for note in self.notes))
+        parts += [f"**Warning:** {w}" for w in self.warnings]
+        return "\n\n".join(parts)
+
+    def as_html(self, float_format: str = "{:.4f}") -> str:
+        """An HTML fragment, as a notebook or the HTML report shows it."""
+        parts = [f"<h3>{html.escape(self.title)}</h3>"]
+        for name, table in self.tables.items():
+            parts.append(f"<h4>{html.escape(name)}</h4>")
+            parts.append(table.to_html(float_format=float_format.format, border=0))
+        if self.notes:
+            items = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
+            parts.append(f"<ul>{items}</ul>")
+        parts += [f"<p><strong>Warning:</strong> {html.escape(w)}</p>" for w in self.warnings]
+        return "\n".join(parts)
+
+    def __str__(self) -> str:
+        return self.as_text()
+
+    def _repr_html_(self) -> str:
+        return self.as_html()
+
+    def _repr_markdown_(self) -> str:
+        return self.as_markdown()
+
+
+def _markdown_table(table: pd.DataFrame, floatfmt: str) -> str:
+    # DataFrame.to_markdown needs the optional tabulate package; a pipe table is simple enough.
+    frame = table if _plain_range(table.index) else table.reset_index()
+    header = [str(c) for c in frame.columns]
+    if table.index.name is None and not _plain_range(table.index):
+        header[0] = ""
+    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+
+    def cell(value: Any) -> str:
+        if isinstance(value, float | np.floating):
+            return "" if np.isnan(value) else format(float(value), floatfmt)
+        return str(value)
+
+    rows = [[cell(v) for v in row] for row in frame.itertuples(index=False)]
+    widths = [max([len(h), 2] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
+
+    def line(values: Iterable[str]) -> str:
+        cells = [
+            v.rjust(w) if num else v.ljust(w)
+            for v, w, num in zip(values, widths, numeric, strict=True)
+        ]
+        return "| " + " | ".join(cells) + " |"
+
+    rule = (
+        "|"
+        + "|".join(
+            ("-" * (w + 1) + ":") if num else (":" + "-" * (w + 1))
+            for w, num in zip(widths, numeric, strict=True)
+        )
+        + "|"
+    )
+    return "\n".join([line(header), rule, *(line(r) for r in rows)])
+
+
+def _plain_range(index: pd.Index) -> bool:
+    return isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
+
+
+@contextmanager
+def record_warnings() -> Iterator[list[str]]:
+    """Collect the :class:`JurycalWarning` messages raised inside, and raise them again after.
+
+    A fit wraps its work in this and keeps the list on its result, so the
+    warnings stay with the numbers; the user's own warning filters still see
+    every warning once.
+
+    Examples
+    --------
+    >>> from regression.errors import MisfitWarning
+    >>> with warnings.catch_warnings(record=True):
+    ...     with record_warnings() as seen:
+    ...         warnings.warn("overdispersed", MisfitWarning)
+    >>> seen
+    ['overdispersed']
+    """
+    seen: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield seen
+    for record in caught:
+        if issubclass(record.category, JurycalWarning):
+            seen.append(str(record.message))
+        warnings.warn_explicit(
+            record.message, record.category, record.filename, record.lineno, source=record.source
+        )
+
+
+def with_roles(
+    table: pd.DataFrame,
+    truth: pd.Series | Mapping[str, float],
+    n: pd.DataFrame | None,
+    calibration: Iterable[str],
+) -> pd.DataFrame:
+    """Add ``human, n, role, abs_error`` to a ``generator, estimate[, low, high]`` table.
+
+    ``human`` is ``truth`` where known; ``n`` the most items any validator
+    labelled for the generator (NaN without counts); ``role`` is
+    ``calibration`` (in ``calibration``), ``held out`` (a human precision the
+    fit did not use) or ``unannotated``; ``abs_error`` is set on held-out rows.
+    The columns come in the order ``generator, role, estimate, ...``.
+    """
+    table = table.copy()
+    generators = pd.Index(table["generator"])
+    table["human"] = pd.Series(truth, dtype=float).reindex(generators).to_numpy()
+    table["n"] = np.nan if n is None else n.reindex(generators).max(axis=1).to_numpy()
+    table["role"] = np.where(
+        table["generator"].isin(list(calibration)),
+        "calibration",
+        np.where(table["human"].notna(), "held out", "unannotated"),
+    )
+    table["abs_error"] = np.where(
+        table["role"] == "held out", (table["estimate"] - table["human"]).abs(), np.nan
+    )
+    first = ["generator", "role", "estimate"]
+    return table[first + [c for c in table.columns if c not in first]]
