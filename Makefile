@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 TORCH := torch==2.13.0
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test bench lint clean
+.PHONY: demo test bench lint blas-check clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit("jurycal needs Python >= 3.11, found " + sys.version) if sys.version_info < (3, 11) else None'
@@ -31,6 +31,10 @@ test: $(VENV)/.installed-test
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check regression ensemble repair jurycal tests benchmarks
 	$(BIN)/mypy
+
+# the figures that depend on the floating-point path, under every OpenBLAS kernel (.ci/run runs it)
+blas-check: $(VENV)/.installed-test
+	PY=$(BIN)/python .ci/blas-check
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py

@@ -41,14 +41,23 @@ def test_paper_release_reproduces_the_released_leave_s_out_errors(level):
         validate="one_to_one",
     )
     assert len(merged) == 63
+    # The released numbers are L-BFGS-B's stall points on the RMSE loss's kinks, and where a
+    # fit stalls moves with the floating-point path: the OpenBLAS kernel and thread count (and
+    # scipy's C port of L-BFGS-B, not the Fortran the paper ran). Over OPENBLAS_CORETYPE
+    # Prescott / Sandybridge / Haswell / Zen x 1 and 2 threads, single splits move by up to a
+    # few points while the bulk reproduces the release: the median |gap| over the 63 splits is
+    # 0.03-0.11 points, the signed median within 0.02, 84-97 % of splits lie within 0.5 points,
+    # and the per-s means within 0.01-0.64 points. So the test asserts what holds on any
+    # kernel: no systematic shift, most splits reproduced, and per-s means within 1 point.
+    # `.ci/blas-check` reruns this test under each of those kernels and thread counts.
+    gap = (merged.max_abs_error - merged.released) * 100  # percentage points, per split
+    assert abs(gap.median()) <= 0.1
+    assert gap.abs().median() <= 0.2
+    assert (gap.abs() <= 0.5).mean() >= 0.75
     per_s = merged.groupby("s")[["max_abs_error", "released"]].mean() * 100
-    # The released numbers are L-BFGS-B's stall points on the RMSE loss's kinks, and those
-    # move with the optimiser's implementation: with scipy 1.17 (whose L-BFGS-B is the C
-    # port of 1.15, not the Fortran the paper ran) level none gives 15.93 / 2.10 / 2.00 /
-    # 1.98 / 2.20 / 1.72 % at s = 0..5 against the released 15.76 / 2.51 / 2.00 / 2.10 /
-    # 1.94 / 1.15 %: at most 0.57 points apart, so the bound is 0.6 points.
-    assert (per_s.max_abs_error - per_s.released).abs().max() <= 0.6  # percentage points
-    assert (merged.max_abs_error - merged.released).abs().median() * 100 <= 0.2
+    assert (per_s.max_abs_error - per_s.released).abs().max() <= 1.0
+    # the paper's own claim (section 5.2): calibration is what makes the model work
+    assert per_s.max_abs_error[0] > 5 * per_s.max_abs_error[1:].max()
 
 
 def test_baselines_on_the_same_splits_and_adding_one():

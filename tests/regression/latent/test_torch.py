@@ -58,7 +58,8 @@ def test_torch_paper_loss_stops_near_scipy_on_the_paper_matrix():
     calibration generator, scipy's own estimate moves by 0.028-0.060 between jitter seeds 0, 1
     and 2, and the backends differ by 0.044-0.070 over the same seeds, torch at the lower loss
     every time (measured with scipy 1.17.1 / torch 2.13 CPU). The bound is that seed spread of
-    the estimator itself plus 0.015; the last assertion checks that the spread is still there.
+    the estimator itself plus 0.015, and it holds under every OpenBLAS kernel `.ci/blas-check`
+    runs; the last assertion checks that the spread is still there.
     """
     rates = load_validator_rates("none")
     truth = load_human_precision()
@@ -81,7 +82,10 @@ def test_torch_paper_loss_stops_near_scipy_on_the_paper_matrix():
     )
     other_seed = LatentTraitModel(loss="paper", seed=2).fit(rates, anchors=anchors)
     spread = (other_seed.precision - fits[generator]["scipy"].precision).abs().max()
-    assert spread > 0.04  # scipy against itself, another jitter: the kink's own spread
+    # scipy against itself from another jitter: the kink's own spread, far above the optimiser's
+    # tolerance. Its size moves with the BLAS kernel (0.031 with OPENBLAS_CORETYPE=Prescott,
+    # 0.04-0.06 with Haswell), so only its presence is asserted.
+    assert spread > 0.01
 
 
 def test_a_batch_needs_shared_cells():
