@@ -26,6 +26,7 @@ from typing import Any, BinaryIO
 import pandas as pd
 
 from jurycal.counting import DEFAULT_MEMORY_LIMIT, count_files
+from jurycal.formats import FORMATS, table_format
 from regression.data import Counts
 
 __all__ = [
@@ -41,39 +42,8 @@ __all__ = [
     "write_text",
 ]
 
-#: File-name endings and the format each means.
-FORMATS = {
-    ".csv": "csv",
-    ".csv.gz": "csv",
-    ".tsv": "tsv",
-    ".tsv.gz": "tsv",
-    ".parquet": "parquet",
-    ".pq": "parquet",
-    ".jsonl": "jsonl",
-    ".jsonl.gz": "jsonl",
-    ".ndjson": "jsonl",
-    ".ndjson.gz": "jsonl",
-}
-
 #: The first line of a table's rows in its file: CSV and TSV have a header line.
 _FIRST_ROW_LINE = {"csv": 2, "tsv": 2, "jsonl": 1, "parquet": 1}
-
-
-def table_format(path: str | Path) -> str:
-    """The format of ``path`` by its ending: ``'csv'``, ``'tsv'``, ``'parquet'`` or ``'jsonl'``.
-
-    Examples
-    --------
-    >>> table_format("votes.jsonl.gz")
-    'jsonl'
-    """
-    name = Path(path).name.lower()
-    for ending in sorted(FORMATS, key=len, reverse=True):
-        if name.endswith(ending):
-            return FORMATS[ending]
-    raise ValueError(
-        f"cannot tell the format of {str(path)!r}; name it with one of {sorted(FORMATS)}."
-    )
 
 
 def first_line(path: str | Path) -> int:
@@ -204,7 +174,7 @@ def table_columns(path: str | Path) -> list[str]:
 
 
 def read_table(path: str | Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
-    """Read a whole table (see :func:`iter_table` for tables that do not fit in memory).
+    """Read a whole table (for files too large for memory, count them: :func:`count_judgments`).
 
     Parameters
     ----------

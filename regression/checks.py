@@ -17,11 +17,13 @@ import pandas as pd
 
 __all__ = [
     "ALTERNATIVES",
+    "FALSE_STRINGS",
     "HUMAN_COLUMNS",
     "JUDGMENT_COLUMNS",
     "MAX_N_BOOT",
     "MIN_N_BOOT",
     "SeedLike",
+    "TRUE_STRINGS",
     "as_rng",
     "check_alpha",
     "check_alternative",
@@ -51,8 +53,14 @@ MAX_N_BOOT = 1_000_000
 #: Everything that accepts randomness takes one of these; the same seed gives the same numbers.
 SeedLike = int | np.random.Generator | np.random.RandomState | None
 
-# Strings accepted as binary labels (after lower-casing and stripping).
-_VALID_STRINGS = {"valid": 1.0, "invalid": 0.0, "1": 1.0, "0": 0.0, "true": 1.0, "false": 0.0}
+#: The spellings of a valid label in the judgments table (after trimming and lower-casing):
+#: every reader of the table (:func:`coerce_binary`, the counting engines, the repair stage's
+#: synonyms, the importers' free-text grades) reads at least these as valid.
+TRUE_STRINGS = ("1", "true", "valid")
+#: The spellings of an invalid label, likewise.
+FALSE_STRINGS = ("0", "false", "invalid")
+
+_LABEL_STRINGS = {**dict.fromkeys(TRUE_STRINGS, 1.0), **dict.fromkeys(FALSE_STRINGS, 0.0)}
 
 
 def plain(value: Any) -> Any:
@@ -197,8 +205,8 @@ def _decode_objects(name: str, flat: np.ndarray) -> np.ndarray:
     for j, v in enumerate(uniques):
         if isinstance(v, (bool, np.bool_)):
             table[j] = float(v)
-        elif isinstance(v, str) and v.strip().lower() in _VALID_STRINGS:
-            table[j] = _VALID_STRINGS[v.strip().lower()]
+        elif isinstance(v, str) and v.strip().lower() in _LABEL_STRINGS:
+            table[j] = _LABEL_STRINGS[v.strip().lower()]
         elif isinstance(v, (int, float, np.integer, np.floating)) and v in (0, 1):
             table[j] = float(v)
         else:

@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from regression.checks import FALSE_STRINGS, TRUE_STRINGS
+
 __all__ = [
     "DEFAULT_INVALID_SYNONYMS",
     "DEFAULT_VALID_SYNONYMS",
@@ -38,14 +40,14 @@ LABEL_EXACT, LABEL_SYNONYM, LABEL_INVENTED, LABEL_MISSING = "exact", "synonym", 
 INVENTED_POLICIES = ("invalid", "valid", "missing")
 
 #: Answers read as "valid" (after :func:`canonical_label_text`).
-DEFAULT_VALID_SYNONYMS = frozenset(
-    {"valid", "correct", "true", "yes", "y", "accurate", "right", "ok", "okay", "good",
-     "pass", "passed", "1", "agree", "acceptable", "is valid", "fully valid", "completely valid"}
+DEFAULT_VALID_SYNONYMS = frozenset(TRUE_STRINGS) | frozenset(
+    {"correct", "yes", "y", "accurate", "right", "ok", "okay", "good",
+     "pass", "passed", "agree", "acceptable", "is valid", "fully valid", "completely valid"}
 )
 #: Answers read as "invalid" (after :func:`canonical_label_text`).
-DEFAULT_INVALID_SYNONYMS = frozenset(
-    {"invalid", "incorrect", "false", "no", "n", "inaccurate", "wrong", "not valid", "not correct",
-     "fail", "failed", "0", "bad", "disagree", "unacceptable", "is invalid", "erroneous"}
+DEFAULT_INVALID_SYNONYMS = frozenset(FALSE_STRINGS) | frozenset(
+    {"incorrect", "no", "n", "inaccurate", "wrong", "not valid", "not correct",
+     "fail", "failed", "bad", "disagree", "unacceptable", "is invalid", "erroneous"}
 )
 
 _NON_WORD = re.compile(r"[\W_]+")

@@ -24,7 +24,7 @@ import narwhals.stable.v2 as nw
 import pandas as pd
 from tqdm.auto import tqdm
 
-from jurycal.counting.labels import BAD, CODE, FALSE_STRINGS, MISSING, NULL_STRINGS, TRUE_STRINGS
+from jurycal.counting.labels import BAD, CODE, MISSING, NULL_STRINGS
 from jurycal.counting.tally import (
     MAX_REPORTED,
     confusion_lazy,
@@ -32,7 +32,8 @@ from jurycal.counting.tally import (
     raise_duplicates,
     tally,
 )
-from regression.checks import HUMAN_COLUMNS, JUDGMENT_COLUMNS
+from jurycal.formats import table_format
+from regression.checks import FALSE_STRINGS, HUMAN_COLUMNS, JUDGMENT_COLUMNS, TRUE_STRINGS
 from regression.data import Counts
 
 __all__ = [
@@ -46,21 +47,6 @@ __all__ = [
 #: DuckDB's memory limit unless told otherwise: bounded, and faster than DuckDB's own
 #: default (80 % of memory) on the duplicate check, which then spills partitions to disk.
 DEFAULT_MEMORY_LIMIT = "1GB"
-
-_ENDINGS = {
-    ".csv": "csv", ".csv.gz": "csv", ".tsv": "tsv", ".tsv.gz": "tsv",
-    ".parquet": "parquet", ".pq": "parquet",
-    ".jsonl": "jsonl", ".jsonl.gz": "jsonl", ".ndjson": "jsonl", ".ndjson.gz": "jsonl",
-}  # fmt: skip
-
-
-def _file_format(path: str) -> str:
-    name = path.lower()
-    for ending in sorted(_ENDINGS, key=len, reverse=True):
-        if name.endswith(ending):
-            return _ENDINGS[ending]
-    raise ValueError(f"cannot tell the format of {path!r}; name it with one of {sorted(_ENDINGS)}.")
-
 
 def judgment_files(paths: str | Path | Sequence[str | Path]) -> list[str]:
     """The files ``paths`` names: each a file or a glob (``*``, ``?``, ``[...]``, ``**``).
@@ -94,7 +80,7 @@ def judgment_files(paths: str | Path | Sequence[str | Path]) -> list[str]:
     if not files:
         raise ValueError("no judgment files given.")
     for file in files:
-        _file_format(file)
+        table_format(file)
     return list(dict.fromkeys(files))
 
 
@@ -187,7 +173,7 @@ def _source(con: Any, files: Sequence[str], columns: Sequence[str], label: str, 
     """SQL selecting ``columns``, the label's code and ``filename`` from every file, any format."""
     by_format: dict[str, list[str]] = {}
     for file in files:
-        by_format.setdefault(_file_format(file), []).append(file)
+        by_format.setdefault(table_format(file), []).append(file)
     selects = []
     for fmt, group in by_format.items():
         try:
@@ -292,7 +278,7 @@ class _DuckDB:
 
 def _row_of(db: _DuckDB, file: str, key: dict[str, Any], label: str) -> str:
     """Where ``key`` first sits in ``file``: 'line N' for text files, 'row N' for Parquet."""
-    fmt = _file_format(file)
+    fmt = table_format(file)
     reader = _reader(db.con, fmt, [file], label)
     condition = " AND ".join(
         f'"{c}" IS NULL' if pd.isna(v) else f'"{c}"::VARCHAR = {_quote(str(v))}'

@@ -14,13 +14,13 @@ from typing import Any
 
 import narwhals.stable.v2 as nw
 
+from regression.checks import FALSE_STRINGS, TRUE_STRINGS
+
 __all__ = [
     "BAD",
     "CODE",
-    "FALSE_STRINGS",
     "MISSING",
     "NULL_STRINGS",
-    "TRUE_STRINGS",
     "label_code",
 ]
 
@@ -30,13 +30,6 @@ NULL_STRINGS = (
     "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND",
     "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
 )  # fmt: skip
-
-#: Strings read as a valid label (after trimming and lower-casing), as
-#: :func:`regression.checks.coerce_binary` reads them.
-TRUE_STRINGS = ("1", "true", "valid")
-
-#: Strings read as an invalid label (after trimming and lower-casing).
-FALSE_STRINGS = ("0", "false", "invalid")
 
 #: The column holding the decoded label: 1 valid, 0 invalid, :data:`MISSING`
 #: missing, :data:`BAD` not a binary label.

@@ -31,6 +31,7 @@ from jurycal.importers.records import (
     typed,
 )
 from jurycal.importers.result import ImportFormatError, ImportResult
+from repair.labels import DEFAULT_INVALID_SYNONYMS, DEFAULT_VALID_SYNONYMS, canonical_label_text
 
 __all__ = ["INSPECT_DEFAULT_THRESHOLD", "PARTIAL_POLICIES", "read_inspect_log"]
 
@@ -55,8 +56,6 @@ _SAMPLE_FIELDS = {
 _SCORE_FIELDS = {"value", "answer", "explanation", "metadata", "history"}
 _EDIT_FIELDS = {"value", "answer", "explanation", "metadata", "provenance"}
 _PARSE_FAILURE = "Grade not found in model output"
-_TRUE_WORDS = {"yes", "true", "correct"}
-_FALSE_WORDS = {"no", "false", "incorrect"}
 
 
 def read_inspect_log(
@@ -276,9 +275,10 @@ class _InspectReader:
         if grade.upper() == "P":
             self.book.count(f"partial grades P read as {self.partial}")
             return {"missing": None, "valid": 1, "invalid": 0}[self.partial]
-        if grade.lower() in _TRUE_WORDS:
+        word = canonical_label_text(grade)
+        if word in DEFAULT_VALID_SYNONYMS:
             return 1
-        if grade.lower() in _FALSE_WORDS:
+        if word in DEFAULT_INVALID_SYNONYMS:
             return 0
         try:
             number = float(grade)
