@@ -34,7 +34,8 @@ from regression.data.counts import Counts, counts_from_encoded
 from regression.data.judgments import encode_judgments
 from regression.data.matrix import matrix_inputs
 from regression.latent.model import LatentTraitModel
-from regression.latent.solver import Solver, select_best, show_progress
+from regression.latent.solver import Solver, select_best
+from regression.progress import show_progress
 from regression.transfer.estimators import ESTIMATORS
 from regression.transfer.model import TransferModel, transfer_data
 

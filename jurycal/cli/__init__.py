@@ -10,33 +10,24 @@ hint (``JURYCAL_DEBUG=1`` shows the traceback). Warnings print as one
 A command module has ``register(subparsers) -> None``, which adds its
 subparser (with :func:`jurycal.cli.common.command_options` as a parent) and
 sets ``handler=run``, and ``run(args) -> int``. Adding a command is adding its
-module to :data:`COMMANDS`.
+name, module and one-line help to :data:`COMMANDS` (in
+:mod:`jurycal.cli.commands`); a command's module is imported only when the
+command is named, so ``jurycal --help`` starts without pandas, scipy or torch.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import warnings
-from collections.abc import Sequence
-from types import ModuleType
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from jurycal import __version__
-from jurycal.cli import (
-    compare,
-    count,
-    demo,
-    import_,
-    judge,
-    latent,
-    pick_threshold,
-    repair,
-    report,
-    vote,
-)
-from jurycal.cli.common import (
+from jurycal.cli.commands import (
+    COMMANDS,
     EXIT_BAD_INPUT,
     EXIT_INTERNAL,
     add_progress_options,
@@ -44,23 +35,19 @@ from jurycal.cli.common import (
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
-#: The command modules, in the order ``jurycal --help`` lists them.
-COMMANDS: list[ModuleType] = [
-    demo,
-    import_,
-    judge,
-    compare,
-    report,
-    count,
-    repair,
-    latent,
-    vote,
-    pick_threshold,
-]
 
+def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The ``jurycal`` argument parser.
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``jurycal`` argument parser, with every command in :data:`COMMANDS`."""
+    Parameters
+    ----------
+    commands : iterable of str, optional
+        The commands whose modules are imported and whose options are
+        registered in full; the others appear in ``--help`` with their one-line
+        help only. Default: every command in :data:`COMMANDS`.
+    """
+    names = COMMANDS if commands is None else commands
+    wanted = {COMMANDS[name][0] for name in names}
     parser = argparse.ArgumentParser(
         prog="jurycal",
         description="Trustworthy estimates from noisy LLM judges. "
@@ -71,9 +58,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"jurycal {__version__}")
     add_progress_options(parser)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in COMMANDS:
-        command.register(subparsers)
+    for name, (module, help_text) in COMMANDS.items():
+        if name in subparsers.choices:
+            continue  # registered with another command of its module
+        if module in wanted:  # registers every command of that module
+            importlib.import_module(module).register(subparsers)
+        else:
+            subparsers.add_parser(name, help=help_text, add_help=False)
     return parser
+
+
+def named_command(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names: its first word that is not an option (the top-level options
+    take no value), or None."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
 
 
 def _one_line(text: str) -> str:
@@ -106,7 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         (2) and ``--help`` / ``--version`` (0) leave through ``SystemExit``, as
         argparse does.
     """
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = named_command(argv)
+    args = build_parser([] if command is None else [command]).parse_args(argv)
     debug = os.environ.get("JURYCAL_DEBUG", "") not in ("", "0")
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning

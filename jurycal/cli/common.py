@@ -18,7 +18,6 @@ import argparse
 import json
 import math
 import re
-import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,6 +27,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from jurycal.cli.commands import add_progress_options
 from jurycal.io import first_line, read_table, write_atomic, write_text
 from regression.checks import (
     HUMAN_COLUMNS,
@@ -39,16 +39,12 @@ from regression.checks import (
     plain,
     require_columns,
 )
+from regression.progress import show_progress
 
 __all__ = [
-    "EXIT_BAD_INPUT",
-    "EXIT_INTERNAL",
-    "EXIT_OK",
-    "EXIT_USAGE",
     "LABEL_COLUMNS",
     "MAX_RESTARTS",
     "NAME_COLUMNS",
-    "add_progress_options",
     "alpha_value",
     "check_outputs",
     "command_options",
@@ -66,14 +62,10 @@ __all__ = [
     "restarts_value",
     "same_item_type",
     "save_plot",
-    "show_progress",
+    "progress_setting",
     "steps",
     "write_card",
 ]
-
-#: Exit codes: success, bad input or output (the message names the file, line or value),
-#: command-line usage (argparse, including an argument value out of bounds), a bug.
-EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 #: More restarts than this do not move the best loss and cost hours (each is a full fit).
 MAX_RESTARTS = 1000
@@ -106,24 +98,12 @@ def command_options(*, plot: bool = False) -> argparse.ArgumentParser:
     return parent
 
 
-def add_progress_options(parser: argparse.ArgumentParser, *, default: Any = False) -> None:
-    """``--quiet`` and ``--progress``; by default bars show only when stderr is a terminal."""
-    parser.add_argument(
-        "--quiet", action="store_true", default=default, help="never show progress bars"
-    )
-    parser.add_argument(
-        "--progress",
-        action="store_true",
-        default=default,
-        help="show progress bars even when stderr is not a terminal",
-    )
-
-
-def show_progress(args: argparse.Namespace) -> bool:
-    """Whether to draw progress bars: not ``--quiet``, and ``--progress`` or stderr a terminal."""
+def progress_setting(args: argparse.Namespace) -> bool | None:
+    """The ``progress`` a library call takes: False for ``--quiet``, True for ``--progress``,
+    else None (bars only when stderr is a terminal, :func:`regression.progress.show_progress`)."""
     if getattr(args, "quiet", False):
         return False
-    return bool(getattr(args, "progress", False)) or sys.stderr.isatty()
+    return True if getattr(args, "progress", False) else None
 
 
 @contextmanager
@@ -133,7 +113,7 @@ def steps(args: argparse.Namespace, names: Sequence[str]) -> Iterator[Any]:
     For library calls that take seconds and report no progress of their own
     (a fit with restarts, a bootstrap), the bar says which step is running.
     """
-    bar = tqdm(total=len(names), disable=not show_progress(args), unit="step", leave=False)
+    bar = tqdm(total=len(names), disable=not show_progress(progress_setting(args)), unit="step", leave=False)
     started = 0
 
     def advance(name: str) -> None:

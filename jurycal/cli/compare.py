@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from jurycal.cli.commands import summary
 from jurycal.cli.common import (
     alpha_value,
     check_outputs,
@@ -35,7 +36,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "compare",
         parents=[command_options(plot=True)],
-        help="two models judged by one judge: shared vs model-specific calibration, Delta J",
+        help=summary("compare"),
         description="CALIBRATION has columns model, human, judge; TEST has model, judge and, "
         "for a paired design (both models on the same items), item.",
     )

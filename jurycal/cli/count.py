@@ -8,8 +8,10 @@ from typing import Any
 
 import pandas as pd
 
-from jurycal.cli.common import check_outputs, command_options, emit, positive_int, show_progress
+from jurycal.cli.commands import summary
+from jurycal.cli.common import check_outputs, command_options, emit, positive_int, progress_setting
 from jurycal.counting import DEFAULT_MEMORY_LIMIT
+from regression.progress import show_progress
 
 __all__ = ["long_counts", "register", "run"]
 
@@ -19,8 +21,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "count",
         parents=[command_options()],
-        help="turn judgments files of any size into generator x validator counts "
-        "(DuckDB, out of core)",
+        help=summary("count"),
         description="Each JUDGMENTS file (or glob) has columns generator, item, validator, "
         "label; CSV, TSV, Parquet or JSON Lines, optionally .gz, formats may be mixed. "
         "No (generator, item, validator) may appear twice across all of them.",
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         check_readable(path)
     counts = count_judgments(
         args.judgments,
-        progress=show_progress(args),
+        progress=show_progress(progress_setting(args)),
         check_duplicates=args.check_duplicates,
         memory_limit=None if args.memory_limit.lower() == "none" else args.memory_limit,
         threads=args.threads,

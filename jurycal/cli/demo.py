@@ -7,7 +7,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from jurycal.cli.common import command_options, emit, show_progress
+from jurycal.cli.commands import summary
+from jurycal.cli.common import command_options, emit, progress_setting
+from regression.progress import show_progress
 
 __all__ = ["register", "run"]
 
@@ -17,7 +19,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "demo",
         parents=[command_options()],
-        help="run the whole pipeline on the bundled example data",
+        help=summary("demo"),
     )
     parser.add_argument(
         "--out",
@@ -46,6 +48,6 @@ def run(args: argparse.Namespace) -> int:
     from jurycal.demo import run_demo
 
     _check_out_dir(args.out)
-    text = run_demo(quiet=not show_progress(args), out_dir=args.out)
+    text = run_demo(quiet=not show_progress(progress_setting(args)), out_dir=args.out)
     emit(args, text, {"report": str(args.out / "report.md"), "markdown": text})
     return 0

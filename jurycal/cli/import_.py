@@ -15,6 +15,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from jurycal.cli.commands import summary
 from jurycal.cli.common import check_outputs, command_options, emit
 from jurycal.importers import IMPORTERS, ITEM_KEYS, PARTIAL_POLICIES, import_judgments
 from jurycal.io import table_format, write_table
@@ -28,7 +29,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "import",
         parents=[command_options()],
-        help="read an eval tool's result files into the judgments table",
+        help=summary("import"),
         description="Read an eval tool's result files into the judgments table "
         f"(generator, item, validator, label). Formats: {formats}.",
     )

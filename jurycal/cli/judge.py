@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from jurycal.cli.commands import summary
 from jurycal.cli.common import (
     alpha_value,
     check_outputs,
@@ -32,7 +33,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "judge",
         parents=[command_options(plot=True)],
-        help="one judge: naive / Rogan-Gladen / PPI++ side by side with J diagnostics",
+        help=summary("judge"),
         description="CALIBRATION has columns human, judge (1/0, bool or valid/invalid); "
         "TEST has a judge column (missing labels are dropped and counted). A file with a "
         "model (or generator) column naming more than one model needs --model.",

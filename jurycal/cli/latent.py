@@ -16,6 +16,7 @@ from typing import Any, cast
 
 import pandas as pd
 
+from jurycal.cli.commands import summary
 from jurycal.cli.common import (
     MAX_RESTARTS,
     alpha_value,
@@ -25,10 +26,10 @@ from jurycal.cli.common import (
     find_name,
     n_boot_value,
     plot_path,
+    progress_setting,
     read_votes,
     restarts_value,
     save_plot,
-    show_progress,
     steps,
     write_card,
 )
@@ -40,22 +41,11 @@ def register(subparsers: Any) -> None:
     """Add ``fit`` and ``estimate`` to the ``jurycal`` subparsers."""
     from regression.latent import BACKENDS, INTERVAL_METHODS, MODEL_LOSSES
 
-    for name, what, handler in (
-        (
-            "fit",
-            "latent-trait regression: precision per generator, TPR/TNR per validator, CIs",
-            run_fit,
-        ),
-        (
-            "estimate",
-            "precision of a new, unannotated generator (the paper's section 5.1 use)",
-            run_estimate,
-        ),
-    ):
+    for name, handler in (("fit", run_fit), ("estimate", run_estimate)):
         parser = subparsers.add_parser(
             name,
             parents=[command_options(plot=name == "fit")],
-            help=what,
+            help=summary(name),
             description="JUDGMENTS has generator, item, validator, label; HUMAN has "
             "generator, item, human. Anchors come from the calibration generators' labels.",
         )
@@ -192,7 +182,7 @@ def _table(
         seed=args.seed,
         truth=truth,
         calibration=calibration,
-        progress=show_progress(args),
+        progress=progress_setting(args),
     )
 
 

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from jurycal.cli.commands import summary
 from jurycal.cli.common import (
     check_outputs,
     command_options,
@@ -26,7 +27,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "pick-threshold",
         parents=[command_options(plot=True)],
-        help="choose a rule's threshold on human-labelled generators (leave-one-generator-out)",
+        help=summary("pick-threshold"),
         description="JUDGMENTS has generator, item, validator, label; HUMAN has generator, "
         "item, human.",
     )

@@ -6,14 +6,16 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from jurycal.cli.commands import summary
 from jurycal.cli.common import (
     check_outputs,
     command_options,
     emit,
+    progress_setting,
     read_input,
     refuse_duplicates,
-    show_progress,
 )
+from regression.progress import show_progress
 
 __all__ = ["register", "run"]
 
@@ -24,7 +26,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "repair",
         parents=[command_options()],
-        help="repair raw validator outputs into the judgments table, accounting for every pair",
+        help=summary("repair"),
         description=f"GEN_ITEMS has columns {', '.join(GENERATOR_ITEM_COLUMNS)}; "
         f"VALIDATOR_OUTPUTS has {', '.join(VALIDATOR_OUTPUT_COLUMNS)} (raw: the validator's "
         "whole response). A response is used when its (generator, task) has generator "
@@ -71,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         outputs,
         fuzzy_threshold=args.fuzzy_threshold,
         repairs=repairs,
-        progress=show_progress(args),
+        progress=show_progress(progress_setting(args)),
     )
     statuses = report.outputs
     if report.n_pairs == 0:

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from jurycal.cli.commands import summary
 from jurycal.cli.common import (
     alpha_value,
     check_outputs,
@@ -26,7 +27,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "report",
         parents=[command_options()],
-        help="write a report card (Markdown and HTML) following Fiedler's section 7 checklist",
+        help=summary("report"),
         description="Without --models: CALIBRATION has human, judge; TEST has judge. With "
         "--models A B: both files also have a model column (TEST an item column when paired), "
         "and the card adds the comparison with Delta J.",

@@ -9,6 +9,7 @@ from typing import Any
 
 import pandas as pd
 
+from jurycal.cli.commands import summary
 from jurycal.cli.common import check_outputs, command_options, emit, read_votes, steps
 
 __all__ = ["register", "run"]
@@ -21,7 +22,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "vote",
         parents=[command_options()],
-        help="label items by majority / supermajority / minority veto; precision per generator",
+        help=summary("vote"),
         description="JUDGMENTS has columns generator, item, validator, label (1/0/missing).",
     )
     parser.add_argument("judgments", type=Path)

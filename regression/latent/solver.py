@@ -16,7 +16,6 @@ App. D (g = row means, TPR = TNR = 1) or the paper's released code (TPR = TNR
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +30,7 @@ from regression.checks import SeedLike
 from regression.data.anchors import Anchors
 from regression.latent.data import LatentData, latent_data
 from regression.latent.losses import likelihood_loss, paper_loss, predicted_rates, split_theta
+from regression.progress import show_progress
 
 __all__ = [
     "BACKENDS",
@@ -44,7 +44,6 @@ __all__ = [
     "Solver",
     "UnidentifiedWarning",
     "pearson_dispersion",
-    "show_progress",
     "select_best",
 ]
 
@@ -72,13 +71,6 @@ class UnidentifiedWarning(UserWarning):
 
 class MisfitWarning(UserWarning):
     """The cells vary far more than binomial sampling allows: the model does not hold."""
-
-
-def show_progress(progress: bool | None) -> bool:
-    """Whether to draw a progress bar: ``progress`` itself, or for None whether stderr is a terminal."""
-    if progress is None:
-        return bool(getattr(sys.stderr, "isatty", lambda: False)())
-    return bool(progress)
 
 
 def pearson_dispersion(theta: np.ndarray, data: LatentData) -> tuple[float, float]:

@@ -154,7 +154,7 @@ def test_progress_bars_show_only_when_asked(capsys):
 
 
 def test_progress_none_follows_whether_stderr_is_a_terminal(monkeypatch):
-    from regression.latent.solver import show_progress
+    from regression.progress import show_progress
 
     class Terminal:
         def __init__(self, answer):
