@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import JUDGMENT_COLUMNS, coerce_binary, plain, require_columns
+from regression.errors import JurycalWarning
 
 __all__ = [
     "MISSING_POLICIES",
@@ -64,7 +65,7 @@ RULES = ("majority", "supermajority", "minority_veto")
 MISSING_POLICIES = (None, "ignore")
 
 
-class NoVoteWarning(UserWarning):
+class NoVoteWarning(JurycalWarning):
     """Some items had no vote cast by any validator; the message says how many and what they got."""
 
 

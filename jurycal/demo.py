@@ -42,7 +42,7 @@ from jurycal.datasets import (
     load_repair_sample,
     load_validator_rates,
 )
-from jurycal.report import Report, add_comparison, describe_latent_interval
+from jurycal.report import Report, add_comparison
 from regression import (
     Anchors,
     CalibrationTable,
@@ -181,7 +181,7 @@ def _regression_section(
         "whose TPR / TNR move between generators, docs/new-generators.md) puts it at "
         f"{row['estimate']:.3f} [{row['low']:.3f}, {row['high']:.3f}] against the human "
         f"{truth[held_out]:.3f}; the minority veto of step 2 says {veto[held_out]:.3f}. "
-        f"Intervals: {describe_latent_interval(table.attrs)}"
+        f"95 % intervals covering {result.covers}."
     )
     report.paragraph("Self-check: " + result.self_check_text())
     report.table(result.self_check.reset_index(), digits=4)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,17 +20,18 @@ import numpy as np
 import pandas as pd
 
 from regression.intervals import wilson_interval
+from regression.results import flat_table
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from regression import LatentTraitResult, ModelComparison, SingleJudgeResult, TransferResult
+    from regression import ModelComparison, SingleJudgeResult
+    from regression.results import Summary
 
 __all__ = [
     "Report",
     "add_comparison",
-    "add_latent_trait",
-    "describe_latent_interval",
+    "add_estimate",
     "add_single_judge",
 ]
 
@@ -285,106 +286,20 @@ def _add_warnings(report: Report, warnings: Sequence[str]) -> None:
         report.warning(text)
 
 
-def _add_self_check(report: Report, result: TransferResult) -> None:
-    """The estimators' held-out errors on the calibration generators, and how much each rests on the judges."""
-    report.paragraph("Self-check: " + result.self_check_text())
-    if not result.self_check.empty:
-        report.table(result.self_check.reset_index(), digits=4)
-    notes = result.diagnostics(calibration=False)
-    if not notes.empty:
-        report.paragraph("How much each estimate rests on the judges:")
-        report.table(notes.reset_index(names="generator"), digits=3)
+def add_estimate(report: Report, summary: Summary) -> None:
+    """The card of any estimate: its :class:`~regression.results.Summary`, rendered.
 
-
-def describe_latent_interval(attrs: Mapping[str, Any]) -> str:
-    """What the interval of a latent result's ``to_frame`` table covers, in one sentence."""
-    if not attrs:
-        return "No intervals were computed."
-    level = f"{1 - attrs['alpha']:.0%}"
-    if "covers" in attrs:  # an estimator for new generators says what its interval covers
-        return f"{level} intervals covering {attrs['covers']}."
-    if attrs["method"] == "profile":
-        scale = (
-            f"deviance scaled by the Pearson dispersion {attrs['phi']:.2f} (quasi-likelihood)"
-            if attrs["phi"] > 1
-            else "no dispersion scaling"
-        )
-        return (
-            f"{level} profile-likelihood intervals ({scale}): item sampling given the model, "
-            "widened for extra-binomial noise; a systematic generator-specific TPR / TNR "
-            "can still put the truth outside."
-        )
-    if attrs["method"] == "items":
-        return (
-            f"{level} item bootstrap intervals ({attrs['n_boot']} replicates resampling each "
-            "generator's items with replacement, every cell, anchor and human precision "
-            "recomputed from them): item sampling, including the correlation of one item's "
-            "votes across validators and the items the anchors share with the cells; "
-            "not model misfit (a generator-specific TPR / TNR)."
-        )
-    source = "the fit" if attrs["method"] == "parametric" else "the observed proportions"
-    return (
-        f"{level} bootstrap intervals ({attrs['n_boot']} replicates redrawing every count from "
-        f"{source}): item sampling within cells and calibration sampling; not model misfit, "
-        "not item correlation across validators."
-    )
-
-
-def add_latent_trait(
-    report: Report,
-    result: LatentTraitResult | TransferResult,
-    table: pd.DataFrame,
-) -> None:
-    """The multi-judge card: precision with intervals, the self-check, validators, warnings.
-
-    ``table`` is the result's ``to_frame`` (computed once, so the intervals are
-    not computed again; its ``attrs`` describe them). A
-    :class:`~regression.TransferResult` (the default ``LatentTraitModel()``)
-    adds its self-check on the calibration generators and the per-generator
-    diagnostics; a likelihood or paper-loss fit adds its optimiser diagnostics.
+    ``summary`` is the result's ``summary(...)`` (computed once by the caller,
+    so the intervals are not computed again): its title, its notes (what the
+    interval covers, the self-check, the fit's diagnostics), each of its tables
+    and its warnings.
     """
-    from regression import TransferResult
-
-    calibration = table.loc[table["role"] == "calibration", "generator"].astype(str).tolist()
-    report.heading("Precision of generators from many judges")
-    if isinstance(result, TransferResult):
-        model = (
-            f"The {result.method} estimator for new generators (jurycal's default; "
-            "docs/new-generators.md): judges whose TPR / TNR move between generators"
-        )
-    else:
-        model = (
-            "Model: P_ij = g_i TPR_j + (1 - g_i)(1 - TNR_j) (agreeableness paper section 5), "
-            f"fitted with the {result.loss_name} loss"
-        )
-    report.paragraph(
-        f"{model}; human labels of {len(calibration)} calibration generator(s): "
-        f"{', '.join(calibration) or 'none'}."
-    )
-    report.paragraph(
-        "Precision per generator. "
-        + describe_latent_interval(table.attrs)
-        + " Held-out generators have human labels the fit did not use: their error is the "
-        "honest check."
-    )
-    report.table(table, digits=4)
-    if isinstance(result, TransferResult):
-        _add_self_check(report, result)
-    report.paragraph("Validators (TPR / TNR pooled over the calibration generators):")
-    report.table(
-        pd.DataFrame(
-            {
-                "validator": result.tpr.index,
-                "tpr": result.tpr.to_numpy(),
-                "tnr": result.tnr.to_numpy(),
-                "youden_j": result.youden_j.to_numpy(),
-            }
-        )
-    )
-    if not isinstance(result, TransferResult):
-        report.paragraph(
-            f"Fit diagnostics: training loss {result.loss:.4f}; converged {result.converged}; "
-            f"{result.n_restarts_converged_to_best} of {result.n_restarts} restarts reached the "
-            f"best loss; Pearson dispersion {result.dispersion:.2f} (about 1 when the model holds)."
-        )
-    _add_warnings(report, result.warnings)
+    report.heading(summary.title)
+    for note in summary.notes:
+        report.paragraph(note)
+    for name, table in summary.tables.items():
+        if table.empty:
+            continue
+        report.paragraph(f"{name[:1].upper()}{name[1:]}:")
+        report.table(flat_table(table), digits=4)
+    _add_warnings(report, summary.warnings)

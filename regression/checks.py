@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from regression.errors import DuplicateRowError, LabelError, MissingColumnError, MissingValueError
+
 __all__ = [
     "ALTERNATIVES",
     "FALSE_STRINGS",
@@ -184,16 +186,22 @@ def coerce_binary(name: str, values: Any, *, allow_missing: bool = False) -> np.
         value = flat_input.iloc[i] if isinstance(flat_input, pd.Series) else flat_input[i]
         raise _not_binary(name, value, i)
     if missing.any() and not allow_missing:
-        raise ValueError(
+        first = int(np.flatnonzero(missing)[0])
+        raise MissingValueError(
             f"{name} has {int(missing.sum())} missing label(s) (first at position "
-            f"{int(np.flatnonzero(missing)[0])}); drop or fill them first."
+            f"{first}); drop or fill them first.",
+            row=first,
+            column=name,
         )
     return out.reshape(shape)
 
 
-def _not_binary(name: str, value: Any, position: int) -> ValueError:
-    return ValueError(
-        f"{name} must be 0/1, bool or 'valid'/'invalid'; got {plain(value)!r} at position {position}."
+def _not_binary(name: str, value: Any, position: int) -> LabelError:
+    return LabelError(
+        f"{name} must be 0/1, bool or 'valid'/'invalid'; got {plain(value)!r} at position {position}.",
+        row=position,
+        column=name,
+        value=plain(value),
     )
 
 
@@ -215,15 +223,18 @@ def _decode_objects(name: str, flat: np.ndarray) -> np.ndarray:
 
 
 def require_columns(frame: pd.DataFrame, columns: Iterable[str], name: str) -> None:
-    """Raise a ``ValueError`` listing the expected columns when ``frame`` lacks any of them."""
+    """Raise a :class:`~regression.errors.MissingColumnError` listing the expected columns when
+    ``frame`` lacks any of them."""
     if not isinstance(frame, pd.DataFrame):
         raise ValueError(f"{name} must be a pandas DataFrame; got {type(frame).__name__}.")
     expected = list(columns)
     absent = [c for c in expected if c not in frame.columns]
     if absent:
-        raise ValueError(
+        raise MissingColumnError(
             f"{name} is missing column(s) {absent}; expected columns {expected}, "
-            f"got {list(map(str, frame.columns))}."
+            f"got {list(map(str, frame.columns))}.",
+            column=absent[0],
+            value=absent,
         )
 
 
@@ -241,12 +252,17 @@ def check_human_labels(human_labels: pd.DataFrame, name: str = "human_labels") -
     human["human"] = coerce_binary("human", human["human"], allow_missing=True)
     if human["human"].isna().any():
         row = int(np.flatnonzero(human["human"].isna().to_numpy())[0])
-        raise ValueError(f"{name} has a missing label at row {row}; drop or fill it first.")
+        raise MissingValueError(
+            f"{name} has a missing label at row {row}; drop or fill it first.", row=row, column="human"
+        )
     repeated = human.duplicated(["generator", "item"])
     if repeated.any():
         row = int(np.flatnonzero(repeated.to_numpy())[0])
         first = tuple(plain(v) for v in human[["generator", "item"]].iloc[row])
-        raise ValueError(
-            f"{name} has a duplicate (generator, item) = {first!r} (first repeated at row {row})."
+        raise DuplicateRowError(
+            f"{name} has a duplicate (generator, item) = {first!r} (first repeated at row {row}).",
+            row=row,
+            column="item",
+            value=first,
         )
     return human

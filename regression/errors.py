@@ -21,9 +21,14 @@ from typing import Any
 
 __all__ = [
     "ConvergenceWarning",
+    "DuplicateRowError",
     "InputError",
+    "LabelError",
+    "MissingColumnError",
+    "MissingValueError",
     "JurycalWarning",
     "MisfitWarning",
+    "SettingsWarning",
     "UnidentifiedWarning",
 ]
 
@@ -50,6 +55,22 @@ class InputError(ValueError):
         self.value = value
 
 
+class MissingColumnError(InputError):
+    """A table lacks a column it needs; ``value`` lists the absent columns."""
+
+
+class LabelError(InputError):
+    """A label that is not binary (1 / 0, bool, 'valid' / 'invalid'); ``value`` is the label."""
+
+
+class MissingValueError(InputError):
+    """A value that may not be missing is (a label, a generator, a validator)."""
+
+
+class DuplicateRowError(InputError):
+    """A key that must be unique repeats; ``value`` is the repeated key, ``row`` its second row."""
+
+
 class JurycalWarning(UserWarning):
     """The base of every warning jurycal raises."""
 
@@ -64,3 +85,7 @@ class UnidentifiedWarning(JurycalWarning):
 
 class MisfitWarning(JurycalWarning):
     """The model does not fit the data (Pearson dispersion far above 1)."""
+
+
+class SettingsWarning(JurycalWarning):
+    """A setting was given that the chosen estimator does not use."""

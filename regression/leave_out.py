@@ -124,7 +124,7 @@ def default_models() -> dict[str, Model]:
     released configuration (``paper``) and the plain likelihood (``likelihood``).
     """
     models: dict[str, Model] = {"transfer": LatentTraitModel()}
-    for method in ("hierarchical", "offset", "rogan_gladen", "calibration_mean"):
+    for method in ("hierarchical", "offset", "rogan_gladen_pooled", "calibration_mean"):
         models[method] = TransferModel(method=method)
     models["paper"] = LatentTraitModel.paper_release()
     models["likelihood"] = LatentTraitModel(loss="likelihood")

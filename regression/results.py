@@ -47,6 +47,7 @@ __all__ = [
     "JointError",
     "Summary",
     "interval_frame",
+    "flat_table",
     "record_warnings",
     "with_roles",
 ]
@@ -61,8 +62,8 @@ ROLES = ("calibration", "partially labelled", "unlabelled")
 #: Every estimator's name, as ``method`` spells it everywhere (interval tables, reports, CLI).
 METHODS = {
     "naive": "the judge's raw share of positive verdicts",
-    "rogan_gladen": "Rogan-Gladen correction (Lee et al., eq. (7))",
-    "ppi": "PPI++ with power tuning (Angelopoulos et al., 2023)",
+    "rogan-gladen": "Rogan-Gladen correction (Lee et al., eq. (7))",
+    "ppi++": "PPI++ with power tuning (Angelopoulos et al., 2023)",
     "labels_only": "the mean of the human labels alone",
     "ensemble": "share of items the voting ensemble calls valid",
     "likelihood": "latent-trait fit, binomial likelihood",
@@ -254,7 +255,11 @@ class Summary:
         fmt = float_format.format
         lines = [self.title, "=" * len(self.title)]
         for name, table in self.tables.items():
-            lines += ["", f"{name}:", table.to_string(float_format=fmt)]
+            lines += [
+                "",
+                f"{name}:",
+                table.to_string(float_format=fmt, index=not _plain_range(table.index)),
+            ]
         if self.notes:
             lines.append("")
             lines += list(self.notes)
@@ -325,6 +330,18 @@ def _markdown_table(table: pd.DataFrame, floatfmt: str) -> str:
         + "|"
     )
     return "\n".join([line(header), rule, *(line(r) for r in rows)])
+
+
+def flat_table(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with a meaningful index (named, or not 0..n-1) turned into a column.
+
+    Examples
+    --------
+    >>> flat_table(pd.DataFrame({"rms": [0.02]}, index=pd.Index(["transfer"], name="method")))
+         method   rms
+    0  transfer  0.02
+    """
+    return table if _plain_range(table.index) and table.index.name is None else table.reset_index()
 
 
 def _plain_range(index: pd.Index) -> bool:

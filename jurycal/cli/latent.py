@@ -12,7 +12,7 @@ import argparse
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import pandas as pd
 
@@ -33,6 +33,9 @@ from jurycal.cli.common import (
     steps,
     write_card,
 )
+
+if TYPE_CHECKING:
+    from regression.results import EstimateResult, Summary
 
 __all__ = ["LIKELIHOOD_DEFAULTS", "register", "run_estimate", "run_fit", "settle_options"]
 
@@ -164,95 +167,63 @@ def _calibration(
     return list(dict.fromkeys(args.calibration))
 
 
-def _table(
-    args: argparse.Namespace, result: Any, human: pd.DataFrame, calibration: Sequence[str]
-) -> pd.DataFrame:
-    """The result's per-generator table, with the interval ``--interval`` asks for."""
-    from regression import TransferResult
+def _summary(
+    args: argparse.Namespace, result: EstimateResult, human: pd.DataFrame, calibration: Sequence[str]
+) -> Summary:
+    """The result's summary, with the interval ``--interval`` asks for.
+
+    The interval options are settings of the likelihood and paper-loss fits; the
+    transfer estimator has one interval of its own (``settle_options`` refuses
+    them with it), so only those fits are given them.
+    """
     from regression.checks import coerce_binary
 
     labels = human.assign(human=coerce_binary("human", human["human"], allow_missing=True))
-    truth = labels.groupby("generator")["human"].mean()
-    if isinstance(result, TransferResult):
-        return result.to_frame(args.alpha, truth=truth)
-    return result.to_frame(
-        args.alpha,
-        method=None if args.interval == "none" else args.interval,
-        n_boot=args.n_boot,
-        seed=args.seed,
-        truth=truth,
-        calibration=calibration,
-        progress=progress_setting(args),
-    )
-
-
-def _output(
-    args: argparse.Namespace, result: Any, table: pd.DataFrame
-) -> tuple[str, dict[str, Any]]:
-    """The per-generator table, the self-check or the fit's diagnostics, the validators."""
-    from jurycal.report import describe_latent_interval
-    from regression import TransferResult
-
-    validators = pd.DataFrame({"tpr": result.tpr, "tnr": result.tnr, "youden_j": result.youden_j})
-    validators.index.name = "validator"
-    payload: dict[str, Any] = {"generators": table}
-    if isinstance(result, TransferResult):
-        diagnostics = result.diagnostics()
-        head = [
-            f"new-generator estimate ({result.method}): "
-            + describe_latent_interval(table.attrs),
-            "",
-            table.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
-            "",
-            "self-check: " + result.self_check_text(),
-        ]
-        estimated = table.loc[table["role"] != "calibration", "generator"]
-        head += [f"  {g}: {diagnostics.at[g, 'note']}" for g in estimated]
-        payload.update(
-            method=result.method,
-            self_check=result.self_check.reset_index(),
-            self_check_text=result.self_check_text(),
-            diagnostics=diagnostics.reset_index(names="generator"),
+    options: dict[str, Any] = {"truth": labels.groupby("generator")["human"].mean()}
+    if args.loss != "transfer":
+        options.update(
+            method=None if args.interval == "none" else args.interval,
+            n_boot=args.n_boot,
+            seed=args.seed,
+            calibration=calibration,
+            progress=progress_setting(args),
         )
-    else:
-        fit = {
-            "loss": result.loss_name,
-            "training_loss": result.loss,
-            "converged": result.converged,
-            "restarts_at_best": f"{result.n_restarts_converged_to_best} of {result.n_restarts}",
-            "dispersion": result.dispersion,
-        }
-        head = [
-            f"latent-trait fit ({result.loss_name} loss, {args.backend}): training loss "
-            f"{result.loss:.4f}, converged {result.converged}, restarts at the best loss "
-            f"{fit['restarts_at_best']}, Pearson dispersion {result.dispersion:.2f} "
-            "(about 1 when the model holds)",
-            "",
-            table.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
-        ]
-        payload["diagnostics"] = fit
-    lines = [*head, "", validators.to_string(float_format=lambda v: f"{v:.3f}")]
-    lines += [f"warning: {w}" for w in result.warnings]
-    payload.update(validators=validators, warnings=list(result.warnings))
-    return "\n".join(lines), payload
+    return result.summary(args.alpha, **options)
 
 
-def _write_card(args: argparse.Namespace, result: Any, table: pd.DataFrame) -> list[str]:
+def _output(result: EstimateResult, summary: Summary) -> tuple[str, dict[str, Any]]:
+    """The summary as text, and as JSON: every table by name, the notes, the warnings."""
+    from regression.results import flat_table
+
+    payload: dict[str, Any] = {"method": result.method, "covers": result.covers}
+    for name, table in summary.tables.items():
+        key = "generators" if name == "precision" else name.replace("-", "_")
+        payload[key] = flat_table(table)
+    payload["diagnostics"] = flat_table(result.diagnostics())
+    payload.update(notes=list(summary.notes), warnings=list(summary.warnings))
+    return summary.as_text(), payload
+
+
+def _write_card(args: argparse.Namespace, summary: Summary) -> list[str]:
     if args.report is None:
         return []
-    from jurycal.report import Report, add_latent_trait
+    from jurycal.report import Report, add_estimate
 
-    card = Report("jurycal report card: latent-trait regression")
-    add_latent_trait(card, result, table)
+    card = Report("jurycal report card: many judges")
+    add_estimate(card, summary)
     return [f"written: {path}" for path in write_card(card, args.report)]
 
 
-def _plot(args: argparse.Namespace, result: Any, human: pd.DataFrame, table: pd.DataFrame) -> str:
+def _plot(
+    args: argparse.Namespace, result: EstimateResult, human: pd.DataFrame, table: pd.DataFrame
+) -> str:
     """The intervals the fit computed (a forest plot), or the fit's figure without intervals."""
     from regression.latent.plots import plot_latent_fit, plot_precision_intervals
 
     if "low" in table.columns:
-        figure = plot_precision_intervals(table)
+        figure = plot_precision_intervals(
+            table, title=f"Precision per generator, {1 - args.alpha:.0%} intervals ({result.method})"
+        )
     else:
         figure = plot_latent_fit(result, human)
     return str(save_plot(args, figure))
@@ -271,10 +242,11 @@ def run_fit(args: argparse.Namespace) -> int:
             warnings.simplefilter("ignore")  # every warning is on the result and printed below
             result = _model(args).fit_table(judgments, human, calibration)
         advance("intervals")
-        table = _table(args, result, human, calibration)
+        summary = _summary(args, result, human, calibration)
+        table = summary.tables["precision"]
         advance("write")
-        text, payload = _output(args, result, table)
-        written = _write_card(args, result, table)
+        text, payload = _output(result, summary)
+        written = _write_card(args, summary)
         if plot_path(args) is not None:
             written.append(_plot(args, result, human, table))
             payload["plot"] = str(plot_path(args))
@@ -316,8 +288,9 @@ def run_estimate(args: argparse.Namespace) -> int:
             else:
                 result = base.add_generators(new_counts.rates, new_counts.n_labeled.astype(float))
         advance("intervals")
-        table = _table(args, result, human, calibration)
-    text, payload = _output(args, result, table)
+        summary = _summary(args, result, human, calibration)
+        table = summary.tables["precision"]
+    text, payload = _output(result, summary)
     row = table.set_index("generator").loc[new]
     shift = (result.precision.drop(new) - base.precision).abs().max()
     n_votes = int(new_counts.n_labeled.to_numpy().sum())
@@ -336,6 +309,6 @@ def run_estimate(args: argparse.Namespace) -> int:
     )
     payload["new_generator"] = new
     payload["n_human_labels"] = n_human
-    written = _write_card(args, result, table)
+    written = _write_card(args, summary)
     emit(args, "\n".join([head, "", text, *written]), payload)
     return 0

@@ -24,6 +24,7 @@ from regression.checks import (
     plain,
     require_columns,
 )
+from regression.errors import DuplicateRowError, MissingValueError
 
 __all__ = ["EncodedJudgments", "encode_judgments"]
 
@@ -112,9 +113,12 @@ def encode_judgments(
     if repeated.any():
         row = int(np.flatnonzero(repeated.to_numpy())[0])
         first = tuple(plain(v) for v in keys.iloc[row])
-        raise ValueError(
+        raise DuplicateRowError(
             f"judgments has a duplicate (generator, item, validator) = {first!r} "
-            f"(first repeated at row {row}); each validator labels each item once."
+            f"(first repeated at row {row}); each validator labels each item once.",
+            row=row,
+            column="validator",
+            value=first,
         )
     label = coerce_binary("label", judgments["label"], allow_missing=True)
     gen_code, generators = pd.factorize(judgments["generator"])
@@ -122,7 +126,9 @@ def encode_judgments(
     for which, codes in (("generator", gen_code), ("validator", val_code)):
         if (codes < 0).any():
             row = int(np.flatnonzero(codes < 0)[0])
-            raise ValueError(f"judgments has a missing {which} at row {row}.")
+            raise MissingValueError(
+                f"judgments has a missing {which} at row {row}.", row=row, column=which
+            )
     human = None if human_labels is None else check_human_labels(human_labels)
     return EncodedJudgments(
         generators=pd.Index(generators, name="generator"),

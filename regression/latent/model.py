@@ -41,6 +41,7 @@ from regression.data.anchors import Anchors
 from regression.data.counts import Counts, counts_from_encoded
 from regression.data.judgments import encode_judgments
 from regression.data.matrix import matrix_inputs
+from regression.errors import SettingsWarning
 from regression.latent.items import encode_items
 from regression.latent.result import LatentTraitResult, fit_result
 from regression.latent.solver import LOSSES, Solver
@@ -64,7 +65,7 @@ class LatentTraitModel(Solver):
         ``docs/new-generators.md``); it returns a
         :class:`~regression.transfer.model.TransferResult`; it has no
         optimiser, so the settings below are checked but unused, and one given
-        away from its default draws a ``UserWarning`` that names it. ``"likelihood"``: joint binomial
+        away from its default draws a :class:`~regression.errors.SettingsWarning` that names it. ``"likelihood"``: joint binomial
         likelihood of the counts and the calibration data (eq. (1) with fixed
         TPR / TNR). ``"paper"``: App. C.4, eqs. (11)-(13).
     lambdas : (float, float, float)
@@ -165,7 +166,7 @@ class LatentTraitModel(Solver):
                 "LatentTraitModel() does not run by default: it estimates with the transfer "
                 "estimator (docs/new-generators.md), which has no optimiser. Pass "
                 "loss='likelihood' (or 'paper') for the latent-trait fit.",
-                UserWarning,
+                SettingsWarning,
                 stacklevel=3,
             )
 

@@ -270,10 +270,9 @@ def plot_precision_intervals(table: pd.DataFrame, *, title: str | None = None) -
         :meth:`LatentTraitResult.to_frame` (columns ``generator, estimate, low,
         high``, optionally ``role`` and ``human``) or
         :meth:`LatentTraitResult.interval` (index: generators; ``estimate, low,
-        high``). Its ``attrs`` (``method``, ``alpha``) name the interval in the
-        title.
+        high``).
     title : str, optional
-        Default: the interval's method and level.
+        Default: "Precision per generator, intervals".
 
     Returns
     -------
@@ -313,11 +312,7 @@ def plot_precision_intervals(table: pd.DataFrame, *, title: str | None = None) -
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=8, loc="best")
     ax.set_yticks(y, list(names))
-    method, alpha = table.attrs.get("method"), table.attrs.get("alpha")
-    described = (
-        f"{1 - alpha:.0%} {method} intervals" if method and alpha is not None else "intervals"
-    )
-    ax.set(xlabel="precision g", title=title or f"Precision per generator, {described}")
+    ax.set(xlabel="precision g", title=title or "Precision per generator, intervals")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     return fig

@@ -36,7 +36,7 @@ from regression.latent.solver import (
     UnidentifiedWarning,
     pearson_dispersion,
 )
-from regression.results import with_roles
+from regression.results import Summary, interval_frame, with_roles
 
 __all__ = ["INTERVAL_METHODS", "FitInputs", "LatentTraitResult", "fit_result"]
 
@@ -234,9 +234,10 @@ class LatentTraitResult:
         Returns
         -------
         DataFrame
-            Index: generators; columns ``estimate, low, high``;
-            ``attrs["method"]`` is the method used and, for ``"profile"``,
-            ``attrs["phi"]`` the deviance scale.
+            Index: generators; the contract's columns (:func:`regression.results.interval_frame`):
+            ``estimate, low, high, method`` (the fit's loss), ``role`` and
+            ``n_labels``. :meth:`interval_method` names the interval method and
+            :meth:`interval_covers` says what it covers.
 
         Raises
         ------
@@ -308,15 +309,79 @@ class LatentTraitResult:
         else:
             datas = count_replicates(data, self.theta, method, n_boot, rng)
         low, high = percentile_ends(model, datas, self.theta, alpha, alternative, progress=progress)
-        return self._interval_table(low, high, method=method)
+        return self._interval_table(low, high)
 
-    def _interval_table(self, low: np.ndarray, high: np.ndarray, **attrs: Any) -> pd.DataFrame:
-        table = pd.DataFrame(
-            {"estimate": self.precision.to_numpy(), "low": low, "high": high},
-            index=self.precision.index,
+    def _interval_table(self, low: np.ndarray, high: np.ndarray) -> pd.DataFrame:
+        anchors = self.inputs.anchors if self.inputs is not None else None
+        calibration = set(anchors.calibration_generators) if anchors is not None else set()
+        labels = (
+            anchors.precision_n
+            if anchors is not None and anchors.precision_n is not None
+            else pd.Series(dtype=float)
         )
-        table.attrs.update(attrs)
-        return table
+        generators = self.precision.index
+        return interval_frame(
+            generators,
+            self.precision.to_numpy(),
+            low,
+            high,
+            self.method,
+            role=["calibration" if g in calibration else "unlabelled" for g in generators],
+            n_labels=labels.reindex(generators).fillna(0).to_numpy(),
+        )
+
+    @property
+    def method(self) -> str:
+        """The estimator's name: the loss, ``"likelihood"`` or ``"paper"``."""
+        return self.loss_name
+
+    @property
+    def covers(self) -> str:
+        """What the default interval (:meth:`interval_method` ``"auto"``) covers."""
+        return self.interval_covers()
+
+    def interval_covers(self, method: str = "auto", *, n_boot: int = 200, quasi: bool = True) -> str:
+        """What :meth:`interval` with these settings covers, in a sentence."""
+        method = self.interval_method(method)
+        if method == "profile":
+            phi = max(1.0, self.dispersion) if quasi and np.isfinite(self.dispersion) else 1.0
+            scale = (
+                f"deviance scaled by the Pearson dispersion {phi:.2f} (quasi-likelihood)"
+                if phi > 1
+                else "no dispersion scaling"
+            )
+            return (
+                f"profile-likelihood intervals ({scale}): item sampling given the model, "
+                "widened for extra-binomial noise; a systematic generator-specific TPR / TNR "
+                "can still put the truth outside"
+            )
+        if method == "items":
+            return (
+                f"item bootstrap intervals ({n_boot} replicates resampling each "
+                "generator's items with replacement, every cell, anchor and human precision "
+                "recomputed from them): item sampling, including the correlation of one item's "
+                "votes across validators and the items the anchors share with the cells; "
+                "not model misfit (a generator-specific TPR / TNR)"
+            )
+        source = "the fit" if method == "parametric" else "the observed proportions"
+        return (
+            f"bootstrap intervals ({n_boot} replicates redrawing every count from "
+            f"{source}): item sampling within cells and calibration sampling; not model misfit, "
+            "not item correlation across validators"
+        )
+
+    def diagnostics(self) -> pd.DataFrame:
+        """The fit's own checks, one row: training loss, convergence, restarts, dispersion."""
+        return pd.DataFrame(
+            {
+                "loss": [self.loss_name],
+                "training_loss": [self.loss],
+                "converged": [self.converged],
+                "restarts_at_best": [self.n_restarts_converged_to_best],
+                "restarts": [self.n_restarts],
+                "dispersion": [self.dispersion],
+            }
+        )
 
     def interval_method(self, method: str = "auto") -> str:
         """The method ``interval(method=...)`` uses.
@@ -361,7 +426,7 @@ class LatentTraitResult:
         low, high = profile_interval(
             model, data, self.theta, alpha=alpha, alternative=alternative, phi=phi
         )
-        return self._interval_table(low, high, method="profile", phi=phi)
+        return self._interval_table(low, high)
 
     def to_frame(
         self,
@@ -401,8 +466,8 @@ class LatentTraitResult:
             without counts) and ``abs_error`` (held-out generators only).
             ``role`` is ``calibration`` (its human labels anchor the fit),
             ``held out`` (human precision the fit did not use: its error is an
-            honest check) or ``unannotated``. ``attrs`` describe the interval
-            (``method``, ``alpha``, ``n_boot``, and ``phi`` for ``"profile"``).
+            honest check) or ``unannotated``. :meth:`interval_covers` says what
+            the interval covers.
 
         Raises
         ------
@@ -415,45 +480,40 @@ class LatentTraitResult:
             truth = self.inputs.anchors.precision if self.inputs else pd.Series(dtype=float)
         generators = self.precision.index
         table = pd.DataFrame({"generator": generators, "estimate": self.precision.to_numpy()})
-        described: dict[str, Any] = {}
         if method is not None:
             bounds = self.interval(
                 alpha, method=method, n_boot=n_boot, seed=seed, progress=progress
             )
             table["low"], table["high"] = bounds["low"].to_numpy(), bounds["high"].to_numpy()
-            described = {**bounds.attrs, "alpha": alpha, "n_boot": n_boot}
         n = None if self.inputs is None else self.inputs.n
-        table = with_roles(table, truth, n, chosen)
-        table.attrs = described
-        return table
+        return with_roles(table, truth, n, chosen)
 
-    def summary(self, alpha: float = 0.05, **to_frame: Any) -> str:
-        """A plain-text report: the fit, the per-generator table, the validators, the warnings.
+    def summary(self, alpha: float = 0.05, **to_frame: Any) -> Summary:
+        """The report: the per-generator table, what its interval covers, the fit, the validators.
 
         ``alpha`` and the keywords go to :meth:`to_frame` (``method=None``: no
         intervals, which is quicker).
         """
         table = self.to_frame(alpha, **to_frame)
-        described = table.attrs.get("method")
-        lines = [
+        method = to_frame.get("method", "auto")
+        notes = [
             f"Latent-trait fit ({self.loss_name} loss): training loss {self.loss:.4f}, "
             f"converged {self.converged}, {self.n_restarts_converged_to_best} of "
             f"{self.n_restarts} restarts at the best loss, Pearson dispersion "
-            f"{self.dispersion:.2f} (about 1 when the model holds)",
-            (
-                f"Precision per generator, {1 - alpha:.0%} {described} intervals:"
-                if described
-                else "Precision per generator:"
-            ),
-            table.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
-            "",
-            "Validators:",
-            pd.DataFrame({"tpr": self.tpr, "tnr": self.tnr, "youden_j": self.youden_j}).to_string(
-                float_format=lambda v: f"{v:.3f}"
-            ),
+            f"{self.dispersion:.2f} (about 1 when the model holds).",
+            "No intervals were computed."
+            if method is None
+            else f"{1 - alpha:.0%} intervals: "
+            + self.interval_covers(method, n_boot=to_frame.get("n_boot", 200))
+            + ".",
         ]
-        lines += [f"warning: {w}" for w in self.warnings]
-        return "\n".join(lines)
+        validators = pd.DataFrame({"tpr": self.tpr, "tnr": self.tnr, "youden_j": self.youden_j})
+        return Summary(
+            f"Latent-trait regression ({self.loss_name} loss)",
+            {"precision": table, "validators": validators, "fit": self.diagnostics()},
+            notes=tuple(notes),
+            warnings=tuple(self.warnings),
+        )
 
     def confidence_interval(
         self, confidence_level: float = 0.95, alternative: str = "two-sided", **kwargs: Any

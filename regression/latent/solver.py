@@ -28,6 +28,7 @@ from tqdm.auto import tqdm
 
 from regression.checks import SeedLike
 from regression.data.anchors import Anchors
+from regression.errors import ConvergenceWarning, MisfitWarning, UnidentifiedWarning
 from regression.latent.data import LatentData, latent_data
 from regression.latent.losses import likelihood_loss, paper_loss, predicted_rates, split_theta
 from regression.progress import show_progress
@@ -59,18 +60,6 @@ JITTER_G, JITTER_V = 1e-3, 1e-2
 SAME_OPTIMUM_RTOL = 1e-6
 #: The fit warns of misfit when Pearson's chi-square test rejects the model at this level.
 MISFIT_P_VALUE = 1e-3
-
-
-class ConvergenceWarning(UserWarning):
-    """The optimiser stopped without meeting its convergence test."""
-
-
-class UnidentifiedWarning(UserWarning):
-    """The fit is not identified by the data (no anchors, or a validator with J <= 0)."""
-
-
-class MisfitWarning(UserWarning):
-    """The cells vary far more than binomial sampling allows: the model does not hold."""
 
 
 def pearson_dispersion(theta: np.ndarray, data: LatentData) -> tuple[float, float]:

@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from regression.checks import check_alpha, check_alternative, check_counts
+from regression.errors import JurycalWarning
 from regression.intervals import ConfidenceInterval, IntervalMixin, normal_bounds
 
 __all__ = [
@@ -68,7 +69,7 @@ PPI_MIN_PER_CLASS = 5
 _UNBOUNDED = (-np.inf, np.inf)
 
 
-class SmallCalibrationWarning(UserWarning):
+class SmallCalibrationWarning(JurycalWarning):
     """PPI++ used the worst-case rectifier variance: too few calibration items to estimate it."""
 
 

@@ -480,7 +480,7 @@ ESTIMATORS: Mapping[str, Estimator] = MappingProxyType(
         "transfer": transfer,
         "hierarchical": hierarchical,
         "offset": offset_mean,
-        "rogan_gladen": rogan_gladen_pooled,
+        "rogan_gladen_pooled": rogan_gladen_pooled,
         "calibration_mean": calibration_mean,
         "mean_of_judges": mean_of_judges,
     }

@@ -24,7 +24,7 @@ from regression.data.counts import Counts, counts_from_encoded
 from regression.data.judgments import encode_judgments
 from regression.data.matrix import check_new_rows, default_n, matrix_inputs
 from regression.intervals import ConfidenceInterval, wilson_interval
-from regression.results import with_roles
+from regression.results import Summary, interval_frame, with_roles
 from regression.transfer.estimators import (
     ESTIMATORS,
     Estimate,
@@ -44,12 +44,12 @@ LABELS = {
     "transfer": "transfer (default)",
     "hierarchical": "hierarchical judges",
     "offset": "offset-corrected mean of judges",
-    "rogan_gladen": "Rogan-Gladen pooled",
+    "rogan_gladen_pooled": "Rogan-Gladen pooled",
     "calibration_mean": "calibration mean",
     "mean_of_judges": "mean of judges",
 }
 
-#: What each estimator's interval covers (``interval().attrs["covers"]``).
+#: What each estimator's interval covers (:attr:`TransferResult.covers`).
 COVERS = {
     "transfer": "the spread of the estimate's own errors on the calibration generators held out "
     "one at a time: transfer between generators, item sampling and the anchors' noise together "
@@ -58,7 +58,7 @@ COVERS = {
     "the spread of precision between generators (empirical Bayes, t with s - 1 degrees of freedom)",
     "offset": "the spread of the offsets m_c - h_c between calibration generators (t prediction "
     "interval, s - 1 degrees of freedom)",
-    "rogan_gladen": "item sampling and the anchors' noise only, not that TPR / TNR move between "
+    "rogan_gladen_pooled": "item sampling and the anchors' noise only, not that TPR / TNR move between "
     "generators",
     "calibration_mean": "the spread of precision between calibration generators (t prediction "
     "interval, s - 1 degrees of freedom)",
@@ -132,7 +132,7 @@ class TransferModel:
     ----------
     method : str
         One of ``"transfer"`` (default: :func:`~regression.transfer.estimators.transfer`),
-        ``"hierarchical"``, ``"offset"``, ``"rogan_gladen"``, ``"calibration_mean"``,
+        ``"hierarchical"``, ``"offset"``, ``"rogan_gladen_pooled"``, ``"calibration_mean"``,
         ``"mean_of_judges"`` (:data:`~regression.transfer.estimators.ESTIMATORS`).
 
     Examples
@@ -341,6 +341,11 @@ class TransferResult:
             f"(rms {100 * own['rms']:.1f}); rms of the others: {others}."
         )
 
+    @property
+    def covers(self) -> str:
+        """What the interval accounts for."""
+        return COVERS[self.method]
+
     def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
         """Per-generator interval for the precision.
 
@@ -353,16 +358,22 @@ class TransferResult:
         Returns
         -------
         DataFrame
-            Index: generators; columns ``estimate, low, high`` (NaN where the
-            method gives no interval); ``attrs``: ``method``, ``df`` and
-            ``covers`` (what the interval accounts for).
+            Index: generators; the contract's columns
+            (:func:`regression.results.interval_frame`): ``estimate, low, high``
+            (NaN where the method gives no interval), ``method``, ``role`` and
+            ``n_labels``. A calibration generator's interval is the Wilson
+            interval of its own human labels; :attr:`covers` says what the
+            others cover (a t with ``estimate.df`` degrees of freedom).
         """
         alpha = check_alpha(alpha)
         check_alternative(alternative)
         low, high = self.estimate.interval(alpha, alternative)
+        n_labels = np.zeros(len(self.precision), dtype=int)
+        role = np.full(len(self.precision), "unlabelled", dtype=object)
         if self.data is not None and self.anchors is not None:
             # calibration generators: the Wilson interval of their own human labels
             rows = self.data.calibration
+            role[rows] = "calibration"
             low[rows], high[rows] = np.nan, np.nan
             counts = self.anchors.precision_n
             if counts is not None:
@@ -370,12 +381,16 @@ class TransferResult:
                 k = np.rint(self.data.precision * n)
                 wilson = wilson_interval(k, n, alpha, alternative)
                 low[rows], high[rows] = wilson.low, wilson.high
-        table = pd.DataFrame(
-            {"estimate": self.precision.to_numpy(), "low": low, "high": high},
-            index=self.precision.index,
+                n_labels[rows] = np.nan_to_num(n).astype(int)
+        return interval_frame(
+            self.precision.index,
+            self.precision.to_numpy(),
+            low,
+            high,
+            self.method,
+            role=list(role),
+            n_labels=n_labels,
         )
-        table.attrs.update(method=self.method, df=self.estimate.df, covers=COVERS[self.method])
-        return table
 
     def confidence_interval(
         self, confidence_level: float = 0.95, alternative: str = "two-sided"
@@ -459,29 +474,28 @@ class TransferResult:
                 "high": bounds["high"].to_numpy(),
             }
         )
-        table = with_roles(table, known, self.n, anchors.calibration_generators)
-        table.attrs = {**bounds.attrs, "alpha": alpha}
-        return table
+        return with_roles(table, known, self.n, anchors.calibration_generators)
 
-    def summary(self, alpha: float = 0.05, **to_frame: Any) -> str:
-        """A plain-text report: estimates with intervals, the self-check, diagnostics, warnings."""
+    def summary(self, alpha: float = 0.05, **to_frame: Any) -> Summary:
+        """The report: estimates with intervals, what they cover, the self-check, diagnostics."""
         table = self.to_frame(alpha, **to_frame)
-        lines = [
-            f"New-generator estimate ({LABELS[self.method]}), {1 - alpha:.0%} intervals "
-            f"covering {COVERS[self.method]}:",
-            table.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
-            "",
-            "Self-check: " + self.self_check_text(),
-            "",
-            f"Judges: between-generator spread of logit TPR {self.spread[0] ** 0.5:.2f}, "
-            f"of logit TNR {self.spread[1] ** 0.5:.2f} (sd)",
-        ]
         notes = self.diagnostics(calibration=False)["note"]
-        lines += [f"  {g}: {note}" for g, note in notes.iloc[:SUMMARY_NOTES].items()]
+        lines = [
+            f"{1 - alpha:.0%} intervals covering {self.covers}.",
+            "self-check: " + self.self_check_text(),
+            f"Judges: between-generator spread of logit TPR {self.spread[0] ** 0.5:.2f}, "
+            f"of logit TNR {self.spread[1] ** 0.5:.2f} (sd).",
+        ]
+        lines += [f"{g}: {note}" for g, note in notes.iloc[:SUMMARY_NOTES].items()]
         if len(notes) > SUMMARY_NOTES:
-            lines.append(f"  ... and {len(notes) - SUMMARY_NOTES} more (see diagnostics())")
-        lines += [f"warning: {w}" for w in self.warnings]
-        return "\n".join(lines)
+            lines.append(f"... and {len(notes) - SUMMARY_NOTES} more (see diagnostics()).")
+        validators = pd.DataFrame({"tpr": self.tpr, "tnr": self.tnr, "youden_j": self.youden_j})
+        return Summary(
+            f"New-generator estimate ({LABELS[self.method]})",
+            {"precision": table, "self-check": self.self_check, "validators": validators},
+            notes=tuple(lines),
+            warnings=tuple(self.warnings),
+        )
 
     def add_generators(
         self, rates: pd.DataFrame, counts: pd.DataFrame | None = None

@@ -40,7 +40,7 @@ def test_fit_matches_the_library_and_marks_roles(files, capsys, tmp_path):
     assert rows["gpt-4-turbo"]["role"] == "held out" and rows["gpt-4-turbo"]["abs_error"] > 0
     # the model does not hold on these votes, and the fit says so (agreeableness data)
     assert any("does not hold" in w for w in payload["warnings"])
-    assert "fitted with the likelihood loss" in card.read_text()
+    assert "Latent-trait regression (likelihood loss)" in card.read_text()
     assert "profile-likelihood intervals (deviance scaled by the Pearson dispersion" in (
         card.read_text()
     )
@@ -77,13 +77,14 @@ def test_fit_by_default_estimates_with_the_transfer_estimator_and_its_self_check
     held_out = [g for g in rows if rows[g]["role"] == "held out"]
     assert held_out and all(rows[g]["low"] <= rows[g]["estimate"] <= rows[g]["high"] for g in held_out)
     assert payload["method"] == "transfer"
-    assert payload["self_check_text"] == expected.self_check_text()
-    assert payload["self_check_text"].startswith("on your 3 calibration generators")
+    assert "self-check: " + expected.self_check_text() in payload["notes"]
+    assert expected.self_check_text().startswith("on your 3 calibration generators")
+    assert payload["covers"] == expected.covers
     assert {r["method"] for r in payload["self_check"]} >= {"transfer", "offset", "calibration_mean"}
     assert {r["generator"] for r in payload["diagnostics"]} == set(rows)
     text = card.read_text()
-    assert "Self-check: on your 3 calibration generators" in text
-    assert "How much each estimate rests on the judges" in text
+    assert "self-check: on your 3 calibration generators" in text
+    assert "the judges' J on this kind of data is" in text
     # the plain-text output says the same
     assert main(argv + CALIBRATION) == 0
     out = capsys.readouterr().out

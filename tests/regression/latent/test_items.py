@@ -7,7 +7,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from jurycal.report import describe_latent_interval
 from regression import (
     Anchors,
     LatentTraitModel,
@@ -166,7 +165,6 @@ def test_same_seed_same_interval():
     c = result.interval(0.1, method="items", n_boot=20, seed=12)
     pd.testing.assert_frame_equal(a, b)
     assert not np.allclose(a[["low", "high"]].to_numpy(), c[["low", "high"]].to_numpy())
-    assert a.attrs["method"] == "items"
     assert ((a.low <= a.estimate + 1e-9) & (a.estimate <= a.high + 1e-9)).all()
     upper = result.interval(0.1, method="items", n_boot=20, seed=11, alternative="less")
     assert (upper.low == 0).all()
@@ -193,8 +191,10 @@ def test_results_without_item_votes_refuse():
 
 
 def test_report_sentence_says_what_the_item_bootstrap_covers():
-    text = describe_latent_interval({"method": "items", "alpha": 0.05, "n_boot": 200})
-    assert text.startswith("95% item bootstrap intervals (200 replicates")
+    world = simulate_item_votes(6, 4, 60, n_annotated=2, seed=4)
+    result = _fit(world.judgments, world.human_labels, list(world.annotated), backend="torch")
+    text = result.interval_covers("items", n_boot=200)
+    assert text.startswith("item bootstrap intervals (200 replicates")
     assert "correlation" in text and "not model misfit" in text
 
 

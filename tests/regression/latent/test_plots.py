@@ -87,7 +87,7 @@ def test_latent_fit_labels_do_not_overlap_and_intervals_are_drawn():
     assert len(boxes) == 8
     assert not any(a.overlaps(b) for a, b in itertools.combinations(boxes, 2))
     table = result.to_frame(0.1, method="parametric", n_boot=20)
-    fig = plot_precision_intervals(table)
+    fig = plot_precision_intervals(table, title="Precision per generator, 90% parametric intervals")
     ax = fig.axes[0]
     segments = ax.collections[0].get_segments()
     assert len(segments) == len(table)

@@ -44,7 +44,12 @@ def test_to_frame_has_one_row_per_generator_with_roles_interval_and_items():
     interval = result.interval(0.1)
     np.testing.assert_allclose(table["low"], interval["low"].to_numpy())
     np.testing.assert_allclose(table["high"], interval["high"].to_numpy())
-    assert table.attrs == {**interval.attrs, "alpha": 0.1, "n_boot": 200}
+    # the interval table is the contract's, whatever the estimator
+    assert list(interval.columns) == ["estimate", "low", "high", "method", "role", "n_labels"]
+    assert set(interval["method"]) == {result.method} == {"likelihood"}
+    assert set(interval.loc[calibration, "role"]) == {"calibration"}
+    assert (interval.loc[calibration, "n_labels"] > 0).all()
+    assert "profile-likelihood" in result.covers
     roles = table.set_index("generator")["role"]
     assert set(roles[calibration]) == {"calibration"}
     assert roles[world.annotated[2]] == "held out"
@@ -62,7 +67,7 @@ def test_to_frame_without_truth_uses_the_anchors_and_without_interval_has_no_bou
     calibration = list(world.annotated)
     result = _fit(world, calibration)
     table = result.to_frame(method=None).set_index("generator")
-    assert "low" not in table.columns and table.attrs == {}
+    assert "low" not in table.columns
     anchors = result.inputs.anchors.precision
     np.testing.assert_allclose(table.loc[calibration, "human"], anchors[calibration])
     assert table.loc[~table.index.isin(calibration), "human"].isna().all()
@@ -71,14 +76,18 @@ def test_to_frame_without_truth_uses_the_anchors_and_without_interval_has_no_bou
 def test_summary_prints_the_fit_the_table_the_validators_and_the_warnings():
     world = _world(2)
     result = _fit(world, list(world.annotated))
-    text = result.summary(method="parametric", n_boot=20)
-    assert text.startswith(f"Latent-trait fit ({result.loss_name} loss): training loss")
-    assert "95% parametric intervals" in text
+    summary = result.summary(method="parametric", n_boot=20)
+    text = str(summary)
+    assert text.startswith(f"Latent-trait regression ({result.loss_name} loss)")
+    assert f"Latent-trait fit ({result.loss_name} loss): training loss" in text
+    assert "95% intervals: bootstrap intervals (20 replicates redrawing every count from the fit)" in text
+    assert list(summary.tables) == ["precision", "validators", "fit"]
+    assert summary.as_html().startswith("<h3>") and summary.as_markdown().startswith("## ")
     for name in [*map(str, result.precision.index), *map(str, result.tpr.index)]:
         assert name in text
     assert f"{result.precision.iloc[0]:.4f}" in text
     unanchored = _fit(world, [])
-    assert "warning: unanchored fit" in unanchored.summary(method=None)
+    assert "warning: unanchored fit" in str(unanchored.summary(method=None))
 
 
 def test_fit_table_checks_and_encodes_the_table_once(monkeypatch):

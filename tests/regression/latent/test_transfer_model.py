@@ -110,14 +110,17 @@ def test_one_calibration_generator_says_no_self_check():
     assert result.self_check.empty
 
 
-def test_interval_attrs_and_one_sided_bounds():
+def test_interval_columns_covers_and_one_sided_bounds():
     result = LatentTraitModel().fit(
         load_validator_rates("none"), anchors=bundled_anchors(list(ANNOTATED_GENERATORS[:4]))
     )
     two = result.interval(0.05)
-    assert (
-        two.attrs["method"] == "transfer" and "transfer between generators" in two.attrs["covers"]
-    )
+    assert list(two.columns) == ["estimate", "low", "high", "method", "role", "n_labels"]
+    assert set(two["method"]) == {"transfer"} and "transfer between generators" in result.covers
+    calibration = list(ANNOTATED_GENERATORS[:4])
+    assert set(two.loc[calibration, "role"]) == {"calibration"}
+    assert (two.loc[calibration, "n_labels"] > 0).all()
+    assert (two.loc[~two.index.isin(calibration), "n_labels"] == 0).all()
     upper = result.interval(0.05, alternative="less")
     lower = result.interval(0.05, alternative="greater")
     free = ~two.index.isin(ANNOTATED_GENERATORS[:4])

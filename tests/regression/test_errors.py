@@ -1,0 +1,82 @@
+"""Typed errors carry where the fault is; every warning belongs to one family."""
+
+import warnings
+
+import pandas as pd
+import pytest
+
+import regression
+from ensemble.voting import NoVoteWarning
+from regression import (
+    DuplicateRowError,
+    InputError,
+    JurycalWarning,
+    LabelError,
+    MissingColumnError,
+    MissingValueError,
+    SettingsWarning,
+)
+from regression.checks import check_human_labels, coerce_binary, require_columns
+from regression.data import encode_judgments
+from regression.single_judge.ppi import SmallCalibrationWarning
+
+VOTES = pd.DataFrame(
+    {
+        "generator": ["g", "g", "h"],
+        "item": [1, 2, 1],
+        "validator": ["v", "v", "v"],
+        "label": [1, 0, 1],
+    }
+)
+
+
+def test_a_label_that_is_not_binary_names_its_row_column_and_value():
+    with pytest.raises(LabelError, match="got 'maybe' at position 2") as caught:
+        coerce_binary("label", [1, 0, "maybe"])
+    error = caught.value
+    assert isinstance(error, ValueError) and isinstance(error, InputError)
+    assert (error.row, error.column, error.value) == (2, "label", "maybe")
+
+
+def test_a_missing_column_is_named():
+    with pytest.raises(MissingColumnError) as caught:
+        require_columns(VOTES.drop(columns="label"), ["generator", "item", "label"], "judgments")
+    assert caught.value.column == "label" and caught.value.value == ["label"]
+
+
+def test_a_repeated_vote_and_a_repeated_human_label_give_the_key_and_row():
+    with pytest.raises(DuplicateRowError) as caught:
+        encode_judgments(pd.concat([VOTES, VOTES.iloc[[1]]], ignore_index=True))
+    assert (caught.value.row, caught.value.value) == (3, ("g", 2, "v"))
+    human = pd.DataFrame({"generator": ["g", "g"], "item": [1, 1], "human": [1, 0]})
+    with pytest.raises(DuplicateRowError) as caught:
+        check_human_labels(human)
+    assert (caught.value.row, caught.value.value) == (1, ("g", 1))
+
+
+def test_missing_values_name_their_row():
+    with pytest.raises(MissingValueError) as caught:
+        encode_judgments(VOTES.assign(validator=["v", None, "v"]))
+    assert (caught.value.row, caught.value.column) == (1, "validator")
+    with pytest.raises(MissingValueError) as caught:
+        coerce_binary("human", [1, None])
+    assert caught.value.row == 1
+
+
+@pytest.mark.parametrize(
+    "category",
+    [
+        regression.ConvergenceWarning,
+        regression.MisfitWarning,
+        regression.UnidentifiedWarning,
+        SettingsWarning,
+        SmallCalibrationWarning,
+        NoVoteWarning,
+    ],
+)
+def test_every_warning_is_a_jurycal_warning(category):
+    assert issubclass(category, JurycalWarning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.simplefilter("ignore", JurycalWarning)  # one filter silences jurycal alone
+        warnings.warn("quiet", category, stacklevel=1)
