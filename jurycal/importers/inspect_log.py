@@ -31,6 +31,7 @@ from jurycal.importers.records import (
     typed,
 )
 from jurycal.importers.result import ImportFormatError, ImportResult
+from jurycal.importers.zipped import read_member
 
 __all__ = ["INSPECT_DEFAULT_THRESHOLD", "PARTIAL_POLICIES", "read_inspect_log"]
 
@@ -60,7 +61,7 @@ _FALSE_WORDS = {"no", "false", "incorrect"}
 
 
 def read_inspect_log(
-    paths: PathsLike, threshold: float | None = None, *, partial: str = "missing"
+    paths: PathsLike, threshold: float | None = None, *, partial: str = "missing", duplicates: str = "error"
 ) -> ImportResult:
     """Read Inspect AI eval logs into the judgments table.
 
@@ -78,6 +79,9 @@ def read_inspect_log(
         How a partial grade ``P`` is read. Default ``"missing"``: partial
         credit is neither a valid nor an invalid output.
 
+    duplicates : {"error", "last"}
+        A (generator, item, validator) read twice: an error naming the
+        option (default), or ``"last"``: keep the last record read.
     Returns
     -------
     ImportResult
@@ -122,22 +126,22 @@ def read_inspect_log(
         raise ValueError(
             f"partial ({partial!r}) not recognized; must be 'missing', 'valid' or 'invalid'."
         )
-    reader = _InspectReader(check_threshold(threshold), partial)
+    reader = _InspectReader(check_threshold(threshold), partial, duplicates)
     for path in expand_paths(paths, (".eval", ".json")):
         reader.read_file(path)
     return reader.book.result(reader.threshold_used)
 
 
 class _InspectReader:
-    def __init__(self, threshold: float | None, partial: str) -> None:
+    def __init__(self, threshold: float | None, partial: str, duplicates: str) -> None:
         self.threshold = threshold
         self.partial = partial
-        self.book = VoteBook("inspect")
+        self.book = VoteBook("inspect", duplicates)
         self.threshold_used: float | None = threshold
 
     def read_file(self, path: Path) -> None:
         self.book.sources.append(str(path))
-        if zipfile.is_zipfile(path):
+        if path.suffix == ".eval" or zipfile.is_zipfile(path):
             header, samples = _read_eval_zip(path, self.book)
         else:
             log = load_json(path, _EXPECTED)
@@ -234,7 +238,10 @@ class _InspectReader:
                 )
                 judge = name
             label = self._label(name, original.get("value"), metadata, original.get("explanation"))
-            self.book.vote(generator, item, judge, name, label, path)
+            self.book.vote(
+                generator, item, judge, name, label, path,
+                explanation=original.get("explanation"), score=original.get("value"),
+            )  # fmt: skip
         if edited:
             human = self._label(name, score.get("value"), {}, None)
             if human is not None:
@@ -318,12 +325,16 @@ def _grader_model(metadata: Mapping[str, Any]) -> str | None:
 
 def _read_eval_zip(path: Path, book: VoteBook) -> tuple[dict[str, Any], list[Any]]:
     """The header and the samples of an ``.eval`` zip (full samples, else the summaries)."""
-    with zipfile.ZipFile(path) as archive:
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as err:
+        raise ImportFormatError(f"{path}: a truncated or corrupt .eval zip ({err}).") from None
+    with archive:
         names = set(archive.namelist())
 
         def member(name: str) -> Any:
             try:
-                return json.loads(archive.read(name).decode("utf-8"))
+                return json.loads(read_member(archive, name, path).decode("utf-8"))
             except (json.JSONDecodeError, UnicodeDecodeError) as err:
                 raise ImportFormatError(f"{path}: member {name!r} is not JSON ({err}).") from None
 

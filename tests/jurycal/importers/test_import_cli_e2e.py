@@ -55,7 +55,8 @@ def test_cli_writes_tables_and_prints_json(
     assert summary["n_human_labels"] == 1 and summary["output"] == str(out)
     assert summary["unknown_fields"] == ["sample.review_queue"]
     votes = read_table(out)
-    assert list(votes.columns) == ["generator", "item", "validator", "label"]
+    assert list(votes.columns)[:4] == ["generator", "item", "validator", "label"]
+    assert set(votes.columns[4:]) <= {"explanation", "score"}
     assert votes["label"].isna().sum() == 2 and votes["label"].sum() == 3
     assert read_table(human).to_dict("records") == [
         {"generator": "openai/gpt-4o-mini", "item": "8#1", "human": 1}
