@@ -43,7 +43,11 @@ _FIELDS = {
 
 
 def read_alpaca_eval_annotations(
-    paths: PathsLike, threshold: float | None = None, *, baseline: str | None = None, duplicates: str = "error"
+    paths: PathsLike,
+    threshold: float | None = None,
+    *,
+    baseline: str | None = None,
+    duplicates: str = "error",
 ) -> ImportResult:
     """Read AlpacaEval annotations into the judgments table.
 

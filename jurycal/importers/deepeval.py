@@ -50,7 +50,11 @@ _METRIC_FIELDS = {
 
 
 def read_deepeval_run(
-    paths: PathsLike, threshold: float | None = None, *, generator: str | None = None, duplicates: str = "error"
+    paths: PathsLike,
+    threshold: float | None = None,
+    *,
+    generator: str | None = None,
+    duplicates: str = "error",
 ) -> ImportResult:
     """Read DeepEval test runs into the judgments table.
 

@@ -49,7 +49,11 @@ _PAIR_FIELDS = {
 
 
 def read_mt_bench_judgments(
-    paths: PathsLike, threshold: float | None = None, *, baseline: str | None = None, duplicates: str = "error"
+    paths: PathsLike,
+    threshold: float | None = None,
+    *,
+    baseline: str | None = None,
+    duplicates: str = "error",
 ) -> ImportResult:
     """Read MT-Bench judgment files into the judgments table.
 

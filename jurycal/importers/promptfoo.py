@@ -57,7 +57,11 @@ _DEFAULT_GRADER = "promptfoo default grader"
 
 
 def read_promptfoo_results(
-    paths: PathsLike, threshold: float | None = None, *, item_key: str = "test", duplicates: str = "error"
+    paths: PathsLike,
+    threshold: float | None = None,
+    *,
+    item_key: str = "test",
+    duplicates: str = "error",
 ) -> ImportResult:
     """Read promptfoo result files into the judgments table.
 

@@ -209,9 +209,7 @@ class VoteBook:
         self.duplicates = duplicates
         # (generator, item, judge, question, label, source, explanation, score) per vote;
         # tuples keep a million cheap.
-        self._votes: list[
-            tuple[str, str, str, str, int | None, str, str | None, float | None]
-        ] = []
+        self._votes: list[tuple[str, str, str, str, int | None, str, str | None, float | None]] = []
         self._human: dict[tuple[str, str], dict[int, list[str]]] = defaultdict(dict)
         self._unknown: set[str] = set()
         self._notes: list[str] = []
