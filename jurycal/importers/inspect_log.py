@@ -258,7 +258,8 @@ class _InspectReader:
         graders: list[str],
     ) -> None:
         """One grader's score: the validator is the grader model recorded, else the scorer."""
-        judge = _grader_model(metadata) or (graders[0] if len(graders) == 1 else None)
+        # the configured model names the validator (as the panel's do), else the reply's model
+        judge = (graders[0] if len(graders) == 1 else None) or _grader_model(metadata)
         if len(graders) > 1:
             self.book.note(
                 f"{path}: scorer {name!r} graded with {len(graders)} models {graders} but the "

@@ -42,7 +42,7 @@ MODEL_GRADED_ASSERTIONS = frozenset({
 ITEM_KEYS = ("test", "vars")
 
 _EXPECTED = "a promptfoo output file (promptfoo eval -o results.json) with results.results"
-_FILE_FIELDS = {"evalId", "results", "config", "shareableUrl", "metadata"}
+_FILE_FIELDS = {"evalId", "results", "config", "shareableUrl", "metadata", "vars", "runtimeOptions"}
 _SUMMARY_FIELDS = {"version", "timestamp", "results", "prompts", "stats", "table"}
 _RESULT_FIELDS = {
     "id", "description", "promptIdx", "testIdx", "testCase", "promptId", "provider", "prompt",
@@ -135,7 +135,7 @@ def _read_file(path: Path, threshold: float | None, item_key: str, book: VoteBoo
         raise ImportFormatError(f"{path}: not {_EXPECTED}: no 'results.results' list.")
     book.unknown(data, _FILE_FIELDS, "file")
     book.unknown(summary, _SUMMARY_FIELDS, "results")
-    default_grader = _provider_name(_dig(data, "config", "defaultTest", "options", "provider"))
+    default_grader = _grader_name(_dig(data, "config", "defaultTest", "options", "provider"))
     prompt_names = _prompt_names(results)
     for position, result in enumerate(results):
         if not isinstance(result, dict) or "provider" not in result:
@@ -154,7 +154,7 @@ def _read_file(path: Path, threshold: float | None, item_key: str, book: VoteBoo
         if not isinstance(grading, dict):
             book.count("results without a grading result (provider errors?) skipped")
             continue
-        test_grader = _provider_name(_dig(result, "testCase", "options", "provider"))
+        test_grader = _grader_name(_dig(result, "testCase", "options", "provider"))
         test_grader = test_grader or default_grader
         seen: Counter[tuple[str, str]] = Counter()
         for component in _components(grading, book, path):

@@ -11,7 +11,7 @@ import pytest
 
 from jurycal.importers import ImportFormatError, read_inspect_log
 
-GRADER = "claude-3-5-haiku-20241022"  # the "model" of the grader's reply in the fixture
+GRADER = "anthropic/claude-3-5-haiku-latest"  # the scorer's configured grader model
 MINI = "openai/gpt-4o-mini"
 
 # Expected rows of fixtures/inspect_log.json, by hand from the file: C -> 1, I -> 0,
@@ -51,7 +51,7 @@ def test_json_log_reads_into_exact_rows(fixtures: Path) -> None:
 
 def test_notes_say_what_the_log_could_not(fixtures: Path) -> None:
     notes = " | ".join(read_inspect_log(fixtures / "inspect_log.json").notes)
-    assert "keeps only their mode" in notes and "panel_qa" in notes
+    assert "keeps only their combined grade" in notes and "panel_qa" in notes
     assert "1 partial grades P read as missing" in notes
     assert "1 unscored grades (grade_parse_failure) read as missing" in notes
     assert "3 of 8 votes have no usable verdict" in notes
