@@ -38,7 +38,9 @@ def main(out: Path) -> None:
 
         def _reply(self, prompt: str) -> str:
             if '"steps"' in prompt[-600:] and '"score"' not in prompt[-600:]:
-                return json.dumps({"steps": ["Check the answer is correct.", "Check it is concise."]})
+                return json.dumps(
+                    {"steps": ["Check the answer is correct.", "Check it is concise."]}
+                )
             ok = "!!" not in prompt and (not self.strict or "4" in prompt)
             reason = f"{self.name}: {'correct and concise' if ok else 'shouted or wrong'}"
             return json.dumps({"score": 9 if ok else 3, "reason": reason})

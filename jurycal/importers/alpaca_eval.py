@@ -160,8 +160,16 @@ def _read_row(
     label = _label(row, flip, threshold, book)
     book.vote(
         generator, item, annotator, "preference", label, path,
-        explanation=row.get("raw_completion"), score=row.get("preference"),
+        explanation=_reason(row.get("raw_completion")), score=row.get("preference"),
     )  # fmt: skip
+
+
+def _reason(raw: Any) -> str | None:
+    """The annotator's reply: its ``concise_explanation`` (chain-of-thought annotators), else
+    the raw text."""
+    if isinstance(raw, dict):
+        raw = raw.get("concise_explanation") or raw.get("explanation")
+    return raw if isinstance(raw, str) else None
 
 
 def _label(row: dict[str, Any], flip: bool, threshold: float, book: VoteBook) -> int | None:

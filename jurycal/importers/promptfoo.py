@@ -179,12 +179,11 @@ def _read_file(path: Path, threshold: float | None, item_key: str, book: VoteBoo
             question = str(assertion.get("metric") or kind)
             seen[(judge, question)] += 1
             if seen[(judge, question)] > 1:
-                question = f"{question}#{seen[(judge, question)]}"
-            if seen[(judge, question)] > 1:
                 book.note(
                     f"{path}: graders share the name {judge!r} on one test with no label or "
                     "config to tell them apart; they are told apart by position (#2, #3, ...)."
                 )
+                question = f"{question}#{seen[(judge, question)]}"
             book.vote(
                 generator, item, judge, question, _label(component, threshold, book), path,
                 explanation=component.get("reason"), score=component.get("score"),

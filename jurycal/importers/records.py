@@ -275,7 +275,8 @@ class VoteBook:
         if repeated.any() and self.duplicates == "last":
             self.note(
                 f"{int(repeated.sum())} repeated vote(s) (same generator, item and validator) "
-                "dropped: the last record of each kept (--duplicates last)."
+                "dropped: the last record of each kept (--duplicates last); the counts of "
+                "missing verdicts below are of the records read."
             )
             frame = frame[~repeated.to_numpy()]
         elif repeated.any():

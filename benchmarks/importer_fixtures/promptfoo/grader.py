@@ -1,5 +1,12 @@
+"""promptfoo grading provider for the fixtures: a scripted judge, lenient or strict by config."""
+
 import json
-def call_api(prompt, options, context):
+
+__all__ = ["call_api"]
+
+
+def call_api(prompt, options, context):  # noqa: ANN001, ANN201 (promptfoo's provider signature)
+    """Pass unshouted outputs (lenient: shouted ones too when about dogs; strict: only 'sleep')."""
     cfg = (options or {}).get("config", {})
     strict = cfg.get("strictness", "lenient")
     text = prompt if isinstance(prompt, str) else json.dumps(prompt)
