@@ -248,3 +248,20 @@ def test_cli_import_duplicates_last_and_carried_columns_survive(tmp_path: Path) 
     ]
     with pytest.raises(ValueError, match="--duplicates last"):
         import_judgments("mt_bench", MT_RERUN)
+
+
+def test_carried_columns_are_ignored_by_counting_and_voting(tmp_path: Path) -> None:
+    from jurycal.counting import count_files, count_frame
+
+    judgments = read_promptfoo_results(REAL / "promptfoo_two_providers.json").judgments
+    assert {"explanation", "score"} <= set(judgments.columns)
+    bare = judgments[["generator", "item", "validator", "label"]]
+    path = tmp_path / "votes.csv"
+    judgments.to_csv(path, index=False)
+    expected = count_frame(bare)
+    for counts in (count_frame(judgments), count_files([path])):
+        for part in ("n_valid", "n_labeled"):
+            pd.testing.assert_frame_equal(
+                getattr(counts, part), getattr(expected, part), check_dtype=False
+            )
+    pd.testing.assert_series_equal(vote(judgments, "majority"), vote(bare, "majority"))
