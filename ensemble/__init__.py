@@ -24,8 +24,10 @@ from ensemble.voting import (
     NoVoteWarning,
     VoteTally,
     default_threshold,
+    present_validators,
     tally_votes,
     vote,
+    vote_judgments,
     vote_matrices,
     vote_matrix,
 )
@@ -50,8 +52,10 @@ __all__ = [
     "pick_threshold",
     "simulate_votes",
     "sweep_thresholds",
+    "present_validators",
     "tally_votes",
     "vote",
+    "vote_judgments",
     "vote_matrices",
     "vote_matrix",
 ]

@@ -25,6 +25,15 @@ and an item with no vote cast is returned as missing (NaN), never silently
 valid or invalid. Under either policy, items with no vote cast are counted and
 reported (a :class:`NoVoteWarning`; :func:`tally_votes` gives the counts).
 
+Absent validators: in the judgments table a validator that judged none of a
+generator's items (one AlpacaEval annotator per model, a judge added for some
+models only) is *absent* for that generator, not missing on every one of its
+items. :func:`vote_judgments` (and :func:`vote` given the judgments table)
+votes each generator among the validators present for it: V is their number,
+the default threshold is the rule's for that V, and the missing-vote policy
+above applies to their votes. With every validator present for every
+generator this is the paper's vote over the whole matrix.
+
 Without missing votes the two families mirror each other: valid voting at k
 labels every item exactly as the minority veto at ``V - k + 1`` (the caption
 of Fig. 5).
@@ -52,10 +61,12 @@ __all__ = [
     "check_rule",
     "default_threshold",
     "labels_from_tally",
+    "present_validators",
     "read_votes",
     "tally_votes",
     "vote",
     "vote_matrices",
+    "vote_judgments",
     "vote_matrix",
 ]
 
@@ -237,6 +248,8 @@ def vote(
     """
     check_rule(rule)
     check_missing(missing)
+    if isinstance(votes, pd.DataFrame) and set(JUDGMENT_COLUMNS) <= set(votes.columns):
+        return vote_judgments(votes, rule, threshold, missing)[0]
     values, index, tally = read_votes(votes)
     k = _check_threshold(threshold, rule, values.shape[1])
     labels = labels_from_tally(tally, rule, k, missing)
@@ -251,6 +264,101 @@ def vote(
     if index is None:
         return labels
     return pd.Series(labels, index=index, name="label")
+
+
+def present_validators(judgments: pd.DataFrame) -> dict[Any, list[Any]]:
+    """The validators present for each generator: those with at least one row for its items.
+
+    A row with a missing label counts as present (the validator was asked and
+    gave no usable verdict); a validator with no row for any of a
+    generator's items is absent for it.
+
+    Examples
+    --------
+    >>> j = pd.DataFrame({"generator": ["g", "g", "h"], "item": [0, 0, 0],
+    ...                   "validator": ["a", "b", "a"], "label": [1, None, 0]})
+    >>> present_validators(j)
+    {'g': ['a', 'b'], 'h': ['a']}
+    """
+    require_columns(judgments, JUDGMENT_COLUMNS, "judgments")
+    pairs = judgments[["generator", "validator"]].drop_duplicates()
+    present: dict[Any, list[Any]] = {}
+    for generator, validator in zip(pairs["generator"], pairs["validator"], strict=True):
+        present.setdefault(plain(generator), []).append(plain(validator))
+    return present
+
+
+def vote_judgments(
+    judgments: pd.DataFrame, rule: str, threshold: int | None = None, missing: str | None = None
+) -> tuple[pd.Series, pd.DataFrame]:
+    """Vote each generator's items among the validators present for that generator.
+
+    Parameters
+    ----------
+    judgments : DataFrame
+        The judgments table (``generator, item, validator, label``).
+    rule, missing
+        As in :func:`vote`.
+    threshold : int, optional
+        k for every generator, in ``1..V_g`` (V_g = the validators present
+        for generator g). Default: the rule's :func:`default_threshold` for
+        each generator's V_g.
+
+    Returns
+    -------
+    labels : Series of float
+        Indexed by (generator, item), in the order of :func:`vote_matrix`.
+    panel : DataFrame
+        One row per generator: ``n_validators`` (present), ``threshold``
+        (the k used), ``absent`` (the validators that judged none of its
+        items, comma-separated, empty when none).
+
+    Raises
+    ------
+    ValueError
+        As :func:`vote`, and for a ``threshold`` above a generator's V_g
+        (naming the generator).
+
+    Notes
+    -----
+    Agreeableness paper, section 4: the vote of an ensemble is taken over
+    the validators that judged the item's generator; a validator never asked
+    about a generator is not a missing vote on each of its items (which
+    would make every item of that generator fail a majority).
+
+    Examples
+    --------
+    Annotator ``a`` judged only generator ``g``, annotator ``b`` only ``h``:
+
+    >>> j = pd.DataFrame({"generator": ["g", "g", "h", "h"], "item": [0, 1, 0, 1],
+    ...                   "validator": ["a", "a", "b", "b"], "label": [1, 0, 1, 1]})
+    >>> labels, panel = vote_judgments(j, "majority")
+    >>> labels.tolist()
+    [1.0, 0.0, 1.0, 1.0]
+    >>> panel["absent"].tolist()
+    ['b', 'a']
+    """
+    check_rule(rule)
+    check_missing(missing)
+    wide = vote_matrix(judgments)
+    present = present_validators(judgments)
+    generators = wide.index.get_level_values("generator")
+    labels = pd.Series(np.nan, index=wide.index, name="label")
+    rows = []
+    for generator in pd.unique(np.asarray(generators)):
+        mask = np.asarray(generators == generator)
+        columns = [v for v in wide.columns if plain(v) in present[plain(generator)]]
+        k = default_threshold(rule, len(columns)) if threshold is None else threshold
+        if threshold is not None and not 1 <= threshold <= len(columns):
+            raise ValueError(
+                f"threshold ({threshold!r}) must be in 1..{len(columns)} for generator "
+                f"{plain(generator)!r}, which {len(columns)} validator(s) judged."
+            )
+        labels[mask] = np.asarray(vote(wide.loc[mask, columns], rule, k, missing), dtype=float)
+        absent = [str(v) for v in wide.columns if v not in columns]
+        rows.append((plain(generator), len(columns), k, ", ".join(absent)))
+    panel = pd.DataFrame(rows, columns=["generator", "n_validators", "threshold", "absent"])
+    return labels, panel.set_index("generator")
 
 
 def vote_matrix(judgments: pd.DataFrame) -> pd.DataFrame:

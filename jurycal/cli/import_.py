@@ -76,6 +76,13 @@ def register(subparsers: Any) -> None:
         help="alpaca_eval / mt_bench pairwise: the reference model (default: "
         "generator_1 / model_2 when it is one model)",
     )
+    parser.add_argument(
+        "--duplicates",
+        choices=("error", "last"),
+        default="error",
+        help="a (generator, item, validator) read twice: refuse (default) or keep the last "
+        "record read, as FastChat does with the judgments a re-run appends",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -92,13 +99,12 @@ def run(args: argparse.Namespace) -> int:
     outputs = [args.output] + ([args.human_out] if args.human_out else [])
     for out in outputs:
         table_format(out)  # refuse an unknown ending before reading anything
-    check_outputs(
-        [p for p in map(Path, args.paths) if p.is_file()], [Path(out) for out in outputs]
-    )
+    check_outputs([p for p in map(Path, args.paths) if p.is_file()], [Path(out) for out in outputs])
     result = import_judgments(
         args.format,
         args.paths,
         args.threshold,
+        duplicates=args.duplicates,
         partial=args.partial,
         item_key=args.item_key,
         generator=args.generator,
@@ -136,7 +142,9 @@ def _account(summary: dict[str, Any]) -> str:
         f"wrote {summary['output']}",
     ]
     if summary["human_output"]:
-        lines.append(f"wrote {summary['n_human_labels']} human label(s) to {summary['human_output']}")
+        lines.append(
+            f"wrote {summary['n_human_labels']} human label(s) to {summary['human_output']}"
+        )
     lines += [f"note: {note}" for note in summary["notes"]]
     if summary["unknown_fields"]:
         lines.append("unknown fields (kept out): " + ", ".join(summary["unknown_fields"]))

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         ensemble_precision,
         ensemble_rates,
         tally_votes,
-        vote,
+        vote_judgments,
         vote_matrix,
     )
     from jurycal.io import write_table
@@ -58,22 +58,45 @@ def run(args: argparse.Namespace) -> int:
         judgments, human = read_votes(args.judgments, args.human)
         matrix = vote_matrix(judgments)
     tally = tally_votes(matrix)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        series, panel = vote_judgments(judgments, args.rule, args.threshold, args.missing)
+    labels = series
+    items = matrix.index.get_level_values("generator").value_counts()
+    cells = int(sum(items[g] * n for g, n in panel["n_validators"].items()))
+    missing_fraction = 1.0 - int(judgments["label"].notna().sum()) / cells
+    thresholds = sorted(set(panel["threshold"].tolist()))
     threshold = (
         args.threshold
         if args.threshold is not None
+        else thresholds[0]
+        if len(thresholds) == 1
         else default_threshold(args.rule, matrix.shape[1])
     )
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        labels = vote(matrix, args.rule, threshold, args.missing)
     precision = ensemble_precision(labels).to_frame()
+    partial = panel[panel["absent"] != ""]
     lines = [
         f"rule {args.rule}, threshold {threshold}"
         + (" (the rule's default)" if args.threshold is None else "")
         + f", missing votes: "
         f"{'ignored (fraction of votes cast)' if args.missing else 'count as neither'}",
         f"{len(matrix)} items x {matrix.shape[1]} validators; "
-        f"{tally.missing_fraction:.1%} of votes missing; {tally.n_no_vote} item(s) with no vote",
+        f"{missing_fraction:.1%} of the present validators' votes missing; "
+        f"{tally.n_no_vote} item(s) with no vote",
+    ]
+    if len(partial):
+        lines += [
+            "validators absent for a generator (they judged none of its items) are left out "
+            "for it, not counted as missing votes; each generator is voted among the "
+            "validators present"
+            + (
+                ", with the rule's default threshold for their number:"
+                if args.threshold is None
+                else ":"
+            ),
+            partial.to_string(),
+        ]
+    lines += [
         "",
         "precision per generator (fraction labelled valid; Wilson 95% interval, item sampling only):",
         precision.to_string(float_format=lambda v: f"{v:.4f}"),
@@ -83,8 +106,9 @@ def run(args: argparse.Namespace) -> int:
         "threshold": threshold,
         "threshold_is_default": args.threshold is None,
         "missing": args.missing,
-        "missing_fraction": tally.missing_fraction,
+        "missing_fraction": missing_fraction,
         "n_no_vote": tally.n_no_vote,
+        "validators_present": panel,
         "precision": precision,
         "warnings": [str(w.message) for w in caught],
     }

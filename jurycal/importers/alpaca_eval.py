@@ -43,7 +43,11 @@ _FIELDS = {
 
 
 def read_alpaca_eval_annotations(
-    paths: PathsLike, threshold: float | None = None, *, baseline: str | None = None
+    paths: PathsLike,
+    threshold: float | None = None,
+    *,
+    baseline: str | None = None,
+    duplicates: str = "error",
 ) -> ImportResult:
     """Read AlpacaEval annotations into the judgments table.
 
@@ -60,6 +64,9 @@ def read_alpaca_eval_annotations(
         The reference generator every output is compared with. Default: the
         one model in ``generator_1`` (AlpacaEval's convention).
 
+    duplicates : {"error", "last"}
+        A (generator, item, validator) read twice: an error naming the
+        option (default), or ``"last"``: keep the last record read.
     Returns
     -------
     ImportResult
@@ -98,7 +105,7 @@ def read_alpaca_eval_annotations(
     """
     cut = check_threshold(threshold)
     used = ALPACA_EVAL_DEFAULT_THRESHOLD if cut is None else cut
-    book = VoteBook("alpaca_eval")
+    book = VoteBook("alpaca_eval", duplicates)
     files = expand_paths(paths, (".json",))
     tables = []
     for path in files:
@@ -150,7 +157,19 @@ def _read_row(
         book.note("some annotations name no annotator; the validator is 'alpaca_eval annotator'.")
         annotator = "alpaca_eval annotator"
     item = short_hash(row["instruction"])
-    book.vote(generator, item, annotator, "preference", _label(row, flip, threshold, book), path)
+    label = _label(row, flip, threshold, book)
+    book.vote(
+        generator, item, annotator, "preference", label, path,
+        explanation=_reason(row.get("raw_completion")), score=row.get("preference"),
+    )  # fmt: skip
+
+
+def _reason(raw: Any) -> str | None:
+    """The annotator's reply: its ``concise_explanation`` (chain-of-thought annotators), else
+    the raw text."""
+    if isinstance(raw, dict):
+        raw = raw.get("concise_explanation") or raw.get("explanation")
+    return raw if isinstance(raw, str) else None
 
 
 def _label(row: dict[str, Any], flip: bool, threshold: float, book: VoteBook) -> int | None:

@@ -50,7 +50,11 @@ _METRIC_FIELDS = {
 
 
 def read_deepeval_run(
-    paths: PathsLike, threshold: float | None = None, *, generator: str | None = None
+    paths: PathsLike,
+    threshold: float | None = None,
+    *,
+    generator: str | None = None,
+    duplicates: str = "error",
 ) -> ImportResult:
     """Read DeepEval test runs into the judgments table.
 
@@ -65,10 +69,14 @@ def read_deepeval_run(
         Hallucination lower scores pass; a ``threshold`` here does not know
         that, so leave it out for such metrics).
     generator : str, optional
-        The model that wrote the outputs. DeepEval records it only when the
-        run logged ``hyperparameters={"model": ...}``; otherwise this
-        argument is required. When given it overrides the recorded one.
+        The model that wrote the outputs of the files that record none.
+        DeepEval records it only when the run logged
+        ``hyperparameters={"model": ...}``; a file that records it keeps its
+        own, so runs of several models import together.
 
+    duplicates : {"error", "last"}
+        A (generator, item, validator) read twice: an error naming the
+        option (default), or ``"last"``: keep the last record read.
     Returns
     -------
     ImportResult
@@ -95,10 +103,10 @@ def read_deepeval_run(
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "run.json"
     >>> _ = path.write_text(json.dumps(run))
     >>> read_deepeval_run(path, generator="my-rag-v2").judgments.to_dict("records")
-    [{'generator': 'my-rag-v2', 'item': 'q1', 'validator': 'gpt-4.1', 'label': 1}]
+    [{'generator': 'my-rag-v2', 'item': 'q1', 'validator': 'gpt-4.1', 'label': 1, 'score': 0.9}]
     """
     cut = check_threshold(threshold)
-    book = VoteBook("deepeval")
+    book = VoteBook("deepeval", duplicates)
     for path in expand_paths(paths, (".json",)):
         book.sources.append(str(path))
         _read_file(path, cut, generator, book)
@@ -119,13 +127,11 @@ def _read_file(path: Path, threshold: float | None, generator: str | None, book:
     if generator is None and recorded is None:
         raise ValueError(
             f"{path} does not record the generator (no hyperparameters 'model'); pass "
-            "generator= (CLI: --generator NAME)."
+            "generator= (CLI: --generator NAME) to name the files that record none."
         )
     if recorded is None:
         book.note(f"{path}: generator not recorded; taken from the argument ({generator!r}).")
-    elif generator is not None and generator != recorded:
-        book.note(f"{path}: generator {recorded!r} recorded; the argument {generator!r} used.")
-    name = generator if generator is not None else recorded
+    name = recorded if recorded is not None else generator
     cases = [
         *typed(data.get("testCases") or [], list, path, _EXPECTED, "testCases"),
         *typed(
@@ -158,7 +164,10 @@ def _read_file(path: Path, threshold: float | None, generator: str | None, book:
                     "named after the metric."
                 )
                 judge = metric["name"]
-            book.vote(name, item, judge, metric["name"], _label(metric, threshold, book), path)
+            book.vote(
+                name, item, judge, metric["name"], _label(metric, threshold, book), path,
+                explanation=metric.get("reason"), score=metric.get("score"),
+            )  # fmt: skip
 
 
 def _recorded_model(hyperparameters: Any) -> str | None:

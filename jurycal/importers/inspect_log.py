@@ -31,6 +31,7 @@ from jurycal.importers.records import (
     typed,
 )
 from jurycal.importers.result import ImportFormatError, ImportResult
+from jurycal.importers.zipped import read_member
 from repair.labels import DEFAULT_INVALID_SYNONYMS, DEFAULT_VALID_SYNONYMS, canonical_label_text
 
 __all__ = ["INSPECT_DEFAULT_THRESHOLD", "PARTIAL_POLICIES", "read_inspect_log"]
@@ -51,15 +52,20 @@ _SAMPLE_FIELDS = {
     "output", "scores", "metadata", "store", "events", "timelines", "model_usage", "role_usage",
     "started_at", "completed_at", "total_time", "working_time", "uuid", "invalidation", "error",
     "error_retries", "attachments", "events_data", "limit", "retries", "completed",
-    "message_count", "transcript", "score",
+    "message_count", "transcript", "score", "description", "model_fallbacks", "turn_count",
+    "token_limit", "token_limit_type", "token_limit_usage", "message_limit", "time_limit",
 }  # fmt: skip
-_SCORE_FIELDS = {"value", "answer", "explanation", "metadata", "history"}
-_EDIT_FIELDS = {"value", "answer", "explanation", "metadata", "provenance"}
+_SCORE_FIELDS = {"value", "answer", "explanation", "reason", "metadata", "history"}
+_EDIT_FIELDS = {"value", "answer", "explanation", "reason", "metadata", "provenance"}
 _PARSE_FAILURE = "Grade not found in model output"
 
 
 def read_inspect_log(
-    paths: PathsLike, threshold: float | None = None, *, partial: str = "missing"
+    paths: PathsLike,
+    threshold: float | None = None,
+    *,
+    partial: str = "missing",
+    duplicates: str = "error",
 ) -> ImportResult:
     """Read Inspect AI eval logs into the judgments table.
 
@@ -77,6 +83,9 @@ def read_inspect_log(
         How a partial grade ``P`` is read. Default ``"missing"``: partial
         credit is neither a valid nor an invalid output.
 
+    duplicates : {"error", "last"}
+        A (generator, item, validator) read twice: an error naming the
+        option (default), or ``"last"``: keep the last record read.
     Returns
     -------
     ImportResult
@@ -121,22 +130,22 @@ def read_inspect_log(
         raise ValueError(
             f"partial ({partial!r}) not recognized; must be 'missing', 'valid' or 'invalid'."
         )
-    reader = _InspectReader(check_threshold(threshold), partial)
+    reader = _InspectReader(check_threshold(threshold), partial, duplicates)
     for path in expand_paths(paths, (".eval", ".json")):
         reader.read_file(path)
     return reader.book.result(reader.threshold_used)
 
 
 class _InspectReader:
-    def __init__(self, threshold: float | None, partial: str) -> None:
+    def __init__(self, threshold: float | None, partial: str, duplicates: str) -> None:
         self.threshold = threshold
         self.partial = partial
-        self.book = VoteBook("inspect")
+        self.book = VoteBook("inspect", duplicates)
         self.threshold_used: float | None = threshold
 
     def read_file(self, path: Path) -> None:
         self.book.sources.append(str(path))
-        if zipfile.is_zipfile(path):
+        if path.suffix == ".eval" or zipfile.is_zipfile(path):
             header, samples = _read_eval_zip(path, self.book)
         else:
             log = load_json(path, _EXPECTED)
@@ -157,26 +166,26 @@ class _InspectReader:
         for sample in samples:
             self._read_sample(path, generator, sample, scorer_models)
 
-    def _scorer_models(self, path: Path, spec: Mapping[str, Any]) -> dict[str, str]:
-        """Grader model per scorer from the scorers' options; notes multi-grader scorers."""
-        models: dict[str, str] = {}
+    def _scorer_models(self, path: Path, spec: Mapping[str, Any]) -> dict[str, list[str]]:
+        """Grader models per scorer from the scorers' ``options.model``.
+
+        The option is a model name, a model's dict (``{"model": name, ...}``)
+        or a list of either (a grader panel); anything else is left alone.
+        """
+        models: dict[str, list[str]] = {}
         for scorer in typed(spec.get("scorers") or [], list, path, _EXPECTED, "eval.scorers"):
             options = scorer.get("options") if isinstance(scorer, dict) else None
             if not isinstance(options, dict):
                 continue
-            name, model = scorer.get("name"), options.get("model")
-            if isinstance(model, str):
-                models[str(name)] = model
-            elif isinstance(model, list) and len(model) > 1:
-                self.book.note(
-                    f"{path}: scorer {name!r} graded with {len(model)} models {model} but Inspect "
-                    "keeps only their mode; each grader's own verdict is lost. Give each grader "
-                    "its own named scorer to import one validator per grader."
-                )
+            model = options.get("model")
+            listed = model if isinstance(model, list) else [model]
+            names = [_model_name(m) for m in listed]
+            if names and all(isinstance(n, str) for n in names):
+                models[str(scorer.get("name"))] = [str(n) for n in names]
         return models
 
     def _read_sample(
-        self, path: Path, generator: str, sample: Any, scorer_models: Mapping[str, str]
+        self, path: Path, generator: str, sample: Any, scorer_models: Mapping[str, list[str]]
     ) -> None:
         if not isinstance(sample, dict) or "id" not in sample:
             raise ImportFormatError(f"{path}: not {_EXPECTED}: a sample without an 'id'.")
@@ -200,7 +209,7 @@ class _InspectReader:
         item: str,
         name: str,
         score: Mapping[str, Any],
-        scorer_models: Mapping[str, str],
+        scorer_models: Mapping[str, list[str]],
     ) -> None:
         self.book.unknown(score, _SCORE_FIELDS, "score")
         history = score.get("history") or []
@@ -225,20 +234,88 @@ class _InspectReader:
             original = dict(score)
         if original is not None:
             metadata = original.get("metadata") or {}
-            judge = _grader_model(metadata) or scorer_models.get(name)
-            if judge is None:
-                self.book.note(
-                    f"scorer {name!r}: no grader model recorded; the validator is named after the "
-                    "scorer."
-                )
-                judge = name
-            label = self._label(name, original.get("value"), metadata, original.get("explanation"))
-            self.book.vote(generator, item, judge, name, label, path)
+            panel = metadata.get("panel") if isinstance(metadata, Mapping) else None
+            graders = scorer_models.get(name, [])
+            if isinstance(panel, Mapping) and isinstance(panel.get("votes"), list):
+                self._read_panel(path, generator, item, name, panel, metadata, graders)
+            else:
+                self._read_single(path, generator, item, name, original, metadata, graders)
         if edited:
             human = self._label(name, score.get("value"), {}, None)
             if human is not None:
                 self.book.human(generator, item, human, path)
                 self.book.count("human edits read as human labels")
+
+    def _read_single(
+        self,
+        path: Path,
+        generator: str,
+        item: str,
+        name: str,
+        original: Mapping[str, Any],
+        metadata: Any,
+        graders: list[str],
+    ) -> None:
+        """One grader's score: the validator is the grader model recorded, else the scorer."""
+        # the configured model names the validator (as the panel's do), else the reply's model
+        judge = (graders[0] if len(graders) == 1 else None) or _grader_model(metadata)
+        if len(graders) > 1:
+            self.book.note(
+                f"{path}: scorer {name!r} graded with {len(graders)} models {graders} but the "
+                "log keeps only their combined grade (Inspect before 'panel' metadata); each "
+                "grader's own verdict is lost: the validator is the scorer."
+            )
+            judge = None
+        if judge is None:
+            self.book.note(
+                f"scorer {name!r}: no grader model recorded; the validator is named after the "
+                "scorer."
+            )
+            judge = name
+        label = self._label(name, original.get("value"), metadata, original.get("explanation"))
+        self.book.vote(
+            generator, item, judge, name, label, path,
+            explanation=original.get("explanation") or _grader_reply(metadata)[1],
+            score=original.get("value"),
+        )  # fmt: skip
+
+    def _read_panel(
+        self,
+        path: Path,
+        generator: str,
+        item: str,
+        name: str,
+        panel: Mapping[str, Any],
+        metadata: Mapping[str, Any],
+        graders: list[str],
+    ) -> None:
+        """A grader panel: one vote per grader from ``metadata.panel.votes``, in model order."""
+        votes = panel["votes"]
+        if len(graders) != len(votes):
+            self.book.note(
+                f"{path}: scorer {name!r} records a panel of {len(votes)} graders but "
+                f"{len(graders)} grader models; the validators are named '{name} grader <k>'."
+            )
+            graders = [f"{name} grader {k + 1}" for k in range(len(votes))]
+        failures = {
+            f.get("index"): f for f in panel.get("failures") or [] if isinstance(f, Mapping)
+        }
+        replier, reply = _grader_reply(metadata)
+        for index, (grader, value) in enumerate(zip(graders, votes, strict=True)):
+            failure = failures.get(index) or {}
+            if value is None:
+                reason = failure.get("reason") or "no grade"
+                self.book.count(f"panel votes withheld ({reason}) read as missing")
+                label = None
+            else:
+                label = self._label(name, value, {}, None)
+            # the grading transcript kept is the first grader's; it explains that grader's vote
+            own = reply if replier is not None and grader.endswith(replier) else None
+            self.book.vote(
+                generator, item, grader, name, label, path,
+                explanation=failure.get("explanation") or own, score=value,
+            )  # fmt: skip
+        self.book.count("panel grades read as one vote per grader")
 
     def _label(
         self, scorer: str, value: Any, metadata: Mapping[str, Any], explanation: Any
@@ -304,26 +381,49 @@ class _InspectReader:
         )
 
 
-def _grader_model(metadata: Mapping[str, Any]) -> str | None:
+def _model_name(model: Any) -> str | None:
+    """A model option's name: the string itself, or a model dict's ``model`` (or ``name``)."""
+    if isinstance(model, str) and model:
+        return model
+    if isinstance(model, Mapping):
+        for key in ("model", "name"):
+            if isinstance(model.get(key), str) and model[key]:
+                return str(model[key])
+    return None
+
+
+def _grader_model(metadata: Any) -> str | None:
     """The model of the last assistant message in ``metadata["grading"]``, if recorded."""
+    return _grader_reply(metadata)[0]
+
+
+def _grader_reply(metadata: Any) -> tuple[str | None, str | None]:
+    """The model and the text of the last assistant message in ``metadata["grading"]``."""
     grading = metadata.get("grading") if isinstance(metadata, Mapping) else None
     if not isinstance(grading, list):
-        return None
+        return None, None
     for message in reversed(grading):
         if isinstance(message, dict) and message.get("role") == "assistant":
-            model = message.get("model")
-            return model if isinstance(model, str) and model else None
-    return None
+            model, content = message.get("model"), message.get("content")
+            return (
+                model if isinstance(model, str) and model else None,
+                content if isinstance(content, str) else None,
+            )
+    return None, None
 
 
 def _read_eval_zip(path: Path, book: VoteBook) -> tuple[dict[str, Any], list[Any]]:
     """The header and the samples of an ``.eval`` zip (full samples, else the summaries)."""
-    with zipfile.ZipFile(path) as archive:
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as err:
+        raise ImportFormatError(f"{path}: a truncated or corrupt .eval zip ({err}).") from None
+    with archive:
         names = set(archive.namelist())
 
         def member(name: str) -> Any:
             try:
-                return json.loads(archive.read(name).decode("utf-8"))
+                return json.loads(read_member(archive, name, path).decode("utf-8"))
             except (json.JSONDecodeError, UnicodeDecodeError) as err:
                 raise ImportFormatError(f"{path}: member {name!r} is not JSON ({err}).") from None
 

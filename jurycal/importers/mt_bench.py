@@ -49,7 +49,11 @@ _PAIR_FIELDS = {
 
 
 def read_mt_bench_judgments(
-    paths: PathsLike, threshold: float | None = None, *, baseline: str | None = None
+    paths: PathsLike,
+    threshold: float | None = None,
+    *,
+    baseline: str | None = None,
+    duplicates: str = "error",
 ) -> ImportResult:
     """Read MT-Bench judgment files into the judgments table.
 
@@ -64,6 +68,9 @@ def read_mt_bench_judgments(
         For pairwise files: the reference model. Default: the one model in
         ``model_2`` (FastChat's ``pairwise-baseline`` mode).
 
+    duplicates : {"error", "last"}
+        A (generator, item, validator) read twice: an error naming the
+        option (default), or ``"last"``: keep the last record read.
     Returns
     -------
     ImportResult
@@ -99,11 +106,11 @@ def read_mt_bench_judgments(
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "gpt-4_single.jsonl"
     >>> _ = path.write_text("\\n".join(json.dumps(r) for r in rows))
     >>> read_mt_bench_judgments(path).judgments.to_dict("records")
-    [{'generator': 'vicuna-13b-v1.3', 'item': '81#t1', 'validator': 'gpt-4', 'label': 1}]
+    [{'generator': 'vicuna-13b-v1.3', 'item': '81#t1', 'validator': 'gpt-4', 'label': 1, 'score': 8.0}]
     """
     cut = check_threshold(threshold)
     used = MT_BENCH_DEFAULT_THRESHOLD if cut is None else cut
-    book = VoteBook("mt_bench")
+    book = VoteBook("mt_bench", duplicates)
     single: list[tuple[Path, dict[str, Any]]] = []
     pair: list[tuple[Path, dict[str, Any]]] = []
     for path in expand_paths(paths, (".jsonl",)):
@@ -126,7 +133,10 @@ def read_mt_bench_judgments(
                 )
     for path, row in single:
         label = _single_label(row["score"], used, book)
-        book.vote(row["model"], _item(row), _judge(row), "single", label, path)
+        book.vote(
+            row["model"], _item(row), _judge(row), "single", label, path,
+            explanation=row.get("judgment"), score=row.get("score"),
+        )  # fmt: skip
     if pair:
         chosen = choose_baseline((row["model_2"] for _, row in pair), baseline, "model_2")
         for path, row in pair:
@@ -169,4 +179,6 @@ def _read_pair(path: Path, row: dict[str, Any], baseline: str, book: VoteBook) -
     else:
         book.count(f"pairwise {winner} verdicts read as missing")
         label = None
-    book.vote(generator, _item(row), _judge(row), "pair", label, path)
+    reasons = [row.get(k) for k in ("g1_judgment", "g2_judgment")]
+    explanation = "\n---\n".join(r for r in reasons if isinstance(r, str) and r.strip())
+    book.vote(generator, _item(row), _judge(row), "pair", label, path, explanation=explanation)

@@ -42,7 +42,7 @@ MODEL_GRADED_ASSERTIONS = frozenset({
 ITEM_KEYS = ("test", "vars")
 
 _EXPECTED = "a promptfoo output file (promptfoo eval -o results.json) with results.results"
-_FILE_FIELDS = {"evalId", "results", "config", "shareableUrl", "metadata"}
+_FILE_FIELDS = {"evalId", "results", "config", "shareableUrl", "metadata", "vars", "runtimeOptions"}
 _SUMMARY_FIELDS = {"version", "timestamp", "results", "prompts", "stats", "table"}
 _RESULT_FIELDS = {
     "id", "description", "promptIdx", "testIdx", "testCase", "promptId", "provider", "prompt",
@@ -57,7 +57,11 @@ _DEFAULT_GRADER = "promptfoo default grader"
 
 
 def read_promptfoo_results(
-    paths: PathsLike, threshold: float | None = None, *, item_key: str = "test"
+    paths: PathsLike,
+    threshold: float | None = None,
+    *,
+    item_key: str = "test",
+    duplicates: str = "error",
 ) -> ImportResult:
     """Read promptfoo result files into the judgments table.
 
@@ -74,6 +78,9 @@ def read_promptfoo_results(
         12-digit hash of the test's variables, stable when files from runs
         with a different test order are combined.
 
+    duplicates : {"error", "last"}
+        A (generator, item, validator) read twice: an error naming the
+        option (default), or ``"last"``: keep the last record read.
     Returns
     -------
     ImportResult
@@ -107,12 +114,13 @@ def read_promptfoo_results(
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "results.json"
     >>> _ = path.write_text(json.dumps(out))
     >>> read_promptfoo_results(path).judgments.to_dict("records")
-    [{'generator': 'openai:gpt-4o-mini', 'item': '0', 'validator': 'openai:gpt-4o', 'label': 0}]
+    [{'generator': 'openai:gpt-4o-mini', 'item': '0', 'validator': 'openai:gpt-4o', 'label': 0,
+      'explanation': 'vague', 'score': 0.0}]
     """
     if item_key not in ITEM_KEYS:
         raise ValueError(f"item_key ({item_key!r}) not recognized; must be 'test' or 'vars'.")
     cut = check_threshold(threshold)
-    book = VoteBook("promptfoo")
+    book = VoteBook("promptfoo", duplicates)
     for path in expand_paths(paths, (".json",)):
         book.sources.append(str(path))
         _read_file(path, cut, item_key, book)
@@ -127,8 +135,8 @@ def _read_file(path: Path, threshold: float | None, item_key: str, book: VoteBoo
         raise ImportFormatError(f"{path}: not {_EXPECTED}: no 'results.results' list.")
     book.unknown(data, _FILE_FIELDS, "file")
     book.unknown(summary, _SUMMARY_FIELDS, "results")
-    default_grader = _provider_name(_dig(data, "config", "defaultTest", "options", "provider"))
-    several_prompts = len({str(r.get("promptIdx")) for r in results if isinstance(r, dict)}) > 1
+    default_grader = _grader_name(_dig(data, "config", "defaultTest", "options", "provider"))
+    prompt_names = _prompt_names(results)
     for position, result in enumerate(results):
         if not isinstance(result, dict) or "provider" not in result:
             raise ImportFormatError(
@@ -136,8 +144,8 @@ def _read_file(path: Path, threshold: float | None, item_key: str, book: VoteBoo
             )
         book.unknown(result, _RESULT_FIELDS, "result")
         generator = _provider_name(result["provider"]) or "unknown provider"
-        if several_prompts:
-            generator = f"{generator} [prompt {result.get('promptIdx')}]"
+        if len(set(prompt_names.values())) > 1:
+            generator = f"{generator} [{prompt_names[_prompt_key(result)]}]"
         if item_key == "vars":
             item = short_hash(result.get("vars") or _dig(result, "testCase", "vars"))
         else:
@@ -146,7 +154,7 @@ def _read_file(path: Path, threshold: float | None, item_key: str, book: VoteBoo
         if not isinstance(grading, dict):
             book.count("results without a grading result (provider errors?) skipped")
             continue
-        test_grader = _provider_name(_dig(result, "testCase", "options", "provider"))
+        test_grader = _grader_name(_dig(result, "testCase", "options", "provider"))
         test_grader = test_grader or default_grader
         seen: Counter[tuple[str, str]] = Counter()
         for component in _components(grading, book, path):
@@ -161,7 +169,7 @@ def _read_file(path: Path, threshold: float | None, item_key: str, book: VoteBoo
             if base not in MODEL_GRADED_ASSERTIONS:
                 book.count("deterministic assertions (not judges) skipped")
                 continue
-            judge = _provider_name(assertion.get("provider")) or test_grader
+            judge = _grader_name(assertion.get("provider")) or test_grader
             if judge is None:
                 book.note(
                     "some model-graded assertions name no grading provider; the validator is "
@@ -171,8 +179,15 @@ def _read_file(path: Path, threshold: float | None, item_key: str, book: VoteBoo
             question = str(assertion.get("metric") or kind)
             seen[(judge, question)] += 1
             if seen[(judge, question)] > 1:
+                book.note(
+                    f"{path}: graders share the name {judge!r} on one test with no label or "
+                    "config to tell them apart; they are told apart by position (#2, #3, ...)."
+                )
                 question = f"{question}#{seen[(judge, question)]}"
-            book.vote(generator, item, judge, question, _label(component, threshold, book), path)
+            book.vote(
+                generator, item, judge, question, _label(component, threshold, book), path,
+                explanation=component.get("reason"), score=component.get("score"),
+            )  # fmt: skip
 
 
 def _components(
@@ -199,6 +214,50 @@ def _label(component: Mapping[str, Any], threshold: float | None, book: VoteBook
     return pass_or_score(
         component.get("pass"), component.get("score"), threshold, book, "assertions"
     )
+
+
+def _prompt_key(result: Mapping[str, Any]) -> str:
+    """What tells a result's prompt apart: its ``promptId``, else its text, else its index."""
+    for key in (result.get("promptId"), _dig(result, "prompt", "raw")):
+        if isinstance(key, str) and key:
+            return key
+    return f"#{result.get('promptIdx')}"
+
+
+def _prompt_names(results: list[Any]) -> dict[str, str]:
+    """A short name per distinct prompt: its label when short, else ``prompt k`` (first seen k)."""
+    names: dict[str, str] = {}
+    for result in results:
+        if not isinstance(result, dict):
+            continue
+        key = _prompt_key(result)
+        if key not in names:
+            label = _dig(result, "prompt", "label")
+            short = isinstance(label, str) and 0 < len(label) <= 40 and "\n" not in label
+            names[key] = str(label) if short else f"prompt {len(names)}"
+    return names
+
+
+def _grader_name(provider: Any) -> str | None:
+    """A grading provider's name: its label, else its id with its config's scalar settings.
+
+    Two graders that share a provider id (one local script asked to act as
+    two judges) differ in their ``config``; the name keeps them apart.
+    """
+    name = _provider_name(provider)
+    if name is None or not isinstance(provider, dict) or provider.get("label"):
+        return name
+    config = provider.get("config")
+    if not isinstance(config, dict) or not config:
+        return name
+    settings = ",".join(
+        f"{key}={value}"
+        for key, value in sorted(config.items())
+        if isinstance(value, (str, int, float, bool))
+    )
+    if not settings or len(settings) > 60:
+        settings = short_hash(config)
+    return f"{name} ({settings})"
 
 
 def _provider_name(provider: Any) -> str | None:

@@ -19,6 +19,8 @@ from jurycal.importers.result import ImportFormatError, ImportResult
 from regression.checks import HUMAN_COLUMNS, JUDGMENT_COLUMNS, plain
 
 __all__ = [
+    "CARRIED_COLUMNS",
+    "DUPLICATE_POLICIES",
     "PathsLike",
     "VoteBook",
     "check_threshold",
@@ -31,6 +33,12 @@ __all__ = [
     "short_hash",
     "typed",
 ]
+
+#: Optional columns an import carries after ``label``: the judge's reason text and its raw grade.
+#: They travel through repair and counting and every estimator ignores them.
+CARRIED_COLUMNS = ("explanation", "score")
+#: What to do with a repeated (generator, item, validator): refuse (default) or keep the last.
+DUPLICATE_POLICIES = ("error", "last")
 
 #: One path, or several; a directory stands for the files in it with the format's endings.
 PathsLike = str | Path | Sequence[str | Path]
@@ -192,10 +200,16 @@ class VoteBook:
     two rubrics graded by the same model stay two validators.
     """
 
-    def __init__(self, source_format: str) -> None:
+    def __init__(self, source_format: str, duplicates: str = "error") -> None:
+        if duplicates not in DUPLICATE_POLICIES:
+            raise ValueError(
+                f"duplicates ({duplicates!r}) not recognized; must be 'error' or 'last'."
+            )
         self.source_format = source_format
-        # (generator, item, judge, question, label, source) per vote; tuples keep a million cheap.
-        self._votes: list[tuple[str, str, str, str, int | None, str]] = []
+        self.duplicates = duplicates
+        # (generator, item, judge, question, label, source, explanation, score) per vote;
+        # tuples keep a million cheap.
+        self._votes: list[tuple[str, str, str, str, int | None, str, str | None, float | None]] = []
         self._human: dict[tuple[str, str], dict[int, list[str]]] = defaultdict(dict)
         self._unknown: set[str] = set()
         self._notes: list[str] = []
@@ -203,12 +217,28 @@ class VoteBook:
         self.sources: list[str] = []
 
     def vote(
-        self, generator: Any, item: Any, judge: Any, question: Any, label: int | None, source: Path
+        self,
+        generator: Any,
+        item: Any,
+        judge: Any,
+        question: Any,
+        label: int | None,
+        source: Path,
+        *,
+        explanation: Any = None,
+        score: Any = None,
     ) -> None:
-        """Record one judge's verdict (``label`` 1, 0, or None for no usable verdict)."""
-        self._votes.append(
-            (str(generator), str(item), str(judge), str(question), label, str(source))
-        )
+        """Record one judge's verdict (``label`` 1, 0, or None for no usable verdict).
+
+        ``explanation`` (the judge's reason, kept when it is non-empty text)
+        and ``score`` (the raw grade, kept when it is a finite number) fill the
+        carried columns :data:`CARRIED_COLUMNS`.
+        """
+        reason = explanation if isinstance(explanation, str) and explanation.strip() else None
+        self._votes.append((
+            str(generator), str(item), str(judge), str(question), label, str(source),
+            reason, finite_number(score),
+        ))  # fmt: skip
 
     def human(self, generator: Any, item: Any, label: int, source: Path) -> None:
         """Record a person's label for (generator, item)."""
@@ -229,28 +259,45 @@ class VoteBook:
         self._counts[what] += n
 
     def result(self, threshold_used: float | None) -> ImportResult:
-        """The :class:`ImportResult`, raising if a (generator, item, validator) repeats."""
+        """The :class:`ImportResult`; a repeated (generator, item, validator) raises, or with
+        ``duplicates="last"`` only its last record is kept and the notes count those dropped."""
         questions: dict[str, set[str]] = defaultdict(set)
-        for _, _, judge, question, _, _ in self._votes:
-            questions[judge].add(question)
+        for vote in self._votes:
+            questions[vote[2]].add(vote[3])
         rows = [
             (generator, item, judge if len(questions[judge]) == 1 else f"{judge}:{question}",
-             label, source)
-            for generator, item, judge, question, label, source in self._votes
+             label, explanation, score, source)
+            for generator, item, judge, question, label, source, explanation, score in self._votes
         ]  # fmt: skip
-        frame = pd.DataFrame(rows, columns=[*JUDGMENT_COLUMNS, "source"])
+        frame = pd.DataFrame(rows, columns=[*JUDGMENT_COLUMNS, *CARRIED_COLUMNS, "source"])
         keys = ["generator", "item", "validator"]
-        repeated = frame.duplicated(keys)
-        if repeated.any():
+        repeated = frame.duplicated(keys, keep="last" if self.duplicates == "last" else "first")
+        if repeated.any() and self.duplicates == "last":
+            self.note(
+                f"{int(repeated.sum())} repeated vote(s) (same generator, item and validator) "
+                "dropped: the last record of each kept (--duplicates last); the counts of "
+                "missing verdicts below are of the records read."
+            )
+            frame = frame[~repeated.to_numpy()]
+        elif repeated.any():
             key = tuple(plain(x) for x in frame.loc[repeated.idxmax(), keys])
             clash = frame[(frame[keys] == pd.Series(key, index=keys)).all(axis=1)]
+            where = (
+                f"twice in {clash.iloc[0]['source']!r}"
+                if clash.iloc[0]["source"] == clash.iloc[1]["source"]
+                else f"in {clash.iloc[0]['source']!r} and {clash.iloc[1]['source']!r}"
+            )
             raise ValueError(
-                f"the vote (generator, item, validator) = {key!r} appears twice, in "
-                f"{clash.iloc[0]['source']!r} and {clash.iloc[1]['source']!r}: import each run "
-                "once (a retried run repeats its samples)."
+                f"{int(repeated.sum())} vote(s) repeat a (generator, item, validator); the first, "
+                f"{key!r}, appears {where}: import each run once (a retried run repeats its "
+                "samples), or keep the last record of each with duplicates='last' (CLI: "
+                "--duplicates last), as FastChat does."
             )
         frame["label"] = pd.array(frame["label"].tolist(), dtype="Int64")
-        judgments = frame[list(JUDGMENT_COLUMNS)].reset_index(drop=True)
+        carried = [c for c in CARRIED_COLUMNS if frame[c].notna().any()]
+        judgments = frame[[*JUDGMENT_COLUMNS, *carried]].reset_index(drop=True)
+        if "score" in carried:
+            judgments["score"] = judgments["score"].astype(float)
         human_rows = []
         for (generator, item), by_label in self._human.items():
             if len(by_label) > 1:

@@ -62,7 +62,12 @@ IMPORTERS: Mapping[str, Importer] = MappingProxyType({
 
 
 def import_judgments(
-    source_format: str, paths: PathsLike, threshold: float | None = None, **options: Any
+    source_format: str,
+    paths: PathsLike,
+    threshold: float | None = None,
+    *,
+    duplicates: str = "error",
+    **options: Any,
 ) -> ImportResult:
     """Read an eval tool's files into the judgments table, by format name.
 
@@ -75,6 +80,11 @@ def import_judgments(
         The files (or directories) to read.
     threshold : float, optional
         The cut for numeric scores (see each reader).
+    duplicates : {"error", "last"}
+        A (generator, item, validator) read twice: an error (default), or
+        ``"last"`` keeps the last record read, as FastChat does with the
+        judgments a re-run appends, and the notes count the records dropped.
+        Every format takes it.
     **options
         The format's own options (``Importer.options``); None values are
         dropped, so a caller can pass every option it has.
@@ -108,4 +118,4 @@ def import_judgments(
             f"format {source_format!r} takes no option {', '.join(foreign)} (its options: "
             f"{accepted})."
         )
-    return importer.read(paths, threshold, **given)
+    return importer.read(paths, threshold, duplicates=duplicates, **given)

@@ -55,7 +55,8 @@ def test_cli_writes_tables_and_prints_json(
     assert summary["n_human_labels"] == 1 and summary["output"] == str(out)
     assert summary["unknown_fields"] == ["sample.review_queue"]
     votes = read_table(out)
-    assert list(votes.columns) == ["generator", "item", "validator", "label"]
+    assert list(votes.columns)[:4] == ["generator", "item", "validator", "label"]
+    assert set(votes.columns[4:]) <= {"explanation", "score"}
     assert votes["label"].isna().sum() == 2 and votes["label"].sum() == 3
     assert read_table(human).to_dict("records") == [
         {"generator": "openai/gpt-4o-mini", "item": "8#1", "human": 1}
@@ -119,7 +120,7 @@ def test_round_trip_from_an_inspect_log_to_a_report(fixtures: Path, tmp_path: Pa
     path = report.write(tmp_path / "report.md")
     text = path.read_text()
     assert "| openai/gpt-4o-mini |" in text and "0.500" in text
-    assert "keeps only their mode" in text
+    assert "keeps only their combined grade" in text
 
 
 JSON = st.recursive(

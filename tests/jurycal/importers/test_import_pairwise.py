@@ -18,8 +18,14 @@ from jurycal.importers.records import short_hash
 ANNOTATOR = "weighted_alpaca_eval_gpt4_turbo"
 
 
+CARRIED = ("explanation", "score")
+
+
 def rows(frame: pd.DataFrame) -> list[tuple]:
-    return [tuple(None if v is pd.NA else v for v in row) for row in frame.itertuples(index=False)]
+    return [
+        tuple(None if v is pd.NA else v for v in row)
+        for row in frame.drop(columns=[c for c in CARRIED if c in frame]).itertuples(index=False)
+    ]
 
 
 # fixtures/alpaca_eval_annotations.json by hand: preference 1 + P(output_2 preferred);

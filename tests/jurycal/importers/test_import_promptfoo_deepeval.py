@@ -20,8 +20,14 @@ SONNET = "anthropic:messages:claude-3-5-sonnet-latest"  # the fixture's defaultT
 HAIKU = "anthropic:messages:claude-3-5-haiku-latest"
 
 
+CARRIED = ("explanation", "score")
+
+
 def rows(frame: pd.DataFrame) -> list[tuple]:
-    return [tuple(None if v is pd.NA else v for v in row) for row in frame.itertuples(index=False)]
+    return [
+        tuple(None if v is pd.NA else v for v in row)
+        for row in frame.drop(columns=[c for c in CARRIED if c in frame]).itertuples(index=False)
+    ]
 
 
 # fixtures/promptfoo_results.json by hand: generator = provider label ("mini") or id; the
@@ -69,8 +75,15 @@ def test_promptfoo_several_prompts_name_the_prompt(fixtures: Path, tmp_path: Pat
     data["results"]["results"][2]["promptIdx"] = 1
     path = tmp_path / "two_prompts.json"
     path.write_text(json.dumps(data))
+    # promptfoo numbers every provider x prompt pair: promptIdx alone is not another prompt.
     generators = set(read_promptfoo_results(path).judgments["generator"])
-    assert generators == {"mini [prompt 0]", f"{HAIKU} [prompt 1]"}
+    assert generators == {"mini", HAIKU}
+    for result in data["results"]["results"][2:]:
+        result["promptId"] = "p1"
+        result["prompt"] = {"raw": "Summarise briefly: {{text}}", "label": "brief"}
+    path.write_text(json.dumps(data))
+    generators = set(read_promptfoo_results(path).judgments["generator"])
+    assert generators == {"mini [summarise]", f"{HAIKU} [brief]"}
 
 
 def test_promptfoo_two_rubrics_by_one_grader_stay_two_validators(tmp_path: Path) -> None:
