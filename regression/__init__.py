@@ -7,6 +7,7 @@ over the generator x validator matrix (agreeableness paper, section 5).
 
 from regression.data import Anchors, Counts, confusion_from_judgments, counts_from_judgments
 from regression.intervals import ConfidenceInterval, wald_interval, wilson_interval
+from regression.labels import PartialLabels, plan_labels, suggest_labels
 from regression.latent import (
     ConvergenceWarning,
     ItemWorld,
@@ -128,6 +129,10 @@ __all__ = [
     "counts_from_judgments",
     "leave_out_evaluation",
     "simulate_item_votes",
+    # partial labels, active labelling, label plans
+    "PartialLabels",
+    "plan_labels",
+    "suggest_labels",
     "simulate_latent_world",
     "simulate_transfer_world",
     "transfer_world",

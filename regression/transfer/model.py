@@ -11,7 +11,7 @@ diagnostics. ``LatentTraitModel()`` with no ``loss=`` fits ``TransferModel()``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -21,9 +21,10 @@ import pandas as pd
 from regression.checks import check_alpha, check_alternative
 from regression.data.anchors import Anchors
 from regression.data.counts import Counts, counts_from_encoded
-from regression.data.judgments import encode_judgments
 from regression.data.matrix import check_new_rows, default_n, matrix_inputs
 from regression.intervals import ConfidenceInterval, wilson_interval
+from regression.labels.design import label_design
+from regression.labels.result import PartialLabels, fit_partial
 from regression.results import with_roles
 from regression.transfer.estimators import (
     ESTIMATORS,
@@ -198,10 +199,19 @@ class TransferModel:
     ) -> TransferResult:
         """Fit from the judgments table and the human labels (default: every labelled generator calibrates)."""
         self.check_settings()
-        encoded = encode_judgments(judgments, human_labels)
+        # partial labels (regression.labels): generators with every judged item labelled
+        # calibrate; the partially labelled ones get the estimate of fit_partial
+        design = label_design(judgments, human_labels)
+        encoded = design.encoded
         counts = counts_from_encoded(encoded)
-        anchors = Anchors.from_encoded(encoded, calibration_generators)
-        return self._fit(counts.rates, counts.n_labeled.astype(float), anchors)
+        calibration = design.calibration if calibration_generators is None else calibration_generators
+        anchors = Anchors.from_encoded(encoded, calibration)
+        result = self._fit(counts.rates, counts.n_labeled.astype(float), anchors)
+        partial = fit_partial(design, result.interval(0.05), exclude=anchors.calibration_generators)
+        precision = result.precision.copy()
+        for generator, estimate in partial.estimates.items():
+            precision[generator] = estimate.estimate
+        return replace(result, precision=precision, partial=partial)
 
     def _fit(self, rates: pd.DataFrame, n: pd.DataFrame | None, anchors: Anchors) -> TransferResult:
         data = transfer_data(rates, n, anchors)
@@ -283,6 +293,7 @@ class TransferResult:
     n: pd.DataFrame | None = field(default=None, repr=False)
     anchors: Anchors | None = field(default=None, repr=False)
     data: TransferData | None = field(default=None, repr=False)
+    partial: PartialLabels | None = field(default=None, repr=False)
 
     @cached_property
     def loo_errors(self) -> pd.DataFrame:
@@ -375,6 +386,8 @@ class TransferResult:
             index=self.precision.index,
         )
         table.attrs.update(method=self.method, df=self.estimate.df, covers=COVERS[self.method])
+        if self.partial is not None:  # partially labelled rows, role and n_labels (regression.labels)
+            table = self.partial.apply(table, alpha, alternative)
         return table
 
     def confidence_interval(

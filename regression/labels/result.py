@@ -1,0 +1,122 @@
+"""The partially labelled generators of a fit: their estimates, roles and what each source is worth."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from regression.intervals import normal_quantile
+from regression.labels.design import LabelDesign
+from regression.labels.partial import COVERS, PartialEstimate, estimate_generator
+
+__all__ = ["PartialLabels", "fit_partial", "transfer_sd"]
+
+
+def transfer_sd(
+    table: pd.DataFrame | None, generator: str, alpha: float = 0.05
+) -> tuple[float, float]:
+    """The transfer estimate and the normal sd its ``1 - alpha`` interval implies (NaN if none)."""
+    if table is None or generator not in table.index:
+        return float("nan"), float("nan")
+    row = table.loc[generator]
+    sd = (float(row["high"]) - float(row["low"])) / (2 * normal_quantile(alpha))
+    return float(row["estimate"]), sd
+
+
+@dataclass(frozen=True, eq=False)
+class PartialLabels:
+    """Roles, label counts and the partially labelled generators' estimates.
+
+    Attributes
+    ----------
+    roles : Series
+        Per generator: ``calibration``, ``partially labelled`` or ``unlabelled``.
+    n_labels : Series
+        Human labels per generator.
+    estimates : dict of str to PartialEstimate
+        One per partially labelled generator.
+    """
+
+    roles: pd.Series
+    n_labels: pd.Series
+    estimates: dict[str, PartialEstimate] = field(default_factory=dict)
+
+    covers = COVERS
+
+    def apply(
+        self, table: pd.DataFrame, alpha: float = 0.05, alternative: str = "two-sided"
+    ) -> pd.DataFrame:
+        """``table`` (an interval table indexed by generator) with the partial rows replaced, role and n_labels added."""
+        table = table.copy()
+        for generator, estimate in self.estimates.items():
+            low, high = estimate.interval(alpha, alternative)
+            table.loc[generator, ["estimate", "low", "high"]] = [
+                estimate.estimate,
+                float(low),
+                float(high),
+            ]
+            if "method" in table.columns:
+                table.loc[generator, "method"] = "partial"
+        table["role"] = self.roles.reindex(table.index).fillna("unlabelled").to_numpy()
+        table["n_labels"] = self.n_labels.reindex(table.index).fillna(0).astype(int).to_numpy()
+        return table
+
+    def worth(self) -> pd.DataFrame:
+        """Per generator: role, labels used and what the judges and the other generators are worth in labels.
+
+        Columns ``role, n_labels, judges_worth, transfer_worth, n_eff`` and
+        ``lam``; ``n_eff`` is the effective sample size of the estimate (labels
+        plus what the votes and the other generators add); NaN where it does
+        not apply (calibration rows: their labels alone; unlabelled rows: no
+        labels to count from).
+        """
+        table = pd.DataFrame(
+            {"role": self.roles, "n_labels": self.n_labels.reindex(self.roles.index).fillna(0)},
+        )
+        for column in ("judges_worth", "transfer_worth", "n_eff", "lam"):
+            table[column] = np.nan
+        table.loc[table["role"] == "calibration", "n_eff"] = table["n_labels"]
+        for g, e in self.estimates.items():
+            table.loc[g, ["judges_worth", "transfer_worth", "n_eff", "lam"]] = [
+                e.n_eff_ppi - e.n_labels,
+                e.n_transfer,
+                e.n_eff,
+                e.lam,
+            ]
+        table["n_labels"] = table["n_labels"].astype(int)
+        return table.rename_axis("generator")
+
+
+def fit_partial(
+    design: LabelDesign,
+    transfer: pd.DataFrame | None = None,
+    *,
+    exclude: tuple[str, ...] | list[str] = (),
+    seed: int = 0,
+) -> PartialLabels:
+    """Estimate every partially labelled generator of ``design``.
+
+    Parameters
+    ----------
+    design : LabelDesign
+    transfer : DataFrame, optional
+        The transfer estimate's 95 % interval table (``estimate, low, high``
+        indexed by generator), fitted without the partial labels; rows with a
+        NaN bound are not combined.
+    exclude : sequence of str
+        Partially labelled generators to leave out (named calibration generators).
+    seed : int
+        Seeds the cross-fit folds (used only where the other generators hold
+        too few labels).
+    """
+    estimates = {}
+    roles = design.roles.copy()
+    for generator in exclude:
+        if generator in roles.index:
+            roles[generator] = "calibration"
+    for generator in [g for g in design.partial if g not in set(exclude)]:
+        t, sd = transfer_sd(transfer, generator)
+        estimates[generator] = estimate_generator(design, generator, t, sd, seed=seed)
+    return PartialLabels(roles, design.n_labels().reindex(design.roles.index), estimates)
