@@ -185,9 +185,9 @@ def ppi_design_mean(
     >>> rng = np.random.default_rng(0)
     >>> q = np.where(rng.random(1000) < 0.8, 0.95, 0.05)
     >>> y_all = (rng.random(1000) < q).astype(float)
-    >>> pick = rng.choice(1000, 50, replace=False)
+    >>> pick = rng.choice(1000, 100, replace=False)
     >>> est = ppi_design_mean(y_all[pick], q[pick], q)
-    >>> bool(est.n_eff_ppi > 2 * 50), bool(abs(est.ppi - y_all.mean()) < 0.05)
+    >>> bool(est.n_eff_ppi > 2 * 100), bool(abs(est.ppi - y_all.mean()) < 0.05)
     (True, True)
     """
     y = np.asarray(y, dtype=float)
@@ -197,12 +197,12 @@ def ppi_design_mean(
     pi = np.full(n, n / big_n) if probability is None else np.asarray(probability, dtype=float)
     w = 1.0 / pi
     c = (1.0 - pi) * w * w
-    # two pseudo-labels at the labelled mean prediction, weighted as an average label
+    # two pseudo-labels at the labelled mean prediction, weighted as the surest-drawn label
     f_bar = float((w * f).sum() / w.sum())
     y_aug = np.concatenate([y, [0.0, 1.0]])
     f_aug = np.concatenate([f, [f_bar, f_bar]])
-    w_aug = np.concatenate([w, [w.mean()] * 2])
-    c_aug = np.concatenate([c, [max(c.mean(), 1e-12)] * 2])
+    w_aug = np.concatenate([w, [w.min()] * 2])
+    c_aug = np.concatenate([c, [max(c.min(), 1e-12)] * 2])
     a, b, cc, total = _design_terms(y_aug, f_aug, w_aug, c_aug)
     if lam is None:
         lam = float(np.clip(b / cc, 0.0, 1.0)) if cc > 0 else 0.0
@@ -216,7 +216,8 @@ def ppi_design_mean(
     if v_lam >= v0:
         lam, v_lam = 0.0, v0
     n_0 = min(w.sum() ** 2 / max(c.sum(), 1e-12), float(big_n))
-    n_eff = n_0 * v0 / v_lam
+    # the whole population labelled leaves no doubt: claim at most N labels' worth
+    n_eff = min(n_0 * v0 / v_lam, float(big_n))
     labels_only = float((w * y).sum() / w.sum())
     ppi = float(lam * q_all.mean() + (w * (y - lam * f)).sum() / w.sum())
     a_r, b_r, c_r, total_r = _design_terms(y, f, w, c)

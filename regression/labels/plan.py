@@ -18,7 +18,13 @@ import pandas as pd
 from regression.checks import check_alpha
 from regression.intervals import normal_quantile
 
-__all__ = ["ACTIVE_FLOOR", "active_probabilities", "design_variance", "predicted_width"]
+__all__ = [
+    "ACTIVE_FLOOR",
+    "active_probabilities",
+    "effective_size",
+    "labels_needed",
+    "predicted_width",
+]
 
 #: Every item's share of the active weights is at least this fraction of the mean weight.
 ACTIVE_FLOOR = 0.2
@@ -49,26 +55,34 @@ def active_probabilities(q: np.ndarray, n: int, floor: float = ACTIVE_FLOOR) -> 
     return np.minimum(pi, 1.0)
 
 
-def design_variance(q: np.ndarray, n: np.ndarray | int, design: str = "uniform") -> np.ndarray:
-    """Predicted variance of the prediction-powered estimate with ``n`` labels (vectorised in ``n``).
+def effective_size(q: np.ndarray, n: np.ndarray | int, design: str = "uniform") -> np.ndarray:
+    """Predicted effective sample size of :func:`~regression.labels.partial.ppi_design_mean` with ``n`` labels.
 
-    The smaller of the judges' residual variance (``lam = 1``) and the labels'
-    own (``lam = 0``), as power tuning chooses.
+    ``n_0 * A_0 / A_lam`` as the estimator computes it, with the sums replaced
+    by their expectations over the design: ``A = sum_i pi_i c_i v_i`` plus the
+    two pseudo-labels' ``c_min (theta^2 + (1 - theta)^2)``, ``c_i = (1 - pi_i) / pi_i^2``,
+    ``n_0 = N^2 / sum_i pi_i c_i``; ``v_i`` the judges' residual variance or
+    the labels' own, whichever power tuning would choose. Vectorised in ``n``.
     """
     q = np.asarray(q, dtype=float)
     big_n = q.size
     theta = float(q.mean())
     v_judges = q * (1 - q)
     v_labels = v_judges + (q - theta) ** 2
+    pseudo = theta**2 + (1 - theta) ** 2
     out = []
     for m in np.atleast_1d(n):
         m = int(max(min(m, big_n), 1))
-        if design == "uniform":
-            pi = np.full(big_n, m / big_n)
-        else:
-            pi = active_probabilities(q, m)
-        factor = (1 - pi) / pi / big_n**2
-        out.append(min(float((factor * v_judges).sum()), float((factor * v_labels).sum())))
+        pi = np.full(big_n, m / big_n) if design == "uniform" else active_probabilities(q, m)
+        if m >= big_n:
+            out.append(float(big_n))
+            continue
+        c = (1 - pi) / pi**2
+        c_min = float(c[pi < 1].min()) if (pi < 1).any() else 0.0
+        a_0 = float((pi * c * v_labels).sum()) + c_min * pseudo
+        a_lam = min(float((pi * c * v_judges).sum()) + c_min * pseudo, a_0)
+        n_0 = min(big_n**2 / max(float((pi * c).sum()), 1e-12), float(big_n))
+        out.append(min(n_0 * a_0 / max(a_lam, 1e-15), float(big_n)))
     return np.array(out)
 
 
@@ -89,10 +103,9 @@ def predicted_width(
     z = normal_quantile(alpha)
     q = np.asarray(q, dtype=float)
     theta = float(np.clip(q.mean(), 1e-3, 1 - 1e-3))
-    variance = design_variance(q, n, design)
-    m = theta * (1 - theta) / np.maximum(variance, 1e-15)
+    m = effective_size(q, n, design)
     if np.isfinite(transfer_sd):
-        m = m + theta * (1 - theta) / (2 * transfer_sd**2 + variance)
+        m = m + theta * (1 - theta) / (2 * transfer_sd**2 + theta * (1 - theta) / m)
     denom = 1 + z**2 / m
     return 2 * z * np.sqrt(theta * (1 - theta) / m + z**2 / (4 * m**2)) / denom
 
