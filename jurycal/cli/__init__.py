@@ -34,6 +34,7 @@ from jurycal.cli import (
     pick_threshold,
     repair,
     report,
+    suggest,
     vote,
 )
 from jurycal.cli.common import (
@@ -54,6 +55,7 @@ COMMANDS: list[ModuleType] = [
     count,
     repair,
     latent,
+    suggest,
     vote,
     pick_threshold,
 ]

@@ -16,10 +16,11 @@ from regression.labels.partial import (
     score_interval,
 )
 from regression.labels.plan import active_probabilities, predicted_width
-from regression.labels.result import PartialLabels, fit_partial
+from regression.labels.result import LABELS_NOTE, PartialLabels, fit_partial
 from regression.labels.suggest import suggest_labels, systematic_sample
 
 __all__ = [
+    "LABELS_NOTE",
     "PROBABILITY_COLUMN",
     "LabelDesign",
     "PartialEstimate",

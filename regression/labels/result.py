@@ -11,7 +11,16 @@ from regression.intervals import normal_quantile
 from regression.labels.design import LabelDesign
 from regression.labels.partial import COVERS, PartialEstimate, estimate_generator
 
-__all__ = ["PartialLabels", "fit_partial", "transfer_sd"]
+__all__ = ["LABELS_NOTE", "PartialLabels", "fit_partial", "transfer_sd"]
+
+#: The report card's sentence above :meth:`PartialLabels.worth`.
+LABELS_NOTE = (
+    "Human labels per generator and what they are worth. A partially labelled generator's "
+    "estimate combines its labels (a random sample of its items), the judges' votes on all "
+    "its items (judges_worth: the labels they add, prediction-powered, lam their weight) and "
+    "the other generators (transfer_worth: the labels the transfer estimate adds, discounted "
+    "by its disagreement with the labels); n_eff is the effective sample size of the interval."
+)
 
 
 def transfer_sd(
@@ -61,6 +70,23 @@ class PartialLabels:
                 table.loc[generator, "method"] = "partial"
         table["role"] = self.roles.reindex(table.index).fillna("unlabelled").to_numpy()
         table["n_labels"] = self.n_labels.reindex(table.index).fillna(0).astype(int).to_numpy()
+        return table
+
+    def mark(self, table: pd.DataFrame) -> pd.DataFrame:
+        """A ``generator, role, ...`` table (``to_frame``) with the partial rows' role, and ``n_labels``.
+
+        A partially labelled row has no full-label human precision to compare
+        with: its ``human`` and ``abs_error`` are NaN.
+        """
+        table = table.copy()
+        partial = table["generator"].isin(list(self.estimates))
+        table.loc[partial, "role"] = "partially labelled"
+        for column in ("human", "abs_error"):
+            if column in table.columns:
+                table.loc[partial, column] = np.nan
+        table["n_labels"] = (
+            self.n_labels.reindex(table["generator"]).fillna(0).astype(int).to_numpy()
+        )
         return table
 
     def worth(self) -> pd.DataFrame:

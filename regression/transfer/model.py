@@ -473,6 +473,8 @@ class TransferResult:
             }
         )
         table = with_roles(table, known, self.n, anchors.calibration_generators)
+        if self.partial is not None:  # partially labelled rows (regression.labels)
+            table = self.partial.mark(table)
         table.attrs = {**bounds.attrs, "alpha": alpha}
         return table
 
