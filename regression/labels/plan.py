@@ -17,6 +17,7 @@ import pandas as pd
 
 from regression.checks import check_alpha
 from regression.intervals import normal_quantile
+from regression.labels.partial import DOUBT
 
 __all__ = [
     "ACTIVE_FLOOR",
@@ -97,7 +98,8 @@ def predicted_width(
 
     With ``transfer_sd`` the transfer estimate joins as in
     :func:`~regression.labels.partial.combine_transfer`, its expected squared
-    disagreement being its variance plus the labels'.
+    disagreement being its variance plus the labels' (and :data:`~regression.labels.partial.DOUBT`
+    times the labels' variance on top).
     """
     alpha = check_alpha(alpha)
     z = normal_quantile(alpha)
@@ -105,7 +107,7 @@ def predicted_width(
     theta = float(np.clip(q.mean(), 1e-3, 1 - 1e-3))
     m = effective_size(q, n, design)
     if np.isfinite(transfer_sd):
-        m = m + theta * (1 - theta) / (2 * transfer_sd**2 + theta * (1 - theta) / m)
+        m = m + theta * (1 - theta) / (2 * transfer_sd**2 + (1 + DOUBT) * theta * (1 - theta) / m)
     denom = 1 + z**2 / m
     return 2 * z * np.sqrt(theta * (1 - theta) / m + z**2 / (4 * m**2)) / denom
 
