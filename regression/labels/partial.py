@@ -222,8 +222,7 @@ def ppi_design_mean(
     if v_lam >= v0:
         lam, v_lam = 0.0, v0
     n_0 = min(w.sum() ** 2 / max(c.sum(), 1e-12), float(big_n))
-    # the whole population labelled leaves no doubt: claim at most N labels' worth
-    n_eff = min(n_0 * v0 / v_lam, float(big_n))
+    n_eff = n_0 * v0 / v_lam
     labels_only = float((w * y).sum() / w.sum())
     ppi = float(lam * q_all.mean() + (w * (y - lam * f)).sum() / w.sum())
     a_r, b_r, c_r, total_r = _design_terms(y, f, w, c)

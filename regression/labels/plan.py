@@ -83,7 +83,7 @@ def effective_size(q: np.ndarray, n: np.ndarray | int, design: str = "uniform") 
         a_0 = float((pi * c * v_labels).sum()) + c_min * pseudo
         a_lam = min(float((pi * c * v_judges).sum()) + c_min * pseudo, a_0)
         n_0 = min(big_n**2 / max(float((pi * c).sum()), 1e-12), float(big_n))
-        out.append(min(n_0 * a_0 / max(a_lam, 1e-15), float(big_n)))
+        out.append(n_0 * a_0 / max(a_lam, 1e-15))
     return np.array(out)
 
 
