@@ -115,6 +115,9 @@ class PartialEstimate:
         Effective sample size of ``ppi`` (labels plus the judges' worth).
     labels_only : float
         The inverse-probability-weighted mean of the labels.
+    n_base : float
+        What the labels alone are worth under their design (``n / (1 - n / N)``
+        uniform: the finite-population correction; less for unequal weights).
     transfer : float
         The transfer estimate (NaN if none).
     n_transfer : float
@@ -130,6 +133,7 @@ class PartialEstimate:
     lam: float
     n_eff_ppi: float
     labels_only: float
+    n_base: float = float("nan")
     transfer: float = float("nan")
     n_transfer: float = 0.0
 
@@ -237,6 +241,7 @@ def ppi_design_mean(
         lam=float(lam),
         n_eff_ppi=float(n_eff),
         labels_only=labels_only,
+        n_base=float(n_0),
     )
 
 
@@ -281,6 +286,7 @@ def combine_transfer(
         lam=estimate.lam,
         n_eff_ppi=m,
         labels_only=estimate.labels_only,
+        n_base=estimate.n_base,
         transfer=float(transfer),
         n_transfer=n_t,
     )

@@ -59,6 +59,8 @@ class PartialLabels:
     ) -> pd.DataFrame:
         """``table`` (an interval table indexed by generator) with the partial rows replaced, role and n_labels added."""
         table = table.copy()
+        if "method" not in table.columns:
+            table["method"] = table.attrs.get("method", "transfer")
         for generator, estimate in self.estimates.items():
             low, high = estimate.interval(alpha, alternative)
             table.loc[generator, ["estimate", "low", "high"]] = [
@@ -66,8 +68,7 @@ class PartialLabels:
                 float(low),
                 float(high),
             ]
-            if "method" in table.columns:
-                table.loc[generator, "method"] = "partial"
+            table.loc[generator, "method"] = "partial"
         table["role"] = self.roles.reindex(table.index).fillna("unlabelled").to_numpy()
         table["n_labels"] = self.n_labels.reindex(table.index).fillna(0).astype(int).to_numpy()
         return table
