@@ -94,7 +94,7 @@ def label_study(
                     low, high = est.interval(alpha)
                     hit += float(low <= truth <= high)
                     width += float(high - low)
-                    judges += est.n_eff_ppi - est.n_labels
+                    judges += est.n_eff_ppi - est.n_base
                     transfer += est.n_transfer
                     uniform = rng.choice(big_n, n, replace=False)
                     wl, wh = wilson_interval(int(y_all[uniform].sum()), n, alpha)

@@ -247,3 +247,19 @@ def test_plan_labels_table(strong):
     plan = plan_labels(strong.judgments, labels, 0.05)
     assert plan.loc["g1", "active"] <= plan.loc["g1", "uniform"]
     assert plan.loc["g1", "uniform"] >= 1
+
+
+def test_cross_fit_without_other_labels(strong):
+    """With no other generator labelled, the generator's own labels fit the predictor, fold by fold."""
+    from regression.labels.partial import estimate_generator
+    from regression.labels.predict import predict_generator
+
+    own = strong.human_labels[strong.human_labels["generator"] == "g0"].sample(80, random_state=0)
+    design = label_design(strong.judgments, own)
+    q, labelled, how = predict_generator(design, "g0")
+    assert how == "cross-fitted" and labelled.size == 80
+    est = estimate_generator(design, "g0")
+    truth = strong.human_labels.query("generator == 'g0'")["human"].mean()
+    low, high = est.interval()
+    assert est.n_eff_ppi > 2 * 80  # strong judges are worth more than the labels
+    assert low - 0.05 < truth < high + 0.05
