@@ -368,12 +368,13 @@ def add_latent_trait(
         "honest check."
     )
     report.table(table, digits=4)
-    if isinstance(result, TransferResult) and result.partial is not None and result.partial.estimates:
+    partial = result.partial if isinstance(result, TransferResult) else None
+    if partial is not None and partial.estimates:
         # partial labels (regression.labels): role, labels used, what the judges are worth
         from regression.labels import LABELS_NOTE
 
         report.paragraph(LABELS_NOTE)
-        report.table(result.partial.worth().reset_index(), digits=2)
+        report.table(partial.worth().reset_index(), digits=2)
     if isinstance(result, TransferResult):
         _add_self_check(report, result)
     report.paragraph("Validators (TPR / TNR pooled over the calibration generators):")

@@ -204,7 +204,9 @@ class TransferModel:
         design = label_design(judgments, human_labels)
         encoded = design.encoded
         counts = counts_from_encoded(encoded)
-        calibration = design.calibration if calibration_generators is None else calibration_generators
+        calibration = calibration_generators
+        if calibration is None:
+            calibration = design.calibration
         anchors = Anchors.from_encoded(encoded, calibration)
         result = self._fit(counts.rates, counts.n_labeled.astype(float), anchors)
         partial = fit_partial(design, result.interval(0.05), exclude=anchors.calibration_generators)
@@ -386,7 +388,7 @@ class TransferResult:
             index=self.precision.index,
         )
         table.attrs.update(method=self.method, df=self.estimate.df, covers=COVERS[self.method])
-        if self.partial is not None:  # partially labelled rows, role and n_labels (regression.labels)
+        if self.partial is not None:  # partial labels, role and n_labels (regression.labels)
             table = self.partial.apply(table, alpha, alternative)
         return table
 
