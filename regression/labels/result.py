@@ -10,6 +10,7 @@ import pandas as pd
 from regression.intervals import normal_quantile
 from regression.labels.design import LabelDesign
 from regression.labels.partial import COVERS, PartialEstimate, estimate_generator
+from regression.results import interval_frame
 
 __all__ = ["LABELS_NOTE", "PartialLabels", "fit_partial", "transfer_sd"]
 
@@ -89,6 +90,23 @@ class PartialLabels:
             self.n_labels.reindex(table["generator"]).fillna(0).astype(int).to_numpy()
         )
         return table
+
+    def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
+        """The partially labelled generators' intervals alone (:func:`~regression.results.interval_frame`).
+
+        For a fit without a calibration generator, where there is no transfer
+        estimate to fill the other rows.
+        """
+        bounds = [e.interval(alpha, alternative) for e in self.estimates.values()]
+        return interval_frame(
+            list(self.estimates),
+            [e.estimate for e in self.estimates.values()],
+            [float(b.low) for b in bounds],
+            [float(b.high) for b in bounds],
+            "partial",
+            role=["partially labelled"] * len(self.estimates),
+            n_labels=[e.n_labels for e in self.estimates.values()],
+        )
 
     def worth(self) -> pd.DataFrame:
         """Per generator: role, labels used and what the judges and the other generators are worth in labels.

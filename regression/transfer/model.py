@@ -207,6 +207,14 @@ class TransferModel:
         calibration = calibration_generators
         if calibration is None:
             calibration = design.calibration
+            if not calibration and design.partial:
+                raise ValueError(
+                    f"no generator has all its judged items labelled (partially labelled: "
+                    f"{design.partial}); the other generators' estimate needs one. Label one "
+                    "generator fully, or estimate the partially labelled ones from their labels "
+                    "and votes alone: regression.labels.fit_partial(regression.labels."
+                    "label_design(judgments, human_labels)).interval()."
+                )
         anchors = Anchors.from_encoded(encoded, calibration)
         result = self._fit(counts.rates, counts.n_labeled.astype(float), anchors)
         partial = fit_partial(design, result.interval(0.05), exclude=anchors.calibration_generators)

@@ -263,3 +263,17 @@ def test_cross_fit_without_other_labels(strong):
     low, high = est.interval()
     assert est.n_eff_ppi > 2 * 80  # strong judges are worth more than the labels
     assert low - 0.05 < truth < high + 0.05
+
+
+def test_no_calibration_generator(bundled):
+    """Every generator partially labelled: fit_table says what to do; fit_partial estimates them."""
+    from regression.labels import fit_partial
+
+    judgments, human = bundled
+    labels = human.groupby("generator").sample(60, random_state=0)
+    with pytest.raises(ValueError, match="fit_partial"):
+        LatentTraitModel().fit_table(judgments, labels)
+    table = fit_partial(label_design(judgments, labels)).interval()
+    assert set(table["role"]) == {"partially labelled"} and (table["n_labels"] == 60).all()
+    truth = human.groupby("generator")["human"].mean().reindex(table.index)
+    assert ((table["low"] - 0.1 < truth) & (truth < table["high"] + 0.1)).all()
