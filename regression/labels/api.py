@@ -7,7 +7,7 @@ import pandas as pd
 
 from regression.checks import check_alpha
 from regression.labels.design import LabelDesign, label_design
-from regression.labels.plan import labels_needed, predicted_width
+from regression.labels.plan import labels_needed, simulated_width
 from regression.labels.predict import predict_generator
 from regression.labels.result import transfer_sd
 
@@ -85,9 +85,7 @@ def plan_labels(
                 "role": design.roles[g],
                 "n_items": q.size,
                 "n_labels": n_now,
-                "width_now": float(predicted_width(q, max(n_now, 1), "uniform", alpha, sd)[0])
-                if n_now
-                else np.nan,
+                "width_now": simulated_width(q, n_now, "uniform", alpha, sd) if n_now else np.nan,
                 "uniform": uniform,
                 "active": active,
                 "more_uniform": max(uniform - n_now, 0),

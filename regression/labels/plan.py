@@ -1,6 +1,9 @@
 """How many labels a generator needs for a target interval width, uniform or active.
 
-The prediction rests on the predictor ``q_i`` of :mod:`regression.labels.predict`
+:func:`labels_needed` and :func:`simulated_width` (what :func:`~regression.labels.api.plan_labels`
+reports) run the estimator itself on label draws simulated from the predictor.
+:func:`predicted_width` is the fast closed form that splits a budget between
+generators in :func:`~regression.labels.suggest.suggest_labels`. Both rest on the predictor ``q_i`` of :mod:`regression.labels.predict`
 read as calibrated (``E[y_i | votes] = q_i``): the prediction-powered residual
 of item ``i`` then has variance ``v_i = q_i (1 - q_i)`` (``lam = 1``), the
 labels alone ``q_i (1 - q_i) + (q_i - theta)^2``. A sample of ``n`` drawn with
@@ -13,19 +16,24 @@ sample size ``theta (1 - theta) / V``.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from regression.checks import check_alpha
 from regression.intervals import normal_quantile
-from regression.labels.partial import DOUBT
+from regression.labels.partial import DOUBT, combine_transfer, ppi_design_mean
 
 __all__ = [
     "ACTIVE_FLOOR",
+    "PLAN_DRAWS",
     "active_probabilities",
     "effective_size",
     "labels_needed",
     "predicted_width",
+    "simulated_width",
+    "systematic_sample",
 ]
+
+#: Simulated label draws behind each width :func:`simulated_width` predicts.
+PLAN_DRAWS = 40
 
 #: Every item's share of the active weights is at least this fraction of the mean weight.
 ACTIVE_FLOOR = 0.2
@@ -54,6 +62,24 @@ def active_probabilities(q: np.ndarray, n: int, floor: float = ACTIVE_FLOOR) -> 
             break
         capped |= over
     return np.minimum(pi, 1.0)
+
+
+def systematic_sample(pi: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Positions drawn by systematic pi-ps sampling on a random order: exactly ``round(sum(pi))`` items.
+
+    Every item is drawn with probability exactly ``pi_i`` (Madow, 1949).
+
+    Examples
+    --------
+    >>> picks = systematic_sample(np.array([0.5, 0.5, 1.0, 0.25, 0.75]), np.random.default_rng(0))
+    >>> len(picks), 2 in picks
+    (3, True)
+    """
+    order = rng.permutation(pi.size)
+    edges = np.concatenate([[0.0], np.cumsum(pi[order])])
+    points = rng.random() + np.arange(int(np.floor(edges[-1] + 1e-9)))
+    hit = np.searchsorted(edges, points, side="right") - 1
+    return np.sort(order[np.clip(hit, 0, pi.size - 1)])
 
 
 def effective_size(q: np.ndarray, n: np.ndarray | int, design: str = "uniform") -> np.ndarray:
@@ -112,6 +138,53 @@ def predicted_width(
     return 2 * z * np.sqrt(theta * (1 - theta) / m + z**2 / (4 * m**2)) / denom
 
 
+def simulated_width(
+    q: np.ndarray,
+    n: int,
+    design: str = "uniform",
+    alpha: float = 0.05,
+    transfer_sd: float = float("nan"),
+    *,
+    draws: int = PLAN_DRAWS,
+    seed: int = 0,
+) -> float:
+    """Mean width of the partial-label interval with ``n`` labels, by simulation from the predictor.
+
+    Each draw takes every item's human label as ``Bernoulli(q_i)`` (the
+    predictor read as calibrated), draws ``n`` items by the design, and runs
+    :func:`~regression.labels.partial.ppi_design_mean` (and, with
+    ``transfer_sd``, :func:`~regression.labels.partial.combine_transfer` with a
+    transfer estimate off by ``N(0, transfer_sd^2)``): the estimator itself,
+    so its floors and pseudo-labels are counted as they will be. Seeded.
+
+    Examples
+    --------
+    >>> q = np.random.default_rng(0).beta(0.3, 0.1, 1000)  # judges sure of most items
+    >>> bool(simulated_width(q, 50, "active") < simulated_width(q, 50, "uniform"))
+    True
+    """
+    alpha = check_alpha(alpha)
+    q = np.asarray(q, dtype=float)
+    big_n = q.size
+    n = int(min(max(n, 2), big_n))
+    rng = np.random.default_rng(seed)
+    pi = np.full(big_n, n / big_n) if design == "uniform" else active_probabilities(q, n)
+    total = 0.0
+    for _ in range(draws):
+        y = (rng.random(big_n) < q).astype(float)
+        if design == "uniform":
+            pick = rng.choice(big_n, n, replace=False)
+        else:
+            pick = systematic_sample(pi, rng)
+        estimate = ppi_design_mean(y[pick], q[pick], q, pi[pick])
+        if np.isfinite(transfer_sd):
+            shifted = float(y.mean() + rng.normal(0.0, transfer_sd))
+            estimate = combine_transfer(estimate, shifted, transfer_sd)
+        low, high = estimate.interval(alpha)
+        total += float(high - low)
+    return total / draws
+
+
 def labels_needed(
     q: np.ndarray,
     width: float,
@@ -119,21 +192,22 @@ def labels_needed(
     alpha: float = 0.05,
     transfer_sd: float = float("nan"),
 ) -> int:
-    """The fewest labels whose predicted width is at most ``width`` (``N`` if none reaches it)."""
+    """The fewest labels whose :func:`simulated_width` is at most ``width`` (``N`` if none reaches it).
+
+    Bisection over ``n`` with the same seed at every ``n`` (common random numbers).
+    """
     big_n = len(q)
-    grid = np.unique(np.clip(np.round(np.geomspace(1, big_n, 200)).astype(int), 1, big_n))
-    widths = predicted_width(q, grid, design, alpha, transfer_sd)
-    ok = np.flatnonzero(widths <= width)
-    if ok.size == 0:
+
+    def fits(m: int) -> bool:
+        return simulated_width(q, m, design, alpha, transfer_sd) <= width
+
+    if not fits(big_n):
         return big_n
-    hi = int(grid[ok[0]])
-    lo = int(grid[ok[0] - 1]) if ok[0] > 0 else 1
-    for m in range(lo, hi + 1):
-        if predicted_width(q, m, design, alpha, transfer_sd)[0] <= width:
-            return m
+    lo, hi = 1, big_n
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fits(mid):
+            hi = mid
+        else:
+            lo = mid
     return hi
-
-
-def plan_frame(rows: list[dict[str, object]]) -> pd.DataFrame:
-    """The plan as a table indexed by generator."""
-    return pd.DataFrame(rows).set_index("generator")

@@ -20,10 +20,9 @@ from regression.intervals import wilson_interval
 from regression.labels.api import transfer_table
 from regression.labels.design import label_design
 from regression.labels.partial import combine_transfer, ppi_design_mean
-from regression.labels.plan import active_probabilities, predicted_width
+from regression.labels.plan import active_probabilities, simulated_width, systematic_sample
 from regression.labels.predict import predict_generator
 from regression.labels.result import transfer_sd
-from regression.labels.suggest import systematic_sample
 
 __all__ = ["label_study"]
 
@@ -62,7 +61,7 @@ def label_study(
     DataFrame
         ``generator, n, design, coverage, width, labels_coverage, labels_width,
         ratio`` (width over the labels-alone Wilson width of a uniform draw of
-        the same size), ``planned`` (the width :func:`~regression.labels.plan.predicted_width`
+        the same size), ``planned`` (the width :func:`~regression.labels.plan.simulated_width`
         predicts), ``judges_worth`` and ``transfer_worth`` (mean effective labels).
     """
     design_all = label_design(judgments, human_labels)
@@ -111,7 +110,7 @@ def label_study(
                         "labels_coverage": l_hit / draws,
                         "labels_width": l_width / draws,
                         "ratio": width / l_width,
-                        "planned": float(predicted_width(q, n, kind, alpha, sd)[0]),
+                        "planned": simulated_width(q, n, kind, alpha, sd),
                         "judges_worth": judges / draws,
                         "transfer_worth": transfer / draws,
                     }

@@ -6,28 +6,10 @@ import numpy as np
 import pandas as pd
 
 from regression.labels.design import PROBABILITY_COLUMN, LabelDesign, label_design
-from regression.labels.plan import active_probabilities, predicted_width
+from regression.labels.plan import active_probabilities, predicted_width, systematic_sample
 from regression.labels.predict import predict_generator
 
 __all__ = ["split_budget", "suggest_labels", "systematic_sample"]
-
-
-def systematic_sample(pi: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Positions drawn by systematic pi-ps sampling on a random order: exactly ``round(sum(pi))`` items.
-
-    Every item is drawn with probability exactly ``pi_i`` (Madow, 1949).
-
-    Examples
-    --------
-    >>> picks = systematic_sample(np.array([0.5, 0.5, 1.0, 0.25, 0.75]), np.random.default_rng(0))
-    >>> len(picks), 2 in picks
-    (3, True)
-    """
-    order = rng.permutation(pi.size)
-    edges = np.concatenate([[0.0], np.cumsum(pi[order])])
-    points = rng.random() + np.arange(int(np.floor(edges[-1] + 1e-9)))
-    hit = np.searchsorted(edges, points, side="right") - 1
-    return np.sort(order[np.clip(hit, 0, pi.size - 1)])
 
 
 def split_budget(widths: dict[str, np.ndarray], budget: int, step: int) -> dict[str, int]:
