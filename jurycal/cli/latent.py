@@ -161,13 +161,17 @@ def _check_outputs(args: argparse.Namespace) -> None:
 def _calibration(
     args: argparse.Namespace, judgments: pd.DataFrame, human: pd.DataFrame
 ) -> list[str]:
-    """The calibration generators: ``--calibration`` checked against both files, or all fully labelled.
+    """The calibration generators: ``--calibration`` checked against both files, or the default.
 
-    A generator with some of its judged items labelled is partially labelled,
-    not calibration (:mod:`regression.labels`).
+    The default with the transfer estimator: every generator whose judged
+    items are all labelled (one with some labelled is partially labelled,
+    :mod:`regression.labels`); with the likelihood or paper loss, every
+    generator with human labels.
     """
     labelled = human["generator"].dropna().unique()
     if not args.calibration:
+        if args.loss != "transfer":
+            return sorted(str(g) for g in labelled)
         from regression.labels import label_design
 
         return sorted(label_design(judgments, human).calibration)
