@@ -4,12 +4,12 @@ Three sources, each used only as far as it earns its place:
 
 1. **The labels**, a random sample of the generator's judged items drawn with
    known inclusion probabilities ``pi_i`` (uniform: ``n / N``), weighted by
-   ``1 / pi_i`` (Hajek; Zrnic & Candes, 2024, Active Statistical Inference, eq. (3)).
+   ``1 / pi_i`` (Hajek; Zrnic & Candes, 2024, Active Statistical Inference).
 2. **The votes** on every item, through the predictor ``q_i`` of
    :mod:`regression.labels.predict` (fitted without the item's own label),
    prediction-powered: ``theta = lam * mean_all(q) + sum_l w_l (y_l - lam q_l) / sum_l w_l``
    with the power-tuning weight ``lam`` in [0, 1] that minimises the design
-   variance (PPI++, Angelopoulos et al., 2023, section 3; ``lam = 0`` is the
+   variance (PPI++, Angelopoulos, Duchi & Zrnic, 2023; ``lam = 0`` is the
    labels alone, so useless judges cost nothing).
 3. **The other generators**, through the transfer estimate ``T`` (fitted
    without this generator's labels), with its variance inflated by its squared
@@ -182,9 +182,9 @@ def ppi_design_mean(
 
     Notes
     -----
-    Point estimate: PPI++ for the mean (Angelopoulos et al., 2023, eq. (4))
+    Point estimate: PPI++ for the mean (Angelopoulos, Duchi & Zrnic, 2023)
     with the labelled term Hajek-weighted by ``1 / pi`` (Zrnic & Candes, 2024,
-    eq. (3)). Variance: Poisson sampling, linearised, ``sum_l (1 - pi_l) / pi_l^2
+    Active Statistical Inference). Variance: Poisson sampling, linearised, ``sum_l (1 - pi_l) / pi_l^2
     (e_l)^2 / (sum_l 1 / pi_l)^2`` with ``e`` the centred residuals; ``lam``
     minimises it (the PPI++ power-tuning formula with these design weights).
 

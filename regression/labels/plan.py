@@ -8,7 +8,7 @@ read as calibrated (``E[y_i | votes] = q_i``): the prediction-powered residual
 of item ``i`` then has variance ``v_i = q_i (1 - q_i)`` (``lam = 1``), the
 labels alone ``q_i (1 - q_i) + (q_i - theta)^2``. A sample of ``n`` drawn with
 probabilities ``pi_i`` has design variance ``sum_i (1 - pi_i) / pi_i v_i / N^2``
-(Poisson sampling; Zrnic & Candes, 2024, section 3 for the active optimum
+(Poisson sampling; Zrnic & Candes, 2024, for the active optimum
 ``pi_i ~ sqrt(v_i)``). The width is that of the Wilson interval at the effective
 sample size ``theta (1 - theta) / V``.
 """

@@ -5,10 +5,11 @@ the item's votes (one feature per validator: +1 valid, -1 invalid, 0 no vote).
 For a partially labelled generator it is fitted on the labelled items of the
 *other* generators, so its predictions on this generator's items do not depend
 on this generator's labels and the prediction-powered estimate stays unbiased
-(Angelopoulos et al., 2023, section 2). Where the other generators hold too
-few labels of either class, this generator's own labels join by cross-fitting
-(Zrnic & Candes, 2024, cross-prediction): each labelled item is predicted by a
-fit without its fold, the unlabelled items by the mean of the fold fits.
+(prediction-powered inference, Angelopoulos et al., 2023). Where the other
+generators hold too few labels of either class, this generator's own labels
+join by cross-fitting (cross-prediction, Zrnic & Candes, 2024): each labelled
+item is predicted by a fit without its fold, the unlabelled items by the mean
+of the fold fits.
 """
 
 from __future__ import annotations

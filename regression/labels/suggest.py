@@ -43,7 +43,7 @@ def suggest_labels(
 
     Each generator's unlabelled items are drawn by systematic pi-ps sampling
     with probabilities proportional to ``sqrt(q(1 - q))`` of the predicted
-    human label ``q`` (Zrnic & Candes, 2024, section 4: the variance-optimal
+    human label ``q`` (Zrnic & Candes, 2024, Active Statistical Inference: the variance-optimal
     active rule for the mean), plus a floor so every item has ``p > 0``
     (:func:`~regression.labels.plan.active_probabilities`). The budget is split
     among the generators greedily, to the one whose predicted interval is
