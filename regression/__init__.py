@@ -34,6 +34,11 @@ if TYPE_CHECKING:
         wald_interval,
         wilson_interval,
     )
+    from regression.labels import (
+        PartialLabels,
+        plan_labels,
+        suggest_labels,
+    )
     from regression.latent import (
         ConvergenceWarning,
         ItemWorld,
@@ -101,6 +106,9 @@ if TYPE_CHECKING:
 
 #: Public name -> the module that defines it.
 _EXPORTS = {
+    "PartialLabels": "regression.labels",
+    "plan_labels": "regression.labels",
+    "suggest_labels": "regression.labels",
     "DuplicateRowError": "regression.errors",
     "InputError": "regression.errors",
     "JurycalWarning": "regression.errors",
@@ -214,7 +222,9 @@ __all__ = [
     "NEAR_TIE",
     "near_tie_warnings",
     "PairedJudgeTable",
+    "PartialLabels",
     "percentile_interval",
+    "plan_labels",
     "ppi_binary_from_counts",
     "ppi_mean",
     "PPIMeanResult",
@@ -236,6 +246,7 @@ __all__ = [
     "SimulatedSingleJudge",
     "SingleJudgeResult",
     "Split",
+    "suggest_labels",
     "transfer_world",
     "TransferModel",
     "TransferResult",

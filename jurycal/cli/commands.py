@@ -55,7 +55,16 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "estimate": (
         "jurycal.cli.latent",
-        "precision of a new, unannotated generator (the paper's section 5.1 use)",
+        "precision of a new generator, unannotated or partially labelled "
+        "(the paper's section 5.1 use)",
+    ),
+    "suggest": (
+        "jurycal.cli.suggest",
+        "the items to label next (active choice), with their inclusion probabilities",
+    ),
+    "plan": (
+        "jurycal.cli.suggest",
+        "the human labels each generator needs for a target interval width",
     ),
     "vote": (
         "jurycal.cli.vote",

@@ -153,10 +153,20 @@ def _check_outputs(args: argparse.Namespace) -> None:
 def _calibration(
     args: argparse.Namespace, judgments: pd.DataFrame, human: pd.DataFrame
 ) -> list[str]:
-    """The calibration generators: ``--calibration`` checked against both files, or all labelled."""
+    """The calibration generators: ``--calibration`` checked against both files, or the default.
+
+    The default with the transfer estimator: every generator whose judged
+    items are all labelled (one with some labelled is partially labelled,
+    :mod:`regression.labels`); with the likelihood or paper loss, every
+    generator with human labels.
+    """
     labelled = human["generator"].dropna().unique()
     if not args.calibration:
-        return sorted(str(g) for g in labelled)
+        if args.loss != "transfer":
+            return sorted(str(g) for g in labelled)
+        from regression.labels import label_design
+
+        return sorted(label_design(judgments, human).calibration)
     where_human = f"the human-label file {str(args.human)!r}"
     where_votes = f"the judgments file {str(args.judgments)!r}"
     for name in args.calibration:
@@ -279,10 +289,14 @@ def run_estimate(args: argparse.Namespace) -> int:
         advance("fit")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # every warning is on the result and printed below
-            base = _model(args).fit_table(judgments[~is_new], human, calibration)
+            base = _model(args).fit_table(
+                judgments[~is_new], human[human["generator"].astype(str) != new], calibration
+            )
             advance("add the generator")
             new_counts = counts_from_judgments(judgments[is_new])
-            if args.interval == "items":
+            partial = (human["generator"].astype(str) == new).any()
+            if args.interval == "items" or (partial and args.loss == "transfer"):
+                # partial labels of the new generator (regression.labels) need the whole table
                 # add_generators keeps no item votes; the same model fitted to the whole table does.
                 result = _model(args).fit_table(judgments, human, calibration)
             else:
@@ -296,7 +310,15 @@ def run_estimate(args: argparse.Namespace) -> int:
     n_votes = int(new_counts.n_labeled.to_numpy().sum())
     n_human = int((human["generator"] == new).sum())
     interval = f" [{row['low']:.4f}, {row['high']:.4f}]" if "low" in row else ""
-    if n_human:
+    if n_human and row.get("role") == "partially labelled":
+        worth = result.partial.worth().loc[new]
+        own = (
+            f", {n_human:,} human labels of its own (a sample of its items) and what the other "
+            f"generators teach: the judges are worth {worth['judges_worth']:.0f} more labels, the "
+            f"other generators {worth['transfer_worth']:.0f} (effective sample size "
+            f"{worth['n_eff']:.0f})"
+        )
+    elif n_human:
         own = (
             f"; its {n_human:,} human labels (precision {row['human']:.4f}) were left out of "
             f"the fit, so its error {row['abs_error']:.4f} is an honest check"

@@ -11,7 +11,7 @@ diagnostics. ``LatentTraitModel()`` with no ``loss=`` fits ``TransferModel()``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -21,9 +21,10 @@ import pandas as pd
 from regression.checks import check_alpha, check_alternative
 from regression.data.anchors import Anchors
 from regression.data.counts import Counts, counts_from_encoded
-from regression.data.judgments import encode_judgments
 from regression.data.matrix import check_new_rows, default_n, matrix_inputs
 from regression.intervals import ConfidenceInterval, wilson_interval
+from regression.labels.design import label_design
+from regression.labels.result import LABELS_NOTE, PartialLabels, fit_partial
 from regression.results import Summary, interval_frame, with_roles
 from regression.transfer.estimators import (
     ESTIMATORS,
@@ -198,10 +199,29 @@ class TransferModel:
     ) -> TransferResult:
         """Fit from the judgments table and the human labels (default: every labelled generator calibrates)."""
         self.check_settings()
-        encoded = encode_judgments(judgments, human_labels)
+        # partial labels (regression.labels): generators with every judged item labelled
+        # calibrate; the partially labelled ones get the estimate of fit_partial
+        design = label_design(judgments, human_labels)
+        encoded = design.encoded
         counts = counts_from_encoded(encoded)
-        anchors = Anchors.from_encoded(encoded, calibration_generators)
-        return self._fit(counts.rates, counts.n_labeled.astype(float), anchors)
+        calibration = calibration_generators
+        if calibration is None:
+            calibration = design.calibration
+            if not calibration and design.partial:
+                raise ValueError(
+                    f"no generator has all its judged items labelled (partially labelled: "
+                    f"{design.partial}); the other generators' estimate needs one. Label one "
+                    "generator fully, or estimate the partially labelled ones from their labels "
+                    "and votes alone: regression.labels.fit_partial(regression.labels."
+                    "label_design(judgments, human_labels)).interval()."
+                )
+        anchors = Anchors.from_encoded(encoded, calibration)
+        result = self._fit(counts.rates, counts.n_labeled.astype(float), anchors)
+        partial = fit_partial(design, result.interval(0.05), exclude=anchors.calibration_generators)
+        precision = result.precision.copy()
+        for generator, estimate in partial.estimates.items():
+            precision[generator] = estimate.estimate
+        return replace(result, precision=precision, partial=partial)
 
     def _fit(self, rates: pd.DataFrame, n: pd.DataFrame | None, anchors: Anchors) -> TransferResult:
         data = transfer_data(rates, n, anchors)
@@ -283,6 +303,7 @@ class TransferResult:
     n: pd.DataFrame | None = field(default=None, repr=False)
     anchors: Anchors | None = field(default=None, repr=False)
     data: TransferData | None = field(default=None, repr=False)
+    partial: PartialLabels | None = field(default=None, repr=False)
 
     @cached_property
     def loo_errors(self) -> pd.DataFrame:
@@ -382,7 +403,7 @@ class TransferResult:
                 wilson = wilson_interval(k, n, alpha, alternative)
                 low[rows], high[rows] = wilson.low, wilson.high
                 n_labels[rows] = np.nan_to_num(n).astype(int)
-        return interval_frame(
+        table = interval_frame(
             self.precision.index,
             self.precision.to_numpy(),
             low,
@@ -391,6 +412,9 @@ class TransferResult:
             role=list(role),
             n_labels=n_labels,
         )
+        if self.partial is not None:  # partial labels, role and n_labels (regression.labels)
+            table = self.partial.apply(table, alpha, alternative)
+        return table
 
     def confidence_interval(
         self, confidence_level: float = 0.95, alternative: str = "two-sided"
@@ -474,7 +498,10 @@ class TransferResult:
                 "high": bounds["high"].to_numpy(),
             }
         )
-        return with_roles(table, known, self.n, anchors.calibration_generators)
+        table = with_roles(table, known, self.n, anchors.calibration_generators)
+        if self.partial is not None:  # partially labelled rows (regression.labels)
+            table = self.partial.mark(table)
+        return table
 
     def summary(self, alpha: float = 0.05, **to_frame: Any) -> Summary:
         """The report: estimates with intervals, what they cover, the self-check, diagnostics."""
@@ -490,9 +517,13 @@ class TransferResult:
         if len(notes) > SUMMARY_NOTES:
             lines.append(f"... and {len(notes) - SUMMARY_NOTES} more (see diagnostics()).")
         validators = pd.DataFrame({"tpr": self.tpr, "tnr": self.tnr, "youden_j": self.youden_j})
+        tables = {"precision": table, "self-check": self.self_check, "validators": validators}
+        if self.partial is not None and self.partial.estimates:
+            lines.append(LABELS_NOTE)
+            tables["labels"] = self.partial.worth()
         return Summary(
             f"New-generator estimate ({LABELS[self.method]})",
-            {"precision": table, "self-check": self.self_check, "validators": validators},
+            tables,
             notes=tuple(lines),
             warnings=tuple(self.warnings),
         )

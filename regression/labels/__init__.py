@@ -1,0 +1,39 @@
+"""Partial human labels: one estimate from a few labels, all the votes and the other generators.
+
+:mod:`~regression.labels.design` checks partial labels and their inclusion
+probabilities; :mod:`~regression.labels.predict` predicts each item's human
+label from the votes without its own label; :mod:`~regression.labels.partial`
+is the estimator and its interval; :mod:`~regression.labels.suggest` chooses
+the items to label next; :mod:`~regression.labels.plan` says how many.
+"""
+
+from regression.labels.api import plan_labels, transfer_table
+from regression.labels.design import PROBABILITY_COLUMN, LabelDesign, label_design
+from regression.labels.partial import (
+    PartialEstimate,
+    combine_transfer,
+    ppi_design_mean,
+    score_interval,
+)
+from regression.labels.plan import active_probabilities, predicted_width
+from regression.labels.result import LABELS_NOTE, PartialLabels, fit_partial
+from regression.labels.suggest import suggest_labels, systematic_sample
+
+__all__ = [
+    "LABELS_NOTE",
+    "PROBABILITY_COLUMN",
+    "LabelDesign",
+    "PartialEstimate",
+    "PartialLabels",
+    "active_probabilities",
+    "combine_transfer",
+    "fit_partial",
+    "label_design",
+    "plan_labels",
+    "ppi_design_mean",
+    "predicted_width",
+    "score_interval",
+    "suggest_labels",
+    "systematic_sample",
+    "transfer_table",
+]

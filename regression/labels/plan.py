@@ -1,0 +1,213 @@
+"""How many labels a generator needs for a target interval width, uniform or active.
+
+:func:`labels_needed` and :func:`simulated_width` (what :func:`~regression.labels.api.plan_labels`
+reports) run the estimator itself on label draws simulated from the predictor.
+:func:`predicted_width` is the fast closed form that splits a budget between
+generators in :func:`~regression.labels.suggest.suggest_labels`. Both rest on the predictor ``q_i`` of :mod:`regression.labels.predict`
+read as calibrated (``E[y_i | votes] = q_i``): the prediction-powered residual
+of item ``i`` then has variance ``v_i = q_i (1 - q_i)`` (``lam = 1``), the
+labels alone ``q_i (1 - q_i) + (q_i - theta)^2``. A sample of ``n`` drawn with
+probabilities ``pi_i`` has design variance ``sum_i (1 - pi_i) / pi_i v_i / N^2``
+(Poisson sampling; Zrnic & Candes, 2024, for the active optimum
+``pi_i ~ sqrt(v_i)``). The width is that of the Wilson interval at the effective
+sample size ``theta (1 - theta) / V``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from regression.checks import check_alpha
+from regression.intervals import normal_quantile
+from regression.labels.partial import DOUBT, combine_transfer, ppi_design_mean
+
+__all__ = [
+    "ACTIVE_FLOOR",
+    "PLAN_DRAWS",
+    "active_probabilities",
+    "effective_size",
+    "labels_needed",
+    "predicted_width",
+    "simulated_width",
+    "systematic_sample",
+]
+
+#: Simulated label draws behind each width :func:`simulated_width` predicts.
+PLAN_DRAWS = 40
+
+#: Every item's share of the active weights is at least this fraction of the mean weight.
+ACTIVE_FLOOR = 0.2
+
+
+def active_probabilities(q: np.ndarray, n: int, floor: float = ACTIVE_FLOOR) -> np.ndarray:
+    """Inclusion probabilities summing to ``n``, proportional to ``sqrt(q(1 - q)) + floor * mean``, capped at 1.
+
+    Examples
+    --------
+    >>> pi = active_probabilities(np.array([0.5, 0.5, 0.99, 0.99]), 2)
+    >>> round(float(pi.sum()), 6), bool(pi[0] > pi[2] > 0)
+    (2.0, True)
+    """
+    q = np.asarray(q, dtype=float)
+    size = np.sqrt(np.clip(q * (1 - q), 0.0, None))
+    size = size + floor * max(float(size.mean()), 1e-6)
+    pi = np.zeros_like(size)
+    capped = np.zeros(size.size, dtype=bool)
+    n = min(int(n), size.size)
+    for _ in range(size.size + 1):
+        free = n - capped.sum()
+        pi = np.where(capped, 1.0, free * size / size[~capped].sum())
+        over = (pi > 1.0) & ~capped
+        if not over.any():
+            break
+        capped |= over
+    return np.minimum(pi, 1.0)
+
+
+def systematic_sample(pi: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Positions drawn by systematic pi-ps sampling on a random order: exactly ``round(sum(pi))`` items.
+
+    Every item is drawn with probability exactly ``pi_i`` (Madow, 1949).
+
+    Examples
+    --------
+    >>> picks = systematic_sample(np.array([0.5, 0.5, 1.0, 0.25, 0.75]), np.random.default_rng(0))
+    >>> len(picks), 2 in picks
+    (3, True)
+    """
+    order = rng.permutation(pi.size)
+    edges = np.concatenate([[0.0], np.cumsum(pi[order])])
+    points = rng.random() + np.arange(int(np.floor(edges[-1] + 1e-9)))
+    hit = np.searchsorted(edges, points, side="right") - 1
+    return np.sort(order[np.clip(hit, 0, pi.size - 1)])
+
+
+def effective_size(q: np.ndarray, n: np.ndarray | int, design: str = "uniform") -> np.ndarray:
+    """Predicted effective sample size of :func:`~regression.labels.partial.ppi_design_mean` with ``n`` labels.
+
+    ``n_0 * A_0 / A_lam`` as the estimator computes it, with the sums replaced
+    by their expectations over the design: ``A = sum_i pi_i c_i v_i`` plus the
+    two pseudo-labels' ``c_min (theta^2 + (1 - theta)^2)``, ``c_i = (1 - pi_i) / pi_i^2``,
+    ``n_0 = N^2 / sum_i pi_i c_i``; ``v_i`` the judges' residual variance or
+    the labels' own, whichever power tuning would choose. Vectorised in ``n``.
+    """
+    q = np.asarray(q, dtype=float)
+    big_n = q.size
+    theta = float(q.mean())
+    v_judges = q * (1 - q)
+    v_labels = v_judges + (q - theta) ** 2
+    pseudo = theta**2 + (1 - theta) ** 2
+    out = []
+    for m in np.atleast_1d(n):
+        m = int(max(min(m, big_n), 1))
+        pi = np.full(big_n, m / big_n) if design == "uniform" else active_probabilities(q, m)
+        if m >= big_n:
+            out.append(float(big_n))
+            continue
+        c = (1 - pi) / pi**2
+        c_min = float(c[pi < 1].min()) if (pi < 1).any() else 0.0
+        a_0 = float((pi * c * v_labels).sum()) + c_min * pseudo
+        a_lam = min(float((pi * c * v_judges).sum()) + c_min * pseudo, a_0)
+        n_0 = min(big_n**2 / max(float((pi * c).sum()), 1e-12), float(big_n))
+        out.append(n_0 * a_0 / max(a_lam, 1e-15))
+    return np.array(out)
+
+
+def predicted_width(
+    q: np.ndarray,
+    n: np.ndarray | int,
+    design: str = "uniform",
+    alpha: float = 0.05,
+    transfer_sd: float = float("nan"),
+) -> np.ndarray:
+    """Predicted width of the Wilson interval at the effective sample size, with ``n`` labels.
+
+    With ``transfer_sd`` the transfer estimate joins as in
+    :func:`~regression.labels.partial.combine_transfer`, its expected squared
+    disagreement being its variance plus the labels' (and :data:`~regression.labels.partial.DOUBT`
+    times the labels' variance on top).
+    """
+    alpha = check_alpha(alpha)
+    z = normal_quantile(alpha)
+    q = np.asarray(q, dtype=float)
+    theta = float(np.clip(q.mean(), 1e-3, 1 - 1e-3))
+    m = effective_size(q, n, design)
+    if np.isfinite(transfer_sd):
+        m = m + theta * (1 - theta) / (2 * transfer_sd**2 + (1 + DOUBT) * theta * (1 - theta) / m)
+    denom = 1 + z**2 / m
+    return 2 * z * np.sqrt(theta * (1 - theta) / m + z**2 / (4 * m**2)) / denom
+
+
+def simulated_width(
+    q: np.ndarray,
+    n: int,
+    design: str = "uniform",
+    alpha: float = 0.05,
+    transfer_sd: float = float("nan"),
+    *,
+    draws: int = PLAN_DRAWS,
+    seed: int = 0,
+) -> float:
+    """Mean width of the partial-label interval with ``n`` labels, by simulation from the predictor.
+
+    Each draw takes every item's human label as ``Bernoulli(q_i)`` (the
+    predictor read as calibrated), draws ``n`` items by the design, and runs
+    :func:`~regression.labels.partial.ppi_design_mean` (and, with
+    ``transfer_sd``, :func:`~regression.labels.partial.combine_transfer` with a
+    transfer estimate off by ``N(0, transfer_sd^2)``): the estimator itself,
+    so its floors and pseudo-labels are counted as they will be. Seeded.
+
+    Examples
+    --------
+    >>> q = np.random.default_rng(0).beta(0.3, 0.1, 1000)  # judges sure of most items
+    >>> bool(simulated_width(q, 50, "active") < simulated_width(q, 50, "uniform"))
+    True
+    """
+    alpha = check_alpha(alpha)
+    q = np.asarray(q, dtype=float)
+    big_n = q.size
+    n = int(min(max(n, 2), big_n))
+    rng = np.random.default_rng(seed)
+    pi = np.full(big_n, n / big_n) if design == "uniform" else active_probabilities(q, n)
+    total = 0.0
+    for _ in range(draws):
+        y = (rng.random(big_n) < q).astype(float)
+        if design == "uniform":
+            pick = rng.choice(big_n, n, replace=False)
+        else:
+            pick = systematic_sample(pi, rng)
+        estimate = ppi_design_mean(y[pick], q[pick], q, pi[pick])
+        if np.isfinite(transfer_sd):
+            shifted = float(y.mean() + rng.normal(0.0, transfer_sd))
+            estimate = combine_transfer(estimate, shifted, transfer_sd)
+        low, high = estimate.interval(alpha)
+        total += float(high - low)
+    return total / draws
+
+
+def labels_needed(
+    q: np.ndarray,
+    width: float,
+    design: str = "uniform",
+    alpha: float = 0.05,
+    transfer_sd: float = float("nan"),
+) -> int:
+    """The fewest labels whose :func:`simulated_width` is at most ``width`` (``N`` if none reaches it).
+
+    Bisection over ``n`` with the same seed at every ``n`` (common random numbers).
+    """
+    big_n = len(q)
+
+    def fits(m: int) -> bool:
+        return simulated_width(q, m, design, alpha, transfer_sd) <= width
+
+    if not fits(big_n):
+        return big_n
+    lo, hi = 1, big_n
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fits(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi

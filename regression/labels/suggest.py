@@ -1,0 +1,133 @@
+"""Which items to label next: drawn at random, favouring the items the judges predict least surely."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from regression.labels.design import PROBABILITY_COLUMN, LabelDesign, label_design
+from regression.labels.plan import active_probabilities, predicted_width, systematic_sample
+from regression.labels.predict import predict_generator
+
+__all__ = ["split_budget", "suggest_labels", "systematic_sample"]
+
+
+def split_budget(widths: dict[str, np.ndarray], budget: int, step: int) -> dict[str, int]:
+    """Give ``budget`` labels ``step`` at a time to the generator whose predicted width is largest.
+
+    ``widths[g][k]`` is g's predicted width after ``k * step`` more labels.
+    """
+    given = dict.fromkeys(widths, 0)
+    left = budget
+    while left > 0:
+        open_ = [g for g in widths if given[g] // step + 1 < len(widths[g])]
+        if not open_:
+            break
+        g = max(open_, key=lambda g: widths[g][given[g] // step])
+        take = min(step, left)
+        given[g] += take
+        left -= take
+    return given
+
+
+def suggest_labels(
+    judgments: pd.DataFrame,
+    human_labels: pd.DataFrame | None,
+    budget: int,
+    generators: list[str] | None = None,
+    seed: int | None = None,
+    *,
+    design: LabelDesign | None = None,
+) -> pd.DataFrame:
+    """The items to label next: ``generator, item, inclusion_probability``.
+
+    Each generator's unlabelled items are drawn by systematic pi-ps sampling
+    with probabilities proportional to ``sqrt(q(1 - q))`` of the predicted
+    human label ``q`` (Zrnic & Candes, 2024, Active Statistical Inference: the variance-optimal
+    active rule for the mean), plus a floor so every item has ``p > 0``
+    (:func:`~regression.labels.plan.active_probabilities`). The budget is split
+    among the generators greedily, to the one whose predicted interval is
+    widest. Label the rows and pass them back, column and all, as
+    ``human_labels`` (with the earlier labels).
+
+    Parameters
+    ----------
+    judgments : DataFrame
+        ``generator, item, validator, label``.
+    human_labels : DataFrame or None
+        The labels held so far (and their ``inclusion_probability``).
+    budget : int
+        Labels to buy; the table has at most this many rows (fewer only when
+        the generators have fewer unlabelled items).
+    generators : list of str, optional
+        Where to spend it; default every generator that is not fully labelled.
+    seed : int, optional
+        Seeds the draw.
+
+    Returns
+    -------
+    DataFrame
+        ``generator, item, inclusion_probability``; never an item already labelled.
+
+    Raises
+    ------
+    ValueError
+        A budget that is not a positive integer, an unknown generator, or bad
+        judgments / labels (see :func:`~regression.labels.design.label_design`).
+
+    Notes
+    -----
+    The probabilities are those of this draw among the generator's unlabelled
+    items. For a generator that had no labels before they are the items'
+    inclusion probabilities; for one that had, the estimate treats the union
+    as one sample with these probabilities for the new rows, an approximation
+    (plan one round per generator where you can).
+    """
+    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 1:
+        raise ValueError(f"budget must be a positive integer; got {budget!r}.")
+    design = label_design(judgments, human_labels) if design is None else design
+    chosen = (
+        [g for g in design.roles.index if design.roles[g] != "calibration"]
+        if generators is None
+        else list(generators)
+    )
+    unknown = [g for g in chosen if g not in design.roles.index]
+    if unknown:
+        raise ValueError(f"generator {unknown[0]!r} has no judgments.")
+    rng = np.random.default_rng(seed)
+    human = design.items["human"].to_numpy(dtype=float)
+    pools: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    widths: dict[str, np.ndarray] = {}
+    step = max(1, budget // 200)
+    for g in chosen:
+        rows = design.rows(g)
+        has_labels = np.isfinite(human).any()
+        q = predict_generator(design, g)[0] if has_labels else np.full(rows.size, 0.5)
+        free = np.isnan(human[rows])
+        pools[g] = (rows[free], q[free])
+        done = int((~free).sum())
+        grid = done + step * np.arange(budget // step + 1)
+        widths[g] = predicted_width(q, np.minimum(grid, rows.size), "active")[
+            : int(free.sum()) // step + 1
+        ]
+    split = split_budget(widths, int(budget), step)
+    frames = []
+    for g in chosen:
+        rows, q = pools[g]
+        n = min(split[g], rows.size)
+        if n == 0:
+            continue
+        pi = active_probabilities(q, n)
+        picks = systematic_sample(pi, rng)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "generator": design.items["generator"].to_numpy()[rows[picks]],
+                    "item": design.items["item"].to_numpy()[rows[picks]],
+                    PROBABILITY_COLUMN: pi[picks],
+                }
+            )
+        )
+    if not frames:
+        return pd.DataFrame(columns=["generator", "item", PROBABILITY_COLUMN])
+    return pd.concat(frames, ignore_index=True)

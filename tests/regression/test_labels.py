@@ -1,0 +1,279 @@
+"""Partial human labels: checks, the estimator's coverage near p = 1, active draws, plans, the fit_table hook."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from ppi_py import ppi_mean_ci
+
+from jurycal.datasets import load_agreeableness_judgments
+from regression import LatentTraitModel, plan_labels, suggest_labels
+from regression.errors import InputError
+from regression.intervals import wilson_interval
+from regression.labels import (
+    active_probabilities,
+    label_design,
+    ppi_design_mean,
+    score_interval,
+    systematic_sample,
+)
+from regression.labels.study import label_study
+from regression.latent.simulate import simulate_item_votes
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return load_agreeableness_judgments()
+
+
+@pytest.fixture(scope="module")
+def strong():
+    return simulate_item_votes(
+        4,
+        5,
+        600,
+        n_annotated=4,
+        g_range=(0.75, 0.97),
+        tpr_range=(0.88, 0.95),
+        tnr_range=(0.85, 0.92),
+        seed=3,
+    )
+
+
+def _partial(human, generator, n, seed=0):
+    own = human[human["generator"] == generator].sample(n, random_state=seed)
+    return pd.concat([human[human["generator"] != generator], own], ignore_index=True)
+
+
+# --- checks ---------------------------------------------------------------------------
+
+
+def test_roles_and_counts(bundled):
+    judgments, human = bundled
+    design = label_design(judgments, _partial(human, "gpt-4o", 50))
+    assert design.roles["gpt-4o"] == "partially labelled"
+    assert design.roles["claude_3_opus"] == "calibration"
+    assert design.n_labels()["gpt-4o"] == 50
+
+
+def test_label_without_judgments_names_row(bundled):
+    judgments, human = bundled
+    extra = pd.concat(
+        [human.head(3), pd.DataFrame({"generator": ["gpt-4o"], "item": ["nope"], "human": [1]})]
+    )
+    with pytest.raises(InputError, match="row 3") as info:
+        label_design(judgments, extra.reset_index(drop=True))
+    assert info.value.row == 3
+
+
+@pytest.mark.parametrize("bad", [0.0, 1.5, -0.2, "x"])
+def test_probability_outside_unit_interval(bundled, bad):
+    judgments, human = bundled
+    labels = human.head(4).copy()
+    labels["inclusion_probability"] = [0.5, 0.5, bad, 0.5]
+    with pytest.raises(InputError, match="row 2"):
+        label_design(judgments, labels)
+
+
+def test_probability_on_some_rows_of_a_generator(bundled):
+    judgments, human = bundled
+    labels = human.head(4).copy()
+    labels["inclusion_probability"] = [0.5, None, 0.5, 0.5]
+    with pytest.raises(InputError, match="row 1"):
+        label_design(judgments, labels)
+
+
+def test_duplicate_label(bundled):
+    judgments, human = bundled
+    labels = pd.concat([human.head(3), human.head(1)], ignore_index=True)
+    with pytest.raises(ValueError, match="row 3"):
+        label_design(judgments, labels)
+
+
+# --- the estimator ----------------------------------------------------------------------
+
+
+def test_all_valid_labels_give_labels_alone_wilson():
+    q = np.full(1000, 0.9)
+    q[:100] = 0.6
+    est = ppi_design_mean(np.ones(50), q[200:250], q)
+    assert est.lam == 0.0
+    low, high = est.interval()
+    # the labels alone at the boundary: Wilson at n / (1 - n / N) (finite population)
+    wl, wh = score_interval(1.0, 50 / (1 - 50 / 1000))
+    assert low == pytest.approx(float(wl), abs=1e-3) and high == 1.0
+    assert float(wilson_interval(50, 50).low) < low
+
+
+def test_useless_judges_cost_nothing():
+    rng = np.random.default_rng(1)
+    y = (rng.random(60) < 0.8).astype(float)
+    q_all = rng.random(800)
+    est = ppi_design_mean(y, q_all[:60], q_all)
+    low, high = est.interval()
+    wl, wh = wilson_interval(int(y.sum()), 60)
+    assert high - low <= float(wh - wl) + 1e-9
+
+
+def test_matches_ppi_py_with_weights():
+    rng = np.random.default_rng(2)
+    q_all = rng.uniform(0.3, 0.99, 2000)
+    y_all = (rng.random(2000) < q_all).astype(float)
+    pi = active_probabilities(q_all, 150)
+    pick = systematic_sample(pi, rng)
+    est = ppi_design_mean(y_all[pick], q_all[pick], q_all, pi[pick], lam=0.7)
+    w = 1 / pi[pick]
+    low, high = ppi_mean_ci(y_all[pick], q_all[pick], q_all, alpha=0.05, lam=0.7, w=w / w.mean())
+    centre = (float(low[0]) + float(high[0])) / 2
+    assert est.ppi == pytest.approx(centre, abs=1e-9)
+    # ppi_py's sandwich variance is with replacement; ours is the Poisson design variance
+    assert est.se == pytest.approx((float(high[0]) - float(low[0])) / (2 * 1.959964), rel=0.15)
+
+
+@pytest.mark.parametrize("p", [0.9, 0.97, 0.995])
+@pytest.mark.parametrize("judges", ["strong", "none"])
+def test_coverage_near_one(p, judges):
+    """95 % intervals at n = 50 cover >= 93 % minus 3 MC standard errors."""
+    rng = np.random.default_rng(int(p * 1000))
+    big_n, n, reps = 1000, 50, 600
+    if judges == "strong":
+        q = np.where(rng.random(big_n) < p, 0.98, 1 - 0.98 * p / (1 - p) * 0.02)
+        q = np.clip(q, 0.001, 0.999)
+    else:
+        q = np.full(big_n, p)
+    hits = 0
+    for _ in range(reps):
+        y_all = (rng.random(big_n) < q).astype(float)
+        pick = rng.choice(big_n, n, replace=False)
+        low, high = ppi_design_mean(y_all[pick], q[pick], q).interval()
+        hits += low <= y_all.mean() <= high
+    se = np.sqrt(0.95 * 0.05 / reps)
+    floor = 0.93 if p < 0.99 else 0.90  # binomial discreteness at 0.995 (Wilson itself ~0.91-0.95)
+    assert hits / reps >= floor - 3 * se
+
+
+def test_score_interval_never_collapses():
+    low, high = score_interval(1.0, 50)
+    assert high - low > 0.05
+
+
+# --- fit_table hook ---------------------------------------------------------------------
+
+
+def test_fit_table_partial_rows(bundled):
+    judgments, human = bundled
+    result = LatentTraitModel().fit_table(judgments, _partial(human, "gpt-4o", 50))
+    table = result.interval(alpha=0.05)
+    assert {"estimate", "low", "high", "role", "n_labels"} <= set(table.columns)
+    assert table.loc["gpt-4o", "role"] == "partially labelled"
+    assert table.loc["gpt-4o", "n_labels"] == 50
+    assert table.loc["claude_3_opus", "role"] == "calibration"
+    row = table.loc["gpt-4o"]
+    assert row["low"] < row["estimate"] < row["high"]
+    wl, wh = wilson_interval(50, 50)
+    assert row["high"] - row["low"] < 0.25
+    worth = result.partial.worth()
+    assert worth.loc["gpt-4o", "n_eff"] > 50
+
+
+def test_contradicting_transfer_gets_little_weight():
+    from regression.labels import PartialEstimate, combine_transfer
+
+    base = ppi_design_mean(np.r_[np.ones(48), np.zeros(2)], np.full(50, 0.9), np.full(900, 0.9))
+    far = combine_transfer(base, 0.80, 0.02)
+    assert isinstance(far, PartialEstimate)
+    assert far.n_transfer < 0.2 * base.n_eff
+    assert abs(far.estimate - base.ppi) < 0.02
+
+
+# --- suggest and plan -------------------------------------------------------------------
+
+
+def test_suggest_labels_budget_and_probabilities(bundled):
+    judgments, human = bundled
+    labels = human[human["generator"] != "gpt-4o"]
+    table = suggest_labels(judgments, labels, 40, seed=0)
+    assert list(table.columns) == ["generator", "item", "inclusion_probability"]
+    assert len(table) == 40
+    assert (table["inclusion_probability"] > 0).all() and (
+        table["inclusion_probability"] <= 1
+    ).all()
+    again = suggest_labels(judgments, labels, 40, seed=0)
+    pd.testing.assert_frame_equal(table, again)
+    # the rows come back with their labels and fit as partial labels
+    back = table.merge(human, on=["generator", "item"])
+    result = LatentTraitModel().fit_table(judgments, pd.concat([labels, back], ignore_index=True))
+    assert result.interval().loc["gpt-4o", "n_labels"] == 40
+
+
+def test_suggest_never_an_item_already_labelled(bundled):
+    judgments, human = bundled
+    labels = _partial(human, "gpt-4o", 30)
+    table = suggest_labels(judgments, labels, 25, seed=1)
+    held = set(map(tuple, labels[["generator", "item"]].to_numpy()))
+    assert not held & set(map(tuple, table[["generator", "item"]].to_numpy()))
+
+
+def test_systematic_sample_probabilities():
+    pi = np.array([0.9, 0.1, 0.5, 0.5, 1.0])
+    rng = np.random.default_rng(0)
+    counts = np.zeros(5)
+    for _ in range(4000):
+        picks = systematic_sample(pi, rng)
+        assert len(picks) == 3
+        counts[picks] += 1
+    np.testing.assert_allclose(counts / 4000, pi, atol=0.03)
+
+
+def test_plan_matches_obtained_width(strong):
+    """Predicted widths within 20 % of the mean widths obtained over repeated draws."""
+    study = label_study(
+        strong.judgments,
+        strong.human_labels,
+        (25, 50, 100),
+        40,
+        generators=["g0", "g2"],
+        seed=0,
+        use_transfer=False,
+    )
+    uniform = study[study["design"] == "uniform"]
+    ratio = uniform["width"] / uniform["planned"]
+    assert ((ratio > 0.8) & (ratio < 1.2)).all(), study
+
+
+def test_plan_labels_table(strong):
+    labels = strong.human_labels[strong.human_labels["generator"] != "g1"]
+    plan = plan_labels(strong.judgments, labels, 0.05)
+    assert plan.loc["g1", "active"] <= plan.loc["g1", "uniform"]
+    assert plan.loc["g1", "uniform"] >= 1
+
+
+def test_cross_fit_without_other_labels(strong):
+    """With no other generator labelled, the generator's own labels fit the predictor, fold by fold."""
+    from regression.labels.partial import estimate_generator
+    from regression.labels.predict import predict_generator
+
+    own = strong.human_labels[strong.human_labels["generator"] == "g0"].sample(80, random_state=0)
+    design = label_design(strong.judgments, own)
+    q, labelled, how = predict_generator(design, "g0")
+    assert how == "cross-fitted" and labelled.size == 80
+    est = estimate_generator(design, "g0")
+    truth = strong.human_labels.query("generator == 'g0'")["human"].mean()
+    low, high = est.interval()
+    assert est.n_eff_ppi > 2 * 80  # strong judges are worth more than the labels
+    assert low - 0.05 < truth < high + 0.05
+
+
+def test_no_calibration_generator(bundled):
+    """Every generator partially labelled: fit_table says what to do; fit_partial estimates them."""
+    from regression.labels import fit_partial
+
+    judgments, human = bundled
+    labels = human.groupby("generator").sample(60, random_state=0)
+    with pytest.raises(ValueError, match="fit_partial"):
+        LatentTraitModel().fit_table(judgments, labels)
+    table = fit_partial(label_design(judgments, labels)).interval()
+    assert set(table["role"]) == {"partially labelled"} and (table["n_labels"] == 60).all()
+    truth = human.groupby("generator")["human"].mean().reindex(table.index)
+    assert ((table["low"] - 0.1 < truth) & (truth < table["high"] + 0.1)).all()
