@@ -29,7 +29,8 @@ test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check regression ensemble repair jurycal tests benchmarks
+	$(BIN)/ruff check regression ensemble repair jurycal tests benchmarks docs
+	$(BIN)/ruff format --check regression ensemble repair jurycal tests benchmarks docs
 	$(BIN)/mypy
 
 # the figures that depend on the floating-point path, under every OpenBLAS kernel (.ci/run runs it)

@@ -390,7 +390,13 @@ def coverage_table() -> pd.DataFrame:
 
 def _transfer_models(optimisers: bool) -> dict[str, object]:
     models: dict[str, object] = {"transfer": LatentTraitModel()}
-    for method in ("hierarchical", "offset", "rogan_gladen_pooled", "calibration_mean", "mean_of_judges"):
+    for method in (
+        "hierarchical",
+        "offset",
+        "rogan_gladen_pooled",
+        "calibration_mean",
+        "mean_of_judges",
+    ):
         models[method] = TransferModel(method=method)
     if optimisers:
         models["paper"] = LatentTraitModel.paper_release()

@@ -32,21 +32,29 @@ def scaled_sample(n_responses: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The bundled sample copied under renamed generators up to ``n_responses`` responses."""
     items, outputs = load_repair_sample()
     copies = int(np.ceil(n_responses / len(outputs)))
-    items = pd.concat([items.assign(generator=items["generator"] + f"#{k}") for k in range(copies)],
-                      ignore_index=True)
-    outputs = pd.concat([outputs.assign(generator=outputs["generator"] + f"#{k}") for k in range(copies)],
-                        ignore_index=True).iloc[:n_responses]
+    items = pd.concat(
+        [items.assign(generator=items["generator"] + f"#{k}") for k in range(copies)],
+        ignore_index=True,
+    )
+    outputs = pd.concat(
+        [outputs.assign(generator=outputs["generator"] + f"#{k}") for k in range(copies)],
+        ignore_index=True,
+    ).iloc[:n_responses]
     keep = items.set_index(["generator", "task"]).index.isin(
-        outputs.set_index(["generator", "task"]).index)
+        outputs.set_index(["generator", "task"]).index
+    )
     return items[keep].reset_index(drop=True), outputs
 
 
-def naive_repair(items: pd.DataFrame, outputs: pd.DataFrame, threshold: float = 85.0) -> pd.DataFrame:
+def naive_repair(
+    items: pd.DataFrame, outputs: pd.DataFrame, threshold: float = 85.0
+) -> pd.DataFrame:
     """The baseline: a Python double loop over entries x items, one rapidfuzz call per pair."""
     policy = LabelPolicy()
     by_task: dict[tuple[Any, Any], list[tuple[Any, str]]] = {}
-    for generator, task, item, feedback in items[["generator", "task", "item", "feedback"]].itertuples(
-            index=False, name=None):
+    for generator, task, item, feedback in items[
+        ["generator", "task", "item", "feedback"]
+    ].itertuples(index=False, name=None):
         by_task.setdefault((generator, task), []).append((item, feedback))
     rows = []
     for generator, task, validator, raw in outputs.itertuples(index=False, name=None):
@@ -58,8 +66,10 @@ def naive_repair(items: pd.DataFrame, outputs: pd.DataFrame, threshold: float = 
                 text = entry.get("feedback") if isinstance(entry, dict) else None
                 if k in used or not isinstance(text, str):
                     continue
-                score = max(fuzz.token_set_ratio(text, feedback, processor=utils.default_process),
-                            fuzz.partial_ratio(text, feedback, processor=utils.default_process))
+                score = max(
+                    fuzz.token_set_ratio(text, feedback, processor=utils.default_process),
+                    fuzz.partial_ratio(text, feedback, processor=utils.default_process),
+                )
                 if score >= best_score:
                     best, best_score = k, score
             label = np.nan
@@ -83,8 +93,12 @@ def main() -> None:
     slice_items = items[items["generator"] == first]
 
     naive_s, naive = _time(naive_repair, slice_items, slice_outputs)
-    fast_slice_s, (fast_slice, _) = _time(repair_judgments, slice_items, slice_outputs, progress=False)
-    full_s, (judgments, report) = _time(repair_judgments, items, outputs, repairs=ALL, progress=False)
+    fast_slice_s, (fast_slice, _) = _time(
+        repair_judgments, slice_items, slice_outputs, progress=False
+    )
+    full_s, (judgments, report) = _time(
+        repair_judgments, items, outputs, repairs=ALL, progress=False
+    )
 
     naive_rate = len(naive) / naive_s
     table = pd.DataFrame(

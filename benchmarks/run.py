@@ -194,7 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", metavar="NAME", help=f"one of {sorted(known)}")
     parser.add_argument(
-        "--markdown", type=Path, metavar="PATH",
+        "--markdown",
+        type=Path,
+        metavar="PATH",
         help="also write the printed tables into this Markdown page (docs/benchmarks.md)",
     )
     args = parser.parse_args(argv)

@@ -63,10 +63,16 @@ def draw(path: Path) -> None:
     ax.set(xlim=(0, 20), ylim=(0.3, 8.9))
     ax.axis("off")
     for x, y, text, colour in BOXES.values():
-        ax.add_patch(FancyBboxPatch(
-            (x - WIDTH / 2, y - HEIGHT / 2), WIDTH, HEIGHT, boxstyle="round,pad=0.08",
-            facecolor=colour, edgecolor="#555555",
-        ))
+        ax.add_patch(
+            FancyBboxPatch(
+                (x - WIDTH / 2, y - HEIGHT / 2),
+                WIDTH,
+                HEIGHT,
+                boxstyle="round,pad=0.08",
+                facecolor=colour,
+                edgecolor="#555555",
+            )
+        )
         ax.text(x, y, text, ha="center", va="center", fontsize=11)
     for start, end, label in ARROWS:
         (x0, y0, *_), (x1, y1, *_) = BOXES[start], BOXES[end]
@@ -75,13 +81,28 @@ def draw(path: Path) -> None:
         dx, dy = dx / length, dy / length
         t0, t1 = _edge(x0, y0, dx, dy), length - _edge(x1, y1, dx, dy)
         ax.annotate(
-            "", xy=(x0 + t1 * dx, y0 + t1 * dy), xytext=(x0 + t0 * dx, y0 + t0 * dy),
-            arrowprops={"arrowstyle": "-|>", "color": "#333333", "shrinkA": 0, "shrinkB": 0,
-                        "mutation_scale": 18},
+            "",
+            xy=(x0 + t1 * dx, y0 + t1 * dy),
+            xytext=(x0 + t0 * dx, y0 + t0 * dy),
+            arrowprops={
+                "arrowstyle": "-|>",
+                "color": "#333333",
+                "shrinkA": 0,
+                "shrinkB": 0,
+                "mutation_scale": 18,
+            },
         )
         if label:
-            ax.text(x0 + (t0 + t1) / 2 * dx, y0 + (t0 + t1) / 2 * dy + 0.15, label,
-                    ha="center", va="bottom", fontsize=11, style="italic", color="#1a5276")
+            ax.text(
+                x0 + (t0 + t1) / 2 * dx,
+                y0 + (t0 + t1) / 2 * dy + 0.15,
+                label,
+                ha="center",
+                va="bottom",
+                fontsize=11,
+                style="italic",
+                color="#1a5276",
+            )
     ax.set_title("jurycal: from judges' verdicts to calibrated estimates", fontsize=14)
     fig.savefig(path, dpi=80, bbox_inches="tight")
     plt.close(fig)

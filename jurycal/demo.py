@@ -125,9 +125,7 @@ def _repair_section(report: Report, quiet: bool) -> pd.DataFrame:
     return judgments
 
 
-def _ensemble_section(
-    report: Report, judgments: pd.DataFrame, human: pd.DataFrame
-) -> pd.Series:
+def _ensemble_section(report: Report, judgments: pd.DataFrame, human: pd.DataFrame) -> pd.Series:
     """Majority and the picked minority veto; returns the veto's precision per generator."""
     truth = load_human_precision()
     matrix = vote_matrix(judgments)

@@ -253,7 +253,9 @@ def check_human_labels(human_labels: pd.DataFrame, name: str = "human_labels") -
     if human["human"].isna().any():
         row = int(np.flatnonzero(human["human"].isna().to_numpy())[0])
         raise MissingValueError(
-            f"{name} has a missing label at row {row}; drop or fill it first.", row=row, column="human"
+            f"{name} has a missing label at row {row}; drop or fill it first.",
+            row=row,
+            column="human",
         )
     repeated = human.duplicated(["generator", "item"])
     if repeated.any():

@@ -101,10 +101,12 @@ def text_scores(queries: Sequence[str], choices: Sequence[str], *, threshold: fl
     if not len(queries) or not len(choices):
         return np.zeros((len(queries), len(choices)), dtype=np.float32)
     scores = np.maximum(
-        process.cdist(queries, choices, scorer=fuzz.token_set_ratio, score_cutoff=threshold,
-                      dtype=np.float32),
-        process.cdist(queries, choices, scorer=fuzz.partial_ratio, score_cutoff=threshold,
-                      dtype=np.float32),
+        process.cdist(
+            queries, choices, scorer=fuzz.token_set_ratio, score_cutoff=threshold, dtype=np.float32
+        ),
+        process.cdist(
+            queries, choices, scorer=fuzz.partial_ratio, score_cutoff=threshold, dtype=np.float32
+        ),
     )
     shortest = np.minimum.outer(
         np.fromiter((len(q) for q in queries), np.int64, len(queries)),
@@ -112,8 +114,9 @@ def text_scores(queries: Sequence[str], choices: Sequence[str], *, threshold: fl
     )
     short = shortest < MIN_PARTIAL_LENGTH
     if short.any():
-        plain = process.cdist(queries, choices, scorer=fuzz.ratio, score_cutoff=threshold,
-                              dtype=np.float32)
+        plain = process.cdist(
+            queries, choices, scorer=fuzz.ratio, score_cutoff=threshold, dtype=np.float32
+        )
         scores = np.where(short, plain, scores)
     return scores
 
@@ -328,15 +331,19 @@ def align_entries(
     def constrain(e: np.ndarray, i: np.ndarray) -> np.ndarray:
         if repair_lines:
             return np.ones(len(e), dtype=bool)
-        return np.fromiter((a is not None and a == b for a, b in zip(e_key[e], i_key[i], strict=True)),
-                           bool, len(e))
+        return np.fromiter(
+            (a is not None and a == b for a, b in zip(e_key[e], i_key[i], strict=True)),
+            bool,
+            len(e),
+        )
 
     def bonus(e: np.ndarray, i: np.ndarray) -> np.ndarray:
         return LINE_BONUS * line_agreement(e_start[e], e_end[e], i_start[i], i_end[i])
 
     # Stage 1: exact text within the block.
-    entry_frame = pd.DataFrame({"b": entry_block[usable], "t": _stripped(entry_text[usable]),
-                                "e": usable})
+    entry_frame = pd.DataFrame(
+        {"b": entry_block[usable], "t": _stripped(entry_text[usable]), "e": usable}
+    )
     item_frame = pd.DataFrame({"b": item_block, "t": _stripped(item_text), "i": np.arange(n_items)})
     pairs = entry_frame.merge(item_frame, on=["b", "t"], how="inner")
     e = pairs["e"].to_numpy(np.int64)
@@ -374,8 +381,8 @@ def align_entries(
     for k in blocks:
         if lo[k] == hi[k]:
             continue
-        members = item_order[lo[k]:hi[k]]
-        queries = processed_entries[free_starts[k]:ends[k]]
+        members = item_order[lo[k] : hi[k]]
+        queries = processed_entries[free_starts[k] : ends[k]]
         matrix = text_scores(queries, [processed_items[m] for m in members], threshold=threshold)
         q, c = np.nonzero(matrix)
         found_e.append(free[free_starts[k] + q])

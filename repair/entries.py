@@ -43,11 +43,30 @@ __all__ = [
 ]
 
 #: Keys (after ``normalise_key``) read for each field; the first is the prompt's own (App. A.2).
-FEEDBACK_KEYS = ("feedback", "feedbackline", "feedbacktext", "feedbackitem", "tafeedback", "text",
-                 "comment", "message")
+FEEDBACK_KEYS = (
+    "feedback",
+    "feedbackline",
+    "feedbacktext",
+    "feedbackitem",
+    "tafeedback",
+    "text",
+    "comment",
+    "message",
+)
 LINE_KEYS = ("linenumber", "linenum", "lineno", "linenumbers", "line", "lines", "linenr", "ln")
-LABEL_KEYS = ("classification", "label", "verdict", "class", "validity", "judgment", "judgement",
-              "decision", "result", "isvalid", "valid")
+LABEL_KEYS = (
+    "classification",
+    "label",
+    "verdict",
+    "class",
+    "validity",
+    "judgment",
+    "judgement",
+    "decision",
+    "result",
+    "isvalid",
+    "valid",
+)
 
 #: A response's status: read as the asked JSON, recovered by tolerant parsing, nothing readable,
 #: blank or missing, or for a (generator, task) without generator items (so never read).
@@ -274,15 +293,36 @@ def read_entries(parsed: Sequence[tuple[int, bool, list[Any]]], policy: LabelPol
             if entry.keys() == _PROMPT_KEYS:  # the prompt's own keys: no variants to look for
                 start, end = reader.line(line)
                 value, kind, text = reader.label(label)
-                fields.append((feedback, feedback, strict_line_key(line), start, end, strict,
-                               value, kind, text))
+                fields.append(
+                    (
+                        feedback,
+                        feedback,
+                        strict_line_key(line),
+                        start,
+                        end,
+                        strict,
+                        value,
+                        kind,
+                        text,
+                    )
+                )
                 continue
             keys = reader.normalised_keys(entry)
             start, end = reader.line(_first(entry, keys, LINE_KEYS, False))
             value, kind, text = reader.label(_first(entry, keys, LABEL_KEYS, False))
-            fields.append((feedback, _first(entry, keys, FEEDBACK_KEYS, True),
-                           strict_line_key(line) if "line_number" in entry else None,
-                           start, end, strict, value, kind, text))
+            fields.append(
+                (
+                    feedback,
+                    _first(entry, keys, FEEDBACK_KEYS, True),
+                    strict_line_key(line) if "line_number" in entry else None,
+                    start,
+                    end,
+                    strict,
+                    value,
+                    kind,
+                    text,
+                )
+            )
     n = len(heads)
     output, position, tolerant, raw = zip(*heads, strict=True) if n else ((),) * 4
     columns = list(zip(*fields, strict=True)) if n else [()] * 9

@@ -34,20 +34,54 @@ __all__ = [
 ]
 
 #: How a label was read: exactly as asked, a synonym, invented, or absent.
-LABEL_EXACT, LABEL_SYNONYM, LABEL_INVENTED, LABEL_MISSING = "exact", "synonym", "invented", "missing"
+LABEL_EXACT, LABEL_SYNONYM, LABEL_INVENTED, LABEL_MISSING = (
+    "exact",
+    "synonym",
+    "invented",
+    "missing",
+)
 
 #: What an invented label becomes: the invalid class (default), the valid class, or a missing vote.
 INVENTED_POLICIES = ("invalid", "valid", "missing")
 
 #: Answers read as "valid" (after :func:`canonical_label_text`).
 DEFAULT_VALID_SYNONYMS = frozenset(TRUE_STRINGS) | frozenset(
-    {"correct", "yes", "y", "accurate", "right", "ok", "okay", "good",
-     "pass", "passed", "agree", "acceptable", "is valid", "fully valid", "completely valid"}
+    {
+        "correct",
+        "yes",
+        "y",
+        "accurate",
+        "right",
+        "ok",
+        "okay",
+        "good",
+        "pass",
+        "passed",
+        "agree",
+        "acceptable",
+        "is valid",
+        "fully valid",
+        "completely valid",
+    }
 )
 #: Answers read as "invalid" (after :func:`canonical_label_text`).
 DEFAULT_INVALID_SYNONYMS = frozenset(FALSE_STRINGS) | frozenset(
-    {"incorrect", "no", "n", "inaccurate", "wrong", "not valid", "not correct",
-     "fail", "failed", "bad", "disagree", "unacceptable", "is invalid", "erroneous"}
+    {
+        "incorrect",
+        "no",
+        "n",
+        "inaccurate",
+        "wrong",
+        "not valid",
+        "not correct",
+        "fail",
+        "failed",
+        "bad",
+        "disagree",
+        "unacceptable",
+        "is invalid",
+        "erroneous",
+    }
 )
 
 _NON_WORD = re.compile(r"[\W_]+")

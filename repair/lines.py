@@ -22,8 +22,15 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["LINE_MATCH_EXACT", "LINE_MATCH_START", "LINE_MATCH_UNKNOWN", "LINE_MATCH_NONE",
-           "line_agreement", "parse_line", "strict_line_key"]
+__all__ = [
+    "LINE_MATCH_EXACT",
+    "LINE_MATCH_START",
+    "LINE_MATCH_UNKNOWN",
+    "LINE_MATCH_NONE",
+    "line_agreement",
+    "parse_line",
+    "strict_line_key",
+]
 
 #: Line agreement codes (larger is better): the same range, the same start line,
 #: no line on one side, different lines.
@@ -132,5 +139,7 @@ def line_agreement(
     unknown = (entry_start < 0) | (item_start < 0)
     same_start = entry_start == item_start
     exact = same_start & (entry_end == item_end)
-    code = np.where(exact, LINE_MATCH_EXACT, np.where(same_start, LINE_MATCH_START, LINE_MATCH_NONE))
+    code = np.where(
+        exact, LINE_MATCH_EXACT, np.where(same_start, LINE_MATCH_START, LINE_MATCH_NONE)
+    )
     return np.where(unknown, LINE_MATCH_UNKNOWN, code).astype(np.int8)

@@ -109,10 +109,15 @@ def match_pairs(
         EntryTexts(
             block=np.where(usable, asked.output_block[entries.output], -1),
             text=entries.text_any if FEEDBACK in repairs else entries.text_strict,
-            start=entries.start, end=entries.end, line_key=entries.line_key, group=entries.output,
+            start=entries.start,
+            end=entries.end,
+            line_key=entries.line_key,
+            group=entries.output,
         ),
         items,
-        threshold=threshold, fuzzy=FEEDBACK in repairs, repair_lines=LINES in repairs,
+        threshold=threshold,
+        fuzzy=FEEDBACK in repairs,
+        repair_lines=LINES in repairs,
         progress=progress,
     )
     pair_item, pair_output = asked.pair_item, asked.pair_output
@@ -133,8 +138,9 @@ def match_pairs(
         [MISSING_OUTPUT, UNPARSEABLE, UNMATCHED, BAD_LABEL],
         default="",
     ).astype(object)
-    return Matching(label, failure, entry, alignment.item, alignment.stage, alignment.had_candidate,
-                    usable)
+    return Matching(
+        label, failure, entry, alignment.item, alignment.stage, alignment.had_candidate, usable
+    )
 
 
 def repair_names(
@@ -165,12 +171,22 @@ def repair_names(
     used = {
         "parsing": entries.tolerant[entry],
         "feedback": (matching.stage[entry] == STAGE_FUZZY)
-        | np.fromiter((a is None or a != b for a, b in
-                       zip(entries.text_strict[entry], entries.text_any[entry], strict=True)),
-                      bool, len(entry)),
-        "lines": np.fromiter((a is None or a != b for a, b in
-                              zip(entries.line_key[entry], items.line_key[item], strict=True)),
-                             bool, len(entry)),
+        | np.fromiter(
+            (
+                a is None or a != b
+                for a, b in zip(entries.text_strict[entry], entries.text_any[entry], strict=True)
+            ),
+            bool,
+            len(entry),
+        ),
+        "lines": np.fromiter(
+            (
+                a is None or a != b
+                for a, b in zip(entries.line_key[entry], items.line_key[item], strict=True)
+            ),
+            bool,
+            len(entry),
+        ),
         "labels": np.isnan(entries.label_strict[entry]),
     }
     joined = np.full(len(entry), "", dtype=object)

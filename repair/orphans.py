@@ -121,8 +121,10 @@ def close_match(
     text = str(value)
     for candidate in candidates:
         if str(candidate) == text and type(candidate) is not type(value):
-            return (f"{value!r} ({_describe_type(value)}) matches {candidate!r} "
-                    f"({_describe_type(candidate)}) ignoring type")
+            return (
+                f"{value!r} ({_describe_type(value)}) matches {candidate!r} "
+                f"({_describe_type(candidate)}) ignoring type"
+            )
     folded = text.strip().casefold()
     for candidate in candidates:
         other = str(candidate)
@@ -137,8 +139,9 @@ def close_match(
     if not isinstance(value, str):
         return None
     texts = [c for c in candidates if isinstance(c, str)]
-    best = process.extractOne(value, texts, scorer=fuzz.ratio, processor=utils.default_process,
-                              score_cutoff=threshold)
+    best = process.extractOne(
+        value, texts, scorer=fuzz.ratio, processor=utils.default_process, score_cutoff=threshold
+    )
     if best is None:
         return None
     return f"{value!r} is close to {best[0]!r} (ratio {best[1]:.0f})"
@@ -202,8 +205,9 @@ def orphan_table(orphans: pd.DataFrame, generator_items: pd.DataFrame) -> pd.Dat
             keys = _counted(part["task"])
             hints = [close_match(k, generator_items["task"]) for k in keys.index[:_N_EXAMPLES]]
         else:
-            keys = _counted(pd.Series(list(zip(part["generator"], part["task"], strict=True)),
-                                      dtype=object))
+            keys = _counted(
+                pd.Series(list(zip(part["generator"], part["task"], strict=True)), dtype=object)
+            )
             hints = [_pair_hint(key, generator_items) for key in keys.index[:_N_EXAMPLES]]
         examples = ", ".join(f"{_key_text(k)} ({n})" for k, n in keys.iloc[:_N_EXAMPLES].items())
         if len(keys) > _N_EXAMPLES:
@@ -218,8 +222,10 @@ def _pair_hint(key: tuple[Any, Any], generator_items: pd.DataFrame) -> str:
     owners = pd.unique(generator_items.loc[generator_items["task"] == task, "generator"])
     listed = ", ".join(repr(plain(g)) for g in owners[:_N_EXAMPLES])
     more = ", ..." if len(owners) > _N_EXAMPLES else ""
-    return (f"generator {plain(generator)!r} has no item of task {plain(task)!r}; "
-            f"generator(s) {listed}{more} have")
+    return (
+        f"generator {plain(generator)!r} has no item of task {plain(task)!r}; "
+        f"generator(s) {listed}{more} have"
+    )
 
 
 def nothing_matched_message(table: pd.DataFrame, n_outputs: int, n_items: int) -> str:
@@ -237,8 +243,10 @@ def nothing_matched_message(table: pd.DataFrame, n_outputs: int, n_items: int) -
     str
     """
     if n_items == 0:
-        return (f"generator_items has no rows, so none of the {n_outputs:,} validator_outputs rows "
-                "has items to answer.")
+        return (
+            f"generator_items has no rows, so none of the {n_outputs:,} validator_outputs rows "
+            "has items to answer."
+        )
     parts = []
     for reason, row in table.iterrows():
         what = str(reason).replace("_", " ")
@@ -246,6 +254,8 @@ def nothing_matched_message(table: pd.DataFrame, n_outputs: int, n_items: int) -
         if row["hint"]:
             part += f": {row['hint']}"
         parts.append(part)
-    return (f"none of the {n_outputs:,} validator_outputs rows matches the (generator, task) "
-            f"of any generator_items row; {'; '.join(parts)}. Keys are compared exactly (case "
-            "and type included).")
+    return (
+        f"none of the {n_outputs:,} validator_outputs rows matches the (generator, task) "
+        f"of any generator_items row; {'; '.join(parts)}. Keys are compared exactly (case "
+        "and type included)."
+    )

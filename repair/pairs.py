@@ -93,8 +93,9 @@ def ask_pairs(generator_items: pd.DataFrame, validator_outputs: pd.DataFrame) ->
     [True, True, False]
     """
     n_items = len(generator_items)
-    generators = pd.concat([generator_items["generator"], validator_outputs["generator"]],
-                           ignore_index=True)
+    generators = pd.concat(
+        [generator_items["generator"], validator_outputs["generator"]], ignore_index=True
+    )
     tasks = pd.concat([generator_items["task"], validator_outputs["task"]], ignore_index=True)
     block_codes, _ = pd.factorize(pd.MultiIndex.from_arrays([generators, tasks]))
     item_block = block_codes[:n_items].astype(np.int64)

@@ -40,8 +40,19 @@ PARSE_STRICT, PARSE_TOLERANT, PARSE_FAILED = "strict", "tolerant", "failed"
 
 #: Keys (after :func:`normalise_key`) under which a response may hold its list of entries.
 ENTRY_LIST_KEYS = (
-    "feedbacklines", "feedbackline", "feedbacklist", "feedbackitems", "feedbacks", "feedback",
-    "lines", "items", "entries", "results", "evaluations", "validations", "classifications",
+    "feedbacklines",
+    "feedbackline",
+    "feedbacklist",
+    "feedbackitems",
+    "feedbacks",
+    "feedback",
+    "lines",
+    "items",
+    "entries",
+    "results",
+    "evaluations",
+    "validations",
+    "classifications",
 )
 # Keys whose presence makes a dict look like one entry (after normalise_key).
 _ENTRY_HINT_KEYS = frozenset(
@@ -59,11 +70,26 @@ _TOKEN = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/", "\\": "\\",
-            '"': '"', "'": "'"}
+_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "b": "\b",
+    "f": "\f",
+    "/": "/",
+    "\\": "\\",
+    '"': '"',
+    "'": "'",
+}
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.DOTALL)
-_LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None, "True": True,
-                             "False": False, "None": None}
+_LITERALS: dict[str, Any] = {
+    "true": True,
+    "false": False,
+    "null": None,
+    "True": True,
+    "False": False,
+    "None": None,
+}
 _DECODE_STRING = json.JSONDecoder(strict=False).decode  # allows raw newlines inside strings
 _MAX_DEPTH = 40
 _MAX_CANDIDATES = 4
@@ -128,8 +154,8 @@ def parse_strict(raw: str) -> list[Any] | None:
     if start >= 0:  # the first fence, if it is a ```json (or bare) fence closed later on
         newline = raw.find("\n", start)
         end = raw.find("```", newline + 1) if newline >= 0 else -1
-        if end >= 0 and raw[start + 3:newline].strip() in ("", "json"):
-            text = raw[newline + 1:end]
+        if end >= 0 and raw[start + 3 : newline].strip() in ("", "json"):
+            text = raw[newline + 1 : end]
     try:
         document = json.loads(text)
     except (ValueError, RecursionError):
@@ -309,8 +335,9 @@ def _find_entries(document: Any, depth: int = 0) -> list[Any] | None:
     keys = {normalise_key(k): k for k in document}
     for name in ENTRY_LIST_KEYS:
         value = document[keys[name]] if name in keys else None
-        if isinstance(value, list) and (name == ENTRY_LIST_KEYS[0] or not value
-                                        or any(isinstance(e, dict) for e in value)):
+        if isinstance(value, list) and (
+            name == ENTRY_LIST_KEYS[0] or not value or any(isinstance(e, dict) for e in value)
+        ):
             return list(value)  # (a list of numbers under "lines" is an entry's line range)
     if _looks_like_entry(document):
         return [document]
@@ -327,7 +354,7 @@ def _regions(raw: str) -> list[str]:
     regions = [m.group(1) for m in _ANY_FENCE.finditer(raw)][:_MAX_CANDIDATES]
     start = _JSON_START.search(raw)
     if start is not None:
-        regions.append(raw[start.start():])
+        regions.append(raw[start.start() :])
     first = min((i for i in (raw.find("{"), raw.find("[")) if i >= 0), default=-1)
     if first >= 0 and (start is None or first != start.start()):
         regions.append(raw[first:])

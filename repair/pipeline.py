@@ -121,8 +121,9 @@ def _require_a_match(
     raise ValueError(nothing_matched_message(table, len(validator_outputs), len(generator_items)))
 
 
-def _item_texts(generator_items: pd.DataFrame, asked: AskedPairs,
-                feedback: np.ndarray) -> FeedbackTexts:
+def _item_texts(
+    generator_items: pd.DataFrame, asked: AskedPairs, feedback: np.ndarray
+) -> FeedbackTexts:
     lines = generator_items["line"].to_numpy(dtype=object)
     spans = [parse_line(v) for v in lines]
     return FeedbackTexts(
@@ -135,21 +136,27 @@ def _item_texts(generator_items: pd.DataFrame, asked: AskedPairs,
 
 
 def _judgments_table(
-    generator_items: pd.DataFrame, asked: AskedPairs, after: Matching, entry_raw: np.ndarray,
+    generator_items: pd.DataFrame,
+    asked: AskedPairs,
+    after: Matching,
+    entry_raw: np.ndarray,
     repair: np.ndarray,
 ) -> pd.DataFrame:
     item = asked.pair_item
     matched = after.entry >= 0
     raw = np.where(matched, entry_raw[np.maximum(after.entry, 0)] if len(entry_raw) else None, None)
-    return pd.DataFrame({
-        "generator": generator_items["generator"].to_numpy()[item],
-        "item": generator_items["item"].to_numpy()[item],
-        "validator": asked.validators.to_numpy()[asked.pair_validator],
-        "label": pd.array(after.label, dtype="Int8"),
-        "task": generator_items["task"].to_numpy()[item],
-        "repair": repair.astype(str),
-        "raw": pd.Series(raw, dtype=object),
-    }, columns=list(REPAIRED_COLUMNS))
+    return pd.DataFrame(
+        {
+            "generator": generator_items["generator"].to_numpy()[item],
+            "item": generator_items["item"].to_numpy()[item],
+            "validator": asked.validators.to_numpy()[asked.pair_validator],
+            "label": pd.array(after.label, dtype="Int8"),
+            "task": generator_items["task"].to_numpy()[item],
+            "repair": repair.astype(str),
+            "raw": pd.Series(raw, dtype=object),
+        },
+        columns=list(REPAIRED_COLUMNS),
+    )
 
 
 def repair_judgments(
@@ -266,10 +273,27 @@ def repair_judgments(
     entries = read_entries(parsed, policy)
     items = _item_texts(generator_items, asked, feedback)
     after = match_pairs(repairs, entries, items, asked, status, threshold=threshold, progress=show)
-    before = after if repairs == NONE else match_pairs(NONE, entries, items, asked, status,
-                                                       threshold=threshold)
-    judgments = _judgments_table(generator_items, asked, after, entries.raw,
-                                 repair_names(repairs, entries, after, items, asked))
-    report = build_report(judgments, before, after, entries, asked, status, repairs,
-                          generator_items, validator_outputs)
+    before = (
+        after
+        if repairs == NONE
+        else match_pairs(NONE, entries, items, asked, status, threshold=threshold)
+    )
+    judgments = _judgments_table(
+        generator_items,
+        asked,
+        after,
+        entries.raw,
+        repair_names(repairs, entries, after, items, asked),
+    )
+    report = build_report(
+        judgments,
+        before,
+        after,
+        entries,
+        asked,
+        status,
+        repairs,
+        generator_items,
+        validator_outputs,
+    )
     return judgments, report

@@ -186,26 +186,35 @@ class RepairReport:
             line = f"  {reason}: {row['outputs']:,} response(s), e.g. {row['examples']}"
             lines.append(line + (f"; hint: {row['hint']}" if row["hint"] else ""))
         unmatched = len(self.unmatched_entries)
-        lines.append(f"{self.n_entries:,} entries read: {self.n_entries - unmatched:,} matched an "
-                     f"item, {unmatched:,} matched none (listed in unmatched_entries)")
+        lines.append(
+            f"{self.n_entries:,} entries read: {self.n_entries - unmatched:,} matched an "
+            f"item, {unmatched:,} matched none (listed in unmatched_entries)"
+        )
         unasked = len(self.unasked_items)
-        lines.append(f"{self.n_items:,} generator items: {self.n_items - unasked:,} asked of a "
-                     f"validator, {unasked:,} not asked (no response for their generator)")
+        lines.append(
+            f"{self.n_items:,} generator items: {self.n_items - unasked:,} asked of a "
+            f"validator, {unasked:,} not asked (no response for their generator)"
+        )
         before = int(self.by_validator["missing_before"].sum())
         after = int(self.by_validator["missing_after"].sum())
-        lines.append(f"{self.n_pairs:,} (item, validator) pairs; missing labels: "
-                     f"{share(before, self.n_pairs)} as produced -> {share(after, self.n_pairs)} "
-                     "after repairs")
+        lines.append(
+            f"{self.n_pairs:,} (item, validator) pairs; missing labels: "
+            f"{share(before, self.n_pairs)} as produced -> {share(after, self.n_pairs)} "
+            "after repairs"
+        )
         return "\n".join(lines)
 
 
-def _by_validator(before: Matching, after: Matching, validator_names: np.ndarray,
-                  validators: pd.Index) -> pd.DataFrame:
-    flags = pd.DataFrame({
-        "validator": validator_names,
-        "missing_before": before.failure != "",
-        "missing_after": after.failure != "",
-    })
+def _by_validator(
+    before: Matching, after: Matching, validator_names: np.ndarray, validators: pd.Index
+) -> pd.DataFrame:
+    flags = pd.DataFrame(
+        {
+            "validator": validator_names,
+            "missing_before": before.failure != "",
+            "missing_after": after.failure != "",
+        }
+    )
     table = flags.groupby("validator", sort=False).agg(
         pairs=("missing_before", "size"),
         missing_before=("missing_before", "sum"),
@@ -217,54 +226,74 @@ def _by_validator(before: Matching, after: Matching, validator_names: np.ndarray
     return table
 
 
-def _failures(before: Matching, after: Matching, validator_names: np.ndarray,
-              validators: pd.Index) -> pd.DataFrame:
+def _failures(
+    before: Matching, after: Matching, validator_names: np.ndarray, validators: pd.Index
+) -> pd.DataFrame:
     grid = pd.MultiIndex.from_product([validators, FAILURE_TYPES], names=["validator", "failure"])
     counts = {
-        name: pd.Series(1, index=pd.MultiIndex.from_arrays([validator_names[m.failure != ""],
-                                                             m.failure[m.failure != ""]]))
-        .groupby(level=[0, 1]).sum()
+        name: pd.Series(
+            1,
+            index=pd.MultiIndex.from_arrays(
+                [validator_names[m.failure != ""], m.failure[m.failure != ""]]
+            ),
+        )
+        .groupby(level=[0, 1])
+        .sum()
         for name, m in (("before", before), ("after", after))
     }
-    return pd.DataFrame({
-        name: count.reindex(grid, fill_value=0).astype("int64") for name, count in counts.items()
-    }).reset_index()
+    return pd.DataFrame(
+        {name: count.reindex(grid, fill_value=0).astype("int64") for name, count in counts.items()}
+    ).reset_index()
 
 
 def _labels(entries: Entries, after: Matching, repairs: Repair) -> pd.DataFrame:
     used = after.entry[after.entry >= 0]
     if LABELS not in repairs or not used.size:
-        return pd.DataFrame({"text": pd.Series(dtype=object), "kind": pd.Series(dtype=object),
-                             "label": pd.array([], dtype="Int8"),
-                             "count": pd.Series(dtype="int64")})
+        return pd.DataFrame(
+            {
+                "text": pd.Series(dtype=object),
+                "kind": pd.Series(dtype=object),
+                "label": pd.array([], dtype="Int8"),
+                "count": pd.Series(dtype="int64"),
+            }
+        )
     kinds = entries.label_kind[used]
     needed = np.isin(kinds, [LABEL_SYNONYM, LABEL_INVENTED])
-    labels = pd.DataFrame({
-        "text": entries.label_text[used][needed],
-        "kind": kinds[needed],
-        "label": pd.array(entries.label_norm[used][needed], dtype="Int8"),
-    })
+    labels = pd.DataFrame(
+        {
+            "text": entries.label_text[used][needed],
+            "kind": kinds[needed],
+            "label": pd.array(entries.label_norm[used][needed], dtype="Int8"),
+        }
+    )
     counts = labels.groupby(["text", "kind", "label"], dropna=False).size().rename("count")
-    return counts.reset_index().sort_values(["count", "text"], ascending=[False, True],
-                                            ignore_index=True)
+    return counts.reset_index().sort_values(
+        ["count", "text"], ascending=[False, True], ignore_index=True
+    )
 
 
-def _unmatched_entries(entries: Entries, after: Matching, repairs: Repair,
-                       validator_outputs: pd.DataFrame) -> pd.DataFrame:
+def _unmatched_entries(
+    entries: Entries, after: Matching, repairs: Repair, validator_outputs: pd.DataFrame
+) -> pd.DataFrame:
     unmatched = np.flatnonzero(after.usable & (after.item_of < 0))
     texts = entries.text_any if FEEDBACK in repairs else entries.text_strict
     has_text = np.fromiter((isinstance(t, str) for t in texts[unmatched]), bool, len(unmatched))
-    reason = np.where(~has_text, NO_FEEDBACK_TEXT,
-                      np.where(after.had_candidate[unmatched], LOST_ASSIGNMENT, BELOW_THRESHOLD))
+    reason = np.where(
+        ~has_text,
+        NO_FEEDBACK_TEXT,
+        np.where(after.had_candidate[unmatched], LOST_ASSIGNMENT, BELOW_THRESHOLD),
+    )
     rows = entries.output[unmatched]
-    return pd.DataFrame({
-        "generator": validator_outputs["generator"].to_numpy()[rows],
-        "task": validator_outputs["task"].to_numpy()[rows],
-        "validator": validator_outputs["validator"].to_numpy()[rows],
-        "position": entries.position[unmatched],
-        "raw": entries.raw[unmatched].astype(str),
-        "reason": reason.astype(str),
-    })
+    return pd.DataFrame(
+        {
+            "generator": validator_outputs["generator"].to_numpy()[rows],
+            "task": validator_outputs["task"].to_numpy()[rows],
+            "validator": validator_outputs["validator"].to_numpy()[rows],
+            "position": entries.position[unmatched],
+            "raw": entries.raw[unmatched].astype(str),
+            "reason": reason.astype(str),
+        }
+    )
 
 
 def build_report(
@@ -309,21 +338,28 @@ def build_report(
     orphans = validator_outputs.loc[asked.orphan, columns].reset_index(drop=True)
     reasons = orphan_reasons(generator_items, validator_outputs, asked.orphan)
     orphans["reason"] = reasons[asked.orphan]
-    output_counts = (pd.Series(status, dtype=object).value_counts()
-                     .reindex(list(RESPONSE_STATUSES), fill_value=0)
-                     .rename_axis("status").rename("outputs").astype("int64"))
+    output_counts = (
+        pd.Series(status, dtype=object)
+        .value_counts()
+        .reindex(list(RESPONSE_STATUSES), fill_value=0)
+        .rename_axis("status")
+        .rename("outputs")
+        .astype("int64")
+    )
     return RepairReport(
         by_validator=by_validator,
         failures=_failures(before, after, validator_names, pd.Index(by_validator.index)),
         repairs=repair_counts,
         labels=_labels(entries, after, repairs),
         unmatched_entries=_unmatched_entries(entries, after, repairs, validator_outputs),
-        unparseable_outputs=validator_outputs.loc[status == UNPARSEABLE, columns]
-        .reset_index(drop=True),
+        unparseable_outputs=validator_outputs.loc[status == UNPARSEABLE, columns].reset_index(
+            drop=True
+        ),
         orphan_outputs=orphans,
         orphans=orphan_table(orphans, generator_items),
-        unasked_items=generator_items.loc[~asked.asked_item, ["generator", "task", "item"]]
-        .reset_index(drop=True),
+        unasked_items=generator_items.loc[
+            ~asked.asked_item, ["generator", "task", "item"]
+        ].reset_index(drop=True),
         outputs=output_counts,
         n_items=len(generator_items),
         n_outputs=len(validator_outputs),

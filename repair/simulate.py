@@ -46,15 +46,19 @@ _REFUSALS = (
     "I'm sorry, but I can't evaluate this feedback without the student's code.",
     "Error: the model's response was empty or blocked by the content filter.",
     "The feedback lines look reasonable overall; the TA identified the main issue.",
-    "```json\n{\"mistakes\": [\"The program reads the input as a string\"",
+    '```json\n{"mistakes": ["The program reads the input as a string"',
 )
 _ANALYSIS = {
-    1: ("The feedback correctly identifies the mistake and matches the TA's fix.",
+    1: (
+        "The feedback correctly identifies the mistake and matches the TA's fix.",
         "This line addresses the actual bug; applying it makes the failing tests pass.",
-        "Accurate: the student's code has exactly this problem."),
-    0: ("The feedback does not address the actual mistake in this line.",
+        "Accurate: the student's code has exactly this problem.",
+    ),
+    0: (
+        "The feedback does not address the actual mistake in this line.",
         "The suggested change is unnecessary and would not fix the failing tests.",
-        "This refers to code that is not in the student's program."),
+        "This refers to code that is not in the student's program.",
+    ),
 }
 _EXTRA_FEEDBACK = (
     "Consider adding comments to explain the logic of the program.",
@@ -62,18 +66,50 @@ _EXTRA_FEEDBACK = (
     "Add a docstring describing what the program does.",
     "Make sure to test the program with edge cases such as negative numbers.",
 )
-_VALID_SYNONYMS: tuple[Any, ...] = ("Valid", "VALID", "valid.", " valid ", "correct", "Correct",
-                                    "true", True, "yes", "accurate")
-_INVALID_SYNONYMS: tuple[Any, ...] = ("Invalid", "INVALID", "invalid.", "incorrect", "Incorrect",
-                                      "false", False, "no", "wrong", "not valid")
-_INVENTED = ("partially valid", "Partially Valid", "partially correct", "mostly valid",
-             "needs improvement", "valid but incomplete")
+_VALID_SYNONYMS: tuple[Any, ...] = (
+    "Valid",
+    "VALID",
+    "valid.",
+    " valid ",
+    "correct",
+    "Correct",
+    "true",
+    True,
+    "yes",
+    "accurate",
+)
+_INVALID_SYNONYMS: tuple[Any, ...] = (
+    "Invalid",
+    "INVALID",
+    "invalid.",
+    "incorrect",
+    "Incorrect",
+    "false",
+    False,
+    "no",
+    "wrong",
+    "not valid",
+)
+_INVENTED = (
+    "partially valid",
+    "Partially Valid",
+    "partially correct",
+    "mostly valid",
+    "needs improvement",
+    "valid but incomplete",
+)
 _LINE_KEYS = ("line_num", "lineNumber", "line", "Line Number", "line_no")
 _LABEL_KEYS = ("label", "verdict", "Classification", "class")
 _FEEDBACK_KEYS = ("Feedback", "feedback_text", "text")
 _FILLER = frozenset({"the", "a", "an", "to", "of", "that", "your", "this", "in", "is"})
-_REWORDS = (("should", "must"), ("Use ", "Try using "), ("instead of", "rather than"),
-            ("incorrect", "wrong"), ("You need to", "Make sure to"), ("variable", "var"))
+_REWORDS = (
+    ("should", "must"),
+    ("Use ", "Try using "),
+    ("instead of", "rather than"),
+    ("incorrect", "wrong"),
+    ("You need to", "Make sure to"),
+    ("variable", "var"),
+)
 
 
 @dataclass(frozen=True)
@@ -153,17 +189,26 @@ class SimulatedOutputs:
 def _emit(value: Any, indent: int | None, trailing: bool, level: int = 0) -> str:
     """JSON text, optionally with a trailing comma after every last element."""
     if isinstance(value, dict):
-        parts = [f"{json.dumps(str(k), ensure_ascii=False)}: {_emit(v, indent, trailing, level + 1)}"
-                 for k, v in value.items()]
+        parts = [
+            f"{json.dumps(str(k), ensure_ascii=False)}: {_emit(v, indent, trailing, level + 1)}"
+            for k, v in value.items()
+        ]
         return _wrap("{", "}", parts, indent, trailing, level)
     if isinstance(value, list):
-        return _wrap("[", "]", [_emit(v, indent, trailing, level + 1) for v in value], indent,
-                     trailing, level)
+        return _wrap(
+            "[",
+            "]",
+            [_emit(v, indent, trailing, level + 1) for v in value],
+            indent,
+            trailing,
+            level,
+        )
     return json.dumps(value, ensure_ascii=False)
 
 
-def _wrap(open_: str, close: str, parts: list[str], indent: int | None, trailing: bool,
-          level: int) -> str:
+def _wrap(
+    open_: str, close: str, parts: list[str], indent: int | None, trailing: bool, level: int
+) -> str:
     if not parts:
         return open_ + close
     tail = "," if trailing else ""
@@ -270,27 +315,39 @@ def simulate_validator_outputs(
     rates = MessRates() if rates is None else rates
     if not isinstance(rates, MessRates):
         raise ValueError(f"rates must be a MessRates; got {type(rates).__name__}.")
-    require_columns(generator_items, ("generator", "task", "item", "line", "feedback"), "generator_items")
+    require_columns(
+        generator_items, ("generator", "task", "item", "line", "feedback"), "generator_items"
+    )
     require_columns(labels, ("generator", "item", "validator", "label"), "labels")
     scale = dict(validator_scale or {})
     for name, factor in scale.items():
         if not (isinstance(factor, (int, float)) and math.isfinite(factor) and factor >= 0):
-            raise ValueError(f"validator_scale[{name!r}] ({factor!r}) must be a finite number >= 0.")
+            raise ValueError(
+                f"validator_scale[{name!r}] ({factor!r}) must be a finite number >= 0."
+            )
     rng = np.random.default_rng(seed)
-    items = generator_items[["generator", "task", "item", "line", "feedback"]].reset_index(drop=True)
+    items = generator_items[["generator", "task", "item", "line", "feedback"]].reset_index(
+        drop=True
+    )
     merged = labels[["generator", "item", "validator", "label"]].merge(
         items, on=["generator", "item"], how="left", indicator=True, sort=False
     )
     orphan = merged["_merge"] != "both"
     if orphan.any():
-        generator, item = (merged.loc[orphan, column].tolist()[0] for column in ("generator", "item"))
+        generator, item = (
+            merged.loc[orphan, column].tolist()[0] for column in ("generator", "item")
+        )
         raise ValueError(
             f"labels has a pair without a generator item: generator {generator!r}, item {item!r}."
         )
     merged = merged.drop(columns="_merge")
     merged["_order"] = np.arange(len(merged))
-    item_position = pd.Series(np.arange(len(items)), index=pd.MultiIndex.from_frame(items[["generator", "item"]]))
-    merged["_pos"] = item_position.reindex(pd.MultiIndex.from_frame(merged[["generator", "item"]])).to_numpy()
+    item_position = pd.Series(
+        np.arange(len(items)), index=pd.MultiIndex.from_frame(items[["generator", "item"]])
+    )
+    merged["_pos"] = item_position.reindex(
+        pd.MultiIndex.from_frame(merged[["generator", "item"]])
+    ).to_numpy()
     merged = merged.sort_values(["generator", "task", "validator", "_pos"], kind="stable")
     truth_mess = np.full(len(merged), "", dtype=object)
     truth_ok = np.zeros(len(merged), dtype=bool)
@@ -301,8 +358,9 @@ def simulate_validator_outputs(
     if progress and len(groups) > 10_000:
         from tqdm.auto import tqdm
 
-        iterator = tqdm(iterator, total=len(groups), desc="simulating responses", unit="response",
-                        leave=False)
+        iterator = tqdm(
+            iterator, total=len(groups), desc="simulating responses", unit="response", leave=False
+        )
     label_values = merged["label"].to_numpy(dtype=object)
     line_values = merged["line"].to_numpy(dtype=object)
     feedback_values = merged["feedback"].to_numpy(dtype=object)
@@ -318,14 +376,20 @@ def simulate_validator_outputs(
     outputs = pd.DataFrame(rows_out, columns=["generator", "task", "validator", "raw"])
     outputs["raw"] = outputs["raw"].astype(object)
     order = merged["_order"].to_numpy()
-    truth = pd.DataFrame({
-        "generator": merged["generator"].to_numpy(),
-        "item": merged["item"].to_numpy(),
-        "validator": merged["validator"].to_numpy(),
-        "label": pd.array(merged["label"].to_numpy(dtype=object), dtype="Int8"),
-        "mess": truth_mess,
-        "recoverable": truth_ok,
-    }).iloc[np.argsort(order, kind="stable")].reset_index(drop=True)
+    truth = (
+        pd.DataFrame(
+            {
+                "generator": merged["generator"].to_numpy(),
+                "item": merged["item"].to_numpy(),
+                "validator": merged["validator"].to_numpy(),
+                "label": pd.array(merged["label"].to_numpy(dtype=object), dtype="Int8"),
+                "mess": truth_mess,
+                "recoverable": truth_ok,
+            }
+        )
+        .iloc[np.argsort(order, kind="stable")]
+        .reset_index(drop=True)
+    )
     return SimulatedOutputs(outputs=outputs, truth=truth)
 
 
@@ -333,8 +397,12 @@ _ABSENT = object()
 
 
 def _one_response(
-    where: np.ndarray, label_values: np.ndarray, line_values: np.ndarray,
-    feedback_values: np.ndarray, r: MessRates, rng: np.random.Generator,
+    where: np.ndarray,
+    label_values: np.ndarray,
+    line_values: np.ndarray,
+    feedback_values: np.ndarray,
+    r: MessRates,
+    rng: np.random.Generator,
 ) -> tuple[Any, list[str], list[bool]]:
     n = len(where)
     if rng.random() < r.missing_output:
@@ -388,14 +456,18 @@ def _one_response(
             else:
                 keys[1] = _pick(_FEEDBACK_KEYS, rng)
             mess[k].append("key_variants")
-        entries.append(dict(zip(keys, [line, feedback, _pick(_ANALYSIS[label], rng), verdict],
-                                strict=True)))
+        entries.append(
+            dict(zip(keys, [line, feedback, _pick(_ANALYSIS[label], rng), verdict], strict=True))
+        )
         owners.append(k)
 
     if rng.random() < r.extra_entries:
-        extra = {"line_number": int(rng.integers(1, 12)), "feedback": _pick(_EXTRA_FEEDBACK, rng),
-                 "analysis": "This is a general suggestion.",
-                 "classification": "valid" if rng.random() < 0.7 else "invalid"}
+        extra = {
+            "line_number": int(rng.integers(1, 12)),
+            "feedback": _pick(_EXTRA_FEEDBACK, rng),
+            "analysis": "This is a general suggestion.",
+            "classification": "valid" if rng.random() < 0.7 else "invalid",
+        }
         at = int(rng.integers(len(entries) + 1))
         entries.insert(at, extra)
         owners.insert(at, -1)
@@ -404,11 +476,15 @@ def _one_response(
     python = rng.random() < r.python_literals
     trailing = (not python) and rng.random() < r.trailing_commas
     top_list = rng.random() < r.top_level_list
-    document: Any = entries if top_list else {
-        "mistakes": ["The student's program does not produce the expected output."],
-        "fixes": ["See the TA's fixed code."],
-        "feedback_lines": entries,
-    }
+    document: Any = (
+        entries
+        if top_list
+        else {
+            "mistakes": ["The student's program does not produce the expected output."],
+            "fixes": ["See the TA's fixed code."],
+            "feedback_lines": entries,
+        }
+    )
     if python:
         text = repr(document)
         response_mess.append("python_literals")
@@ -425,8 +501,11 @@ def _one_response(
         position = -1
         for e, entry in enumerate(entries):
             feedback_key = list(entry)[1]
-            needle = repr(entry[feedback_key]) if python else json.dumps(entry[feedback_key],
-                                                                         ensure_ascii=False)
+            needle = (
+                repr(entry[feedback_key])
+                if python
+                else json.dumps(entry[feedback_key], ensure_ascii=False)
+            )
             found = text.find(needle, start)
             if found < 0:
                 break

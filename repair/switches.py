@@ -11,8 +11,17 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["ALL", "FEEDBACK", "LABELS", "LINES", "NONE", "PAPER_LEVELS", "PARSING", "Repair",
-           "check_repairs"]
+__all__ = [
+    "ALL",
+    "FEEDBACK",
+    "LABELS",
+    "LINES",
+    "NONE",
+    "PAPER_LEVELS",
+    "PARSING",
+    "Repair",
+    "check_repairs",
+]
 
 
 class Repair(enum.Flag):
@@ -69,8 +78,11 @@ def check_repairs(repairs: object) -> Repair:
     """
     if isinstance(repairs, Repair):
         return repairs
-    hint = (f"; for the paper's levels use PAPER_LEVELS[{repairs!r}]"
-            if isinstance(repairs, str) and repairs in PAPER_LEVELS else "")
+    hint = (
+        f"; for the paper's levels use PAPER_LEVELS[{repairs!r}]"
+        if isinstance(repairs, str) and repairs in PAPER_LEVELS
+        else ""
+    )
     raise ValueError(
         f"repairs ({repairs!r}) must be a Repair flag such as ALL, NONE or FEEDBACK | LINES{hint}."
     )

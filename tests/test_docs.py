@@ -113,7 +113,9 @@ def test_a_name_error_fails_the_page(tmp_path: Path) -> None:
     )
     blocks = code_blocks(page)
     assert [b.line for b in blocks] == [3, 7, 11]
-    with pytest.raises(AssertionError, match=r"(?s)page.md, the python block at line 11.*NameError"):
+    with pytest.raises(
+        AssertionError, match=r"(?s)page.md, the python block at line 11.*NameError"
+    ):
         run_blocks(blocks)
 
 

@@ -33,7 +33,9 @@ def execute_notebook(path: Path, workdir: Path) -> None:
     """
     notebook = nbformat.read(path, as_version=4)
     client = NotebookClient(
-        notebook, timeout=CELL_TIMEOUT_S, kernel_name="python3",
+        notebook,
+        timeout=CELL_TIMEOUT_S,
+        kernel_name="python3",
         resources={"metadata": {"path": str(workdir)}},
     )
     with client.setup_kernel():
@@ -65,12 +67,14 @@ def test_notebook_executes(path: Path, tmp_path: Path, monkeypatch: pytest.Monke
 
 
 def test_a_failing_cell_names_the_notebook_and_cell(tmp_path: Path) -> None:
-    notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_markdown_cell("# A notebook"),
-        nbformat.v4.new_code_cell("x = 1"),
-        nbformat.v4.new_code_cell("y = x + undefined_name"),
-        nbformat.v4.new_code_cell("raise SystemExit('never reached')"),
-    ])
+    notebook = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("# A notebook"),
+            nbformat.v4.new_code_cell("x = 1"),
+            nbformat.v4.new_code_cell("y = x + undefined_name"),
+            nbformat.v4.new_code_cell("raise SystemExit('never reached')"),
+        ]
+    )
     path = tmp_path / "broken.ipynb"
     nbformat.write(notebook, path)
     with pytest.raises(AssertionError, match=r"broken.ipynb: cell 3 .*NameError.*undefined_name"):

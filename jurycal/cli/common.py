@@ -113,7 +113,12 @@ def steps(args: argparse.Namespace, names: Sequence[str]) -> Iterator[Any]:
     For library calls that take seconds and report no progress of their own
     (a fit with restarts, a bootstrap), the bar says which step is running.
     """
-    bar = tqdm(total=len(names), disable=not show_progress(progress_setting(args)), unit="step", leave=False)
+    bar = tqdm(
+        total=len(names),
+        disable=not show_progress(progress_setting(args)),
+        unit="step",
+        leave=False,
+    )
     started = 0
 
     def advance(name: str) -> None:

@@ -178,7 +178,10 @@ def _calibration(
 
 
 def _summary(
-    args: argparse.Namespace, result: EstimateResult, human: pd.DataFrame, calibration: Sequence[str]
+    args: argparse.Namespace,
+    result: EstimateResult,
+    human: pd.DataFrame,
+    calibration: Sequence[str],
 ) -> Summary:
     """The result's summary, with the interval ``--interval`` asks for.
 
@@ -232,7 +235,8 @@ def _plot(
 
     if "low" in table.columns:
         figure = plot_precision_intervals(
-            table, title=f"Precision per generator, {1 - args.alpha:.0%} intervals ({result.method})"
+            table,
+            title=f"Precision per generator, {1 - args.alpha:.0%} intervals ({result.method})",
         )
     else:
         figure = plot_latent_fit(result, human)

@@ -19,6 +19,7 @@ from regression.progress import show_progress
 
 __all__ = ["register", "run"]
 
+
 def register(subparsers: Any) -> None:
     """Add ``repair`` to the ``jurycal`` subparsers."""
     from repair import GENERATOR_ITEM_COLUMNS, PAPER_LEVELS, VALIDATOR_OUTPUT_COLUMNS

@@ -48,6 +48,7 @@ __all__ = [
 #: default (80 % of memory) on the duplicate check, which then spills partitions to disk.
 DEFAULT_MEMORY_LIMIT = "1GB"
 
+
 def judgment_files(paths: str | Path | Sequence[str | Path]) -> list[str]:
     """The files ``paths`` names: each a file or a glob (``*``, ``?``, ``[...]``, ``**``).
 
@@ -465,6 +466,5 @@ def confusion_files(
             raise
         except Exception as exc:  # duckdb.Error from the engine
             raise ValueError(
-                "DuckDB could not join the judgments with the human labels: "
-                f"{duckdb_message(exc)}"
+                f"DuckDB could not join the judgments with the human labels: {duckdb_message(exc)}"
             ) from exc

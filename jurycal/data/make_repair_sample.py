@@ -57,8 +57,10 @@ def main() -> None:
     buffer = io.StringIO()
     items.to_csv(buffer, index=False, lineterminator="\n")
     _write_gzip(HERE / "generator_items.csv.gz", buffer.getvalue())
-    lines = (json.dumps({"generator": g, "task": int(t), "validator": v, "raw": r}, ensure_ascii=False)
-             for g, t, v, r in outputs.itertuples(index=False, name=None))
+    lines = (
+        json.dumps({"generator": g, "task": int(t), "validator": v, "raw": r}, ensure_ascii=False)
+        for g, t, v, r in outputs.itertuples(index=False, name=None)
+    )
     _write_gzip(HERE / "validator_outputs.jsonl.gz", "\n".join(lines) + "\n")
     print(f"wrote {len(items)} items and {len(outputs)} responses to {HERE}")
 

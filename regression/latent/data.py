@@ -132,5 +132,3 @@ def latent_data(rates: pd.DataFrame, n: pd.DataFrame | None, anchors: Anchors) -
         Checked against the matrix by :func:`check_anchor_labels`.
     """
     return build_data(rates, n, anchors, equal_n=default_n(anchors, n))
-
-

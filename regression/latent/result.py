@@ -340,7 +340,9 @@ class LatentTraitResult:
         """What the default interval (:meth:`interval_method` ``"auto"``) covers."""
         return self.interval_covers()
 
-    def interval_covers(self, method: str = "auto", *, n_boot: int = 200, quasi: bool = True) -> str:
+    def interval_covers(
+        self, method: str = "auto", *, n_boot: int = 200, quasi: bool = True
+    ) -> str:
         """What :meth:`interval` with these settings covers, in a sentence."""
         method = self.interval_method(method)
         if method == "profile":

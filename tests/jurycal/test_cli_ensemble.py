@@ -22,7 +22,9 @@ def files(tmp_path_factory):
 def test_vote_matches_the_library_and_writes_labels(files, capsys):
     root, judgments = files
     argv = ["vote", str(root / "judgments.parquet"), "--rule", "minority_veto", "--threshold", "4"]
-    assert main(argv + ["--human", str(root / "human.csv"), "--json", "-o", str(root / "l.csv")]) == 0
+    assert (
+        main(argv + ["--human", str(root / "human.csv"), "--json", "-o", str(root / "l.csv")]) == 0
+    )
     payload = json.loads(capsys.readouterr().out)
     expected = ensemble_precision(vote(vote_matrix(judgments), "minority_veto", 4)).to_frame()
     got = {row["generator"]: row["precision"] for row in payload["precision"]}

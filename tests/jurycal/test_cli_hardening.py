@@ -170,7 +170,10 @@ def test_unreadable_inputs_name_the_file_and_line(
     """``vote`` reads with pandas, ``count`` with DuckDB: each names the file and the fault."""
     path = tmp_path / name
     path.write_bytes(content)
-    for command, fault in ((["vote", str(path)], expected), (["count", str(path)], expected_by_duckdb)):
+    for command, fault in (
+        (["vote", str(path)], expected),
+        (["count", str(path)], expected_by_duckdb),
+    ):
         code, out, err = _run(command, capsys)
         assert code == 1 and out == ""
         line = _one_line_error(err)
@@ -236,12 +239,16 @@ def test_huge_bootstrap_and_restart_counts_are_refused(votes, capsys):
 
 def test_integer_looking_generator_names_match_across_files(votes, capsys):
     argv = ["fit", str(votes / "j.parquet"), str(votes / "h.csv"), "--calibration", "1", "2"]
-    code, out, err = _run(argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none", "--json"], capsys)
+    code, out, err = _run(
+        argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none", "--json"], capsys
+    )
     assert code == 0, err
     roles = {r["generator"]: r["role"] for r in json.loads(out)["generators"]}
     assert roles == {"1": "calibration", "2": "calibration", "3": "held out", "4": "unannotated"}
     argv = ["estimate", str(votes / "j.csv"), str(votes / "h.csv"), "--generator", "4"]
-    code, out, err = _run(argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none"], capsys)
+    code, out, err = _run(
+        argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none"], capsys
+    )
     assert code == 0, err
     assert out.startswith("4: precision ") and "no human label of its own" in out
 
@@ -260,13 +267,17 @@ def test_unknown_names_list_known_ones(votes, capsys):
 
 def test_estimate_of_a_labelled_generator_checks_it_against_its_labels(votes, capsys):
     argv = ["estimate", str(votes / "j.csv"), str(votes / "h_all.jsonl"), "--generator", "4"]
-    code, out, err = _run(argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none", "--json"], capsys)
+    code, out, err = _run(
+        argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none", "--json"], capsys
+    )
     assert code == 0, err
     payload = json.loads(out)
     row = {r["generator"]: r for r in payload["generators"]}["4"]
     assert payload["n_human_labels"] == 80 and row["role"] == "held out"
     assert row["abs_error"] == pytest.approx(abs(row["estimate"] - row["human"]))
-    code, out, _ = _run(argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none"], capsys)
+    code, out, _ = _run(
+        argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none"], capsys
+    )
     assert "its 80 human labels (precision" in out and "no human label" not in out
 
 
@@ -408,7 +419,15 @@ def test_no_json_output_has_a_stray_index_key(votes, tmp_path, capsys):
 
 
 def test_plot_into_a_directory_names_the_file(votes, tmp_path, capsys):
-    argv = ["fit", str(votes / "j.csv"), str(votes / "h.csv"), "--loss", "likelihood", "--restarts", "2"]
+    argv = [
+        "fit",
+        str(votes / "j.csv"),
+        str(votes / "h.csv"),
+        "--loss",
+        "likelihood",
+        "--restarts",
+        "2",
+    ]
     code, out, err = _run(argv + ["--plot", str(tmp_path)], capsys)
     assert code == 0, err
     assert f"figure written to {tmp_path / 'fit.png'}" in out
@@ -426,7 +445,16 @@ def test_fit_plot_draws_the_computed_intervals(votes, tmp_path, capsys, monkeypa
         return original(args, figure)
 
     monkeypatch.setattr(latent, "save_plot", spy)
-    argv = ["fit", str(votes / "j.csv"), str(votes / "h.csv"), "--loss", "likelihood", "--restarts", "2", "--json"]
+    argv = [
+        "fit",
+        str(votes / "j.csv"),
+        str(votes / "h.csv"),
+        "--loss",
+        "likelihood",
+        "--restarts",
+        "2",
+        "--json",
+    ]
     code, out, err = _run(argv + ["--plot", str(tmp_path / "fit.png")], capsys)
     assert code == 0, err
     table = json.loads(out)["generators"]

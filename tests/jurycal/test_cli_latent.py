@@ -75,12 +75,18 @@ def test_fit_by_default_estimates_with_the_transfer_estimator_and_its_self_check
     for generator, value in expected.precision.items():
         assert rows[generator]["estimate"] == pytest.approx(value, abs=1e-9)
     held_out = [g for g in rows if rows[g]["role"] == "held out"]
-    assert held_out and all(rows[g]["low"] <= rows[g]["estimate"] <= rows[g]["high"] for g in held_out)
+    assert held_out and all(
+        rows[g]["low"] <= rows[g]["estimate"] <= rows[g]["high"] for g in held_out
+    )
     assert payload["method"] == "transfer"
     assert "self-check: " + expected.self_check_text() in payload["notes"]
     assert expected.self_check_text().startswith("on your 3 calibration generators")
     assert payload["covers"] == expected.covers
-    assert {r["method"] for r in payload["self_check"]} >= {"transfer", "offset", "calibration_mean"}
+    assert {r["method"] for r in payload["self_check"]} >= {
+        "transfer",
+        "offset",
+        "calibration_mean",
+    }
     assert {r["generator"] for r in payload["diagnostics"]} == set(rows)
     text = card.read_text()
     assert "self-check: on your 3 calibration generators" in text
@@ -102,7 +108,10 @@ def test_fit_with_one_calibration_generator_says_no_self_check_is_possible(files
 def test_estimate_with_the_default_equals_a_full_fit(files, capsys):
     root, judgments, human = files
     argv = ["estimate", str(root / "judgments.parquet"), str(root / "human.csv")]
-    assert main(argv + ["--generator", "qwen-coder-plus", "--json", "--calibration"] + CALIBRATION) == 0
+    assert (
+        main(argv + ["--generator", "qwen-coder-plus", "--json", "--calibration"] + CALIBRATION)
+        == 0
+    )
     rows = {r["generator"]: r for r in json.loads(capsys.readouterr().out)["generators"]}
     full = LatentTraitModel().fit_table(judgments, human, CALIBRATION)
     assert rows["qwen-coder-plus"]["estimate"] == pytest.approx(

@@ -40,17 +40,20 @@ def _entries(texts, lines, block=None):
 
 def _align(entry_texts, entry_lines, item_texts, item_lines, **kwargs):
     kwargs = {"threshold": 85.0, "fuzzy": True, "repair_lines": True} | kwargs
-    return align_entries(_entries(entry_texts, entry_lines), _items(item_texts, item_lines),
-                         **kwargs)
+    return align_entries(
+        _entries(entry_texts, entry_lines), _items(item_texts, item_lines), **kwargs
+    )
 
 
 def test_scores_forgive_clipping_and_dropped_words_but_not_other_feedback():
     items = process_text(SWAP_FEEDBACK)
-    lazy = process_text([
-        SWAP_FEEDBACK[0][:60] + "...",                                      # clipped prefix
-        "statement x, y = x, y assigns each variable to itself, nothing is exchanged",  # words dropped
-        "Add comments to explain the swap.",                               # another feedback
-    ])
+    lazy = process_text(
+        [
+            SWAP_FEEDBACK[0][:60] + "...",  # clipped prefix
+            "statement x, y = x, y assigns each variable to itself, nothing is exchanged",  # words dropped
+            "Add comments to explain the swap.",  # another feedback
+        ]
+    )
     scores = text_scores(lazy, items, threshold=85)
     assert scores.shape == (3, 3)
     assert scores[0, 0] == 100 and scores[1, 1] >= 85
@@ -61,7 +64,9 @@ def test_scores_forgive_clipping_and_dropped_words_but_not_other_feedback():
 
 
 def test_short_texts_use_the_plain_ratio():
-    items = process_text(["Use elif here.", "Use elif instead of a second if on line 4 and line 5."])
+    items = process_text(
+        ["Use elif here.", "Use elif instead of a second if on line 4 and line 5."]
+    )
     scores = text_scores(process_text(["use elif"]), items, threshold=50)
     assert scores[0, 1] == 0  # partial / token-set would give 100 to any text containing "use elif"
     assert 50 <= scores[0, 0] < 100
@@ -81,8 +86,12 @@ def test_assign_is_one_to_one_not_greedy():
 
 
 def test_exact_text_wins_and_fuzzy_fills_in():
-    result = _align([SWAP_FEEDBACK[0], SWAP_FEEDBACK[1][:70]], [(1, 1), None],
-                    SWAP_FEEDBACK, [(1, 1), (2, 3), (4, 4)])
+    result = _align(
+        [SWAP_FEEDBACK[0], SWAP_FEEDBACK[1][:70]],
+        [(1, 1), None],
+        SWAP_FEEDBACK,
+        [(1, 1), (2, 3), (4, 4)],
+    )
     assert result.item.tolist() == [0, 1]
     assert result.stage.tolist() == [STAGE_EXACT, STAGE_FUZZY]
     assert result.score[0] == 100
@@ -98,8 +107,10 @@ def test_duplicated_texts_are_told_apart_by_line():
 
 
 def test_near_ties_go_to_the_line_but_a_clearly_better_text_wins():
-    items = ["The syntax for converting to string is incorrect. Use 'name = str(name)' instead.",
-             "The syntax for converting to string is incorrect. Use 'age = str(age)' instead."]
+    items = [
+        "The syntax for converting to string is incorrect. Use 'name = str(name)' instead.",
+        "The syntax for converting to string is incorrect. Use 'age = str(age)' instead.",
+    ]
     clipped = "The syntax for converting to string is incorrect. Use"
     result = _align([clipped], [(5, 5)], items, [(4, 4), (5, 5)])
     assert result.item.tolist() == [1]  # both score 100: the line decides
@@ -108,20 +119,24 @@ def test_near_ties_go_to_the_line_but_a_clearly_better_text_wins():
 
 
 def test_without_line_repair_the_line_must_be_written_as_the_item():
-    result = _align([SWAP_FEEDBACK[0]], [(2, 2)], SWAP_FEEDBACK, [(1, 1), (2, 3), (4, 4)],
-                    repair_lines=False)
+    result = _align(
+        [SWAP_FEEDBACK[0]], [(2, 2)], SWAP_FEEDBACK, [(1, 1), (2, 3), (4, 4)], repair_lines=False
+    )
     assert result.item.tolist() == [-1] and not result.had_candidate[0]
 
 
 def test_without_feedback_repair_only_exact_text_matches():
-    result = _align([SWAP_FEEDBACK[0][:70]], [(1, 1)], SWAP_FEEDBACK, [(1, 1), (2, 3), (4, 4)],
-                    fuzzy=False)
+    result = _align(
+        [SWAP_FEEDBACK[0][:70]], [(1, 1)], SWAP_FEEDBACK, [(1, 1), (2, 3), (4, 4)], fuzzy=False
+    )
     assert result.item.tolist() == [-1]
 
 
 def test_threshold_is_the_least_score_kept():
     entry = ["x, y = x, y assigns every variable to itself; nothing is swapped. Write x, y = y, x."]
-    score = float(text_scores(process_text(entry), process_text([SWAP_FEEDBACK[1]]), threshold=1)[0, 0])
+    score = float(
+        text_scores(process_text(entry), process_text([SWAP_FEEDBACK[1]]), threshold=1)[0, 0]
+    )
     assert 85 < score < 90  # a paraphrase: token-set ratio 87.0
     for threshold, matched in ((score - 0.01, 0), (score + 0.01, -1)):  # float32 scores
         result = _align([entry[0]], [None], [SWAP_FEEDBACK[1]], [None], threshold=threshold)
@@ -131,14 +146,20 @@ def test_threshold_is_the_least_score_kept():
 def test_entries_without_text_or_block_are_skipped():
     result = align_entries(
         _entries([None, SWAP_FEEDBACK[0]], [None, None], block=[0, -1]),
-        _items(SWAP_FEEDBACK[:1], [None]), threshold=85, fuzzy=True, repair_lines=True,
+        _items(SWAP_FEEDBACK[:1], [None]),
+        threshold=85,
+        fuzzy=True,
+        repair_lines=True,
     )
     assert result.item.tolist() == [-1, -1]
 
 
 def test_texts_of_unequal_length_are_refused():
     with pytest.raises(ValueError, match=r"FeedbackTexts.text has 2 values; block has 1"):
-        FeedbackTexts(block=np.zeros(1, dtype=np.int64), text=np.array(["a", "b"], dtype=object),
-                      **_lines([None]))
+        FeedbackTexts(
+            block=np.zeros(1, dtype=np.int64),
+            text=np.array(["a", "b"], dtype=object),
+            **_lines([None]),
+        )
     with pytest.raises(ValueError, match=r"EntryTexts.group has 3 values; block has 1"):
         EntryTexts(**vars(_items(["a"], [None])), group=np.zeros(3, dtype=np.int64))

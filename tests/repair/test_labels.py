@@ -14,21 +14,38 @@ from repair.labels import LabelPolicy, canonical_label_text, normalise_label, st
 @pytest.mark.parametrize(
     ("value", "label", "kind"),
     [
-        ("valid", 1.0, "exact"), ("invalid", 0.0, "exact"),
+        ("valid", 1.0, "exact"),
+        ("invalid", 0.0, "exact"),
         # Case, white space and punctuation.
-        ("Valid", 1.0, "synonym"), (" INVALID. ", 0.0, "synonym"), ("**valid**", 1.0, "synonym"),
-        ('"invalid"', 0.0, "synonym"), ("Not-Valid", 0.0, "synonym"),
+        ("Valid", 1.0, "synonym"),
+        (" INVALID. ", 0.0, "synonym"),
+        ("**valid**", 1.0, "synonym"),
+        ('"invalid"', 0.0, "synonym"),
+        ("Not-Valid", 0.0, "synonym"),
         # Common synonyms, among them the paper's example ("mapping 'incorrect' to 'invalid'", §4).
-        ("correct", 1.0, "synonym"), ("incorrect", 0.0, "synonym"), ("true", 1.0, "synonym"),
-        ("false", 0.0, "synonym"), ("yes", 1.0, "synonym"), ("no", 0.0, "synonym"),
-        ("accurate", 1.0, "synonym"), ("wrong", 0.0, "synonym"),
-        (True, 1.0, "synonym"), (False, 0.0, "synonym"), (1, 1.0, "synonym"), (0, 0.0, "synonym"),
+        ("correct", 1.0, "synonym"),
+        ("incorrect", 0.0, "synonym"),
+        ("true", 1.0, "synonym"),
+        ("false", 0.0, "synonym"),
+        ("yes", 1.0, "synonym"),
+        ("no", 0.0, "synonym"),
+        ("accurate", 1.0, "synonym"),
+        ("wrong", 0.0, "synonym"),
+        (True, 1.0, "synonym"),
+        (False, 0.0, "synonym"),
+        (1, 1.0, "synonym"),
+        (0, 0.0, "synonym"),
         # Invented labels (App. B.3: "partially valid"): the default policy reads them as invalid.
-        ("partially valid", 0.0, "invented"), ("Partially Valid", 0.0, "invented"),
-        ("needs improvement", 0.0, "invented"), (0.5, 0.0, "invented"), ({"a": 1}, 0.0, "invented"),
+        ("partially valid", 0.0, "invented"),
+        ("Partially Valid", 0.0, "invented"),
+        ("needs improvement", 0.0, "invented"),
+        (0.5, 0.0, "invented"),
+        ({"a": 1}, 0.0, "invented"),
         (["valid"], 1.0, "synonym"),  # a one-word list reads as its word
         # Absent.
-        (None, math.nan, "missing"), ("", math.nan, "missing"), ("  ...  ", math.nan, "missing"),
+        (None, math.nan, "missing"),
+        ("", math.nan, "missing"),
+        ("  ...  ", math.nan, "missing"),
         (float("nan"), math.nan, "missing"),
     ],
 )
@@ -38,7 +55,9 @@ def test_default_policy(value, label, kind):
     assert (math.isnan(got_label) and math.isnan(label)) or got_label == label
 
 
-@pytest.mark.parametrize(("policy", "expected"), [("invalid", 0.0), ("valid", 1.0), ("missing", math.nan)])
+@pytest.mark.parametrize(
+    ("policy", "expected"), [("invalid", 0.0), ("valid", 1.0), ("missing", math.nan)]
+)
 def test_invented_policy_is_configurable(policy, expected):
     label, kind, text = normalise_label("Partially valid.", LabelPolicy(invented=policy))
     assert kind == "invented" and text == "partially valid"
@@ -67,7 +86,9 @@ def test_policy_rejects_bad_settings():
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(), children, max_size=3),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(), children, max_size=3)
+    ),
     max_leaves=10,
 )
 

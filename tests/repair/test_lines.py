@@ -22,16 +22,36 @@ from repair.lines import (
     ("value", "expected"),
     [
         # The paper's App. B.3 format ("line 3" instead of 3) and its spellings ("L3", "3.").
-        (3, (3, 3)), ("3", (3, 3)), ("line 3", (3, 3)), ("Line 3", (3, 3)), ("L3", (3, 3)),
-        ("3.", (3, 3)), (3.0, (3, 3)), ([3], (3, 3)),
+        (3, (3, 3)),
+        ("3", (3, 3)),
+        ("line 3", (3, 3)),
+        ("Line 3", (3, 3)),
+        ("L3", (3, 3)),
+        ("3.", (3, 3)),
+        (3.0, (3, 3)),
+        ([3], (3, 3)),
         # Ranges (paper §4: "line number ranges (e.g., '2-3')").
-        ("2-3", (2, 3)), ("2–3", (2, 3)), ("2 — 3", (2, 3)), ("lines 2 to 3", (2, 3)),
-        ([2, 3], (2, 3)), (["2", "3"], (2, 3)), ("3-2", (2, 3)),
+        ("2-3", (2, 3)),
+        ("2–3", (2, 3)),
+        ("2 — 3", (2, 3)),
+        ("lines 2 to 3", (2, 3)),
+        ([2, 3], (2, 3)),
+        (["2", "3"], (2, 3)),
+        ("3-2", (2, 3)),
         # Lists as the generators wrote them in the released items ("5, 8, 11").
-        ("5, 8, 11", (5, 11)), ([5, 8, 11], (5, 11)),
+        ("5, 8, 11", (5, 11)),
+        ([5, 8, 11], (5, 11)),
         # No line.
-        (None, None), (True, None), ("n/a", None), ("", None), ([], None), ({"line": 3}, None),
-        (float("nan"), None), (float("inf"), None), (-1, None), ("12345678901234", None),
+        (None, None),
+        (True, None),
+        ("n/a", None),
+        ("", None),
+        ([], None),
+        ({"line": 3}, None),
+        (float("nan"), None),
+        (float("inf"), None),
+        (-1, None),
+        ("12345678901234", None),
     ],
 )
 def test_parse_line_formats(value, expected):
@@ -41,20 +61,31 @@ def test_parse_line_formats(value, expected):
 def test_strict_key_keeps_the_text_as_written():
     assert strict_line_key(3) == strict_line_key("3") == "3"
     assert strict_line_key("line 3") == "line 3"
-    assert strict_line_key(3.5) is None and strict_line_key(False) is None and strict_line_key([3]) is None
+    assert (
+        strict_line_key(3.5) is None
+        and strict_line_key(False) is None
+        and strict_line_key([3]) is None
+    )
 
 
 def test_line_agreement_codes():
     entry = (np.array([2, 2, -1, 4, 2]), np.array([3, 2, -1, 4, 2]))
     item = (np.array([2, 2, 2, 5, -1]), np.array([3, 3, 3, 5, -1]))
     codes = line_agreement(*entry, *item)
-    assert codes.tolist() == [LINE_MATCH_EXACT, LINE_MATCH_START, LINE_MATCH_UNKNOWN,
-                              LINE_MATCH_NONE, LINE_MATCH_UNKNOWN]
+    assert codes.tolist() == [
+        LINE_MATCH_EXACT,
+        LINE_MATCH_START,
+        LINE_MATCH_UNKNOWN,
+        LINE_MATCH_NONE,
+        LINE_MATCH_UNKNOWN,
+    ]
 
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(), children, max_size=3),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(), children, max_size=3)
+    ),
     max_leaves=10,
 )
 

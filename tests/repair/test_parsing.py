@@ -33,7 +33,8 @@ def test_strict_reads_the_prompt_format_with_or_without_fence():
     "raw",
     [
         # JSON in prose without a fence.
-        "Here's my analysis of the TA's feedback:\n" + response(EXPECTED, fence=False)
+        "Here's my analysis of the TA's feedback:\n"
+        + response(EXPECTED, fence=False)
         + "\nLet me know if you'd like more detail.",
         # Trailing commas.
         response(EXPECTED).replace('"valid"\n', '"valid",\n').replace("]\n}", "],\n}"),
@@ -46,10 +47,20 @@ def test_strict_reads_the_prompt_format_with_or_without_fence():
         # The list nested one level down.
         json.dumps({"response": {"Feedback Lines": EXPECTED}}),
         # Unquoted keys and a missing comma between entries.
-        json.dumps(EXPECTED[:2])[:-1] + " " + json.dumps(EXPECTED[2]).replace('"line_number"', "line_number") + "]",
+        json.dumps(EXPECTED[:2])[:-1]
+        + " "
+        + json.dumps(EXPECTED[2]).replace('"line_number"', "line_number")
+        + "]",
     ],
-    ids=["prose", "trailing_commas", "python_literals", "top_level_list", "key_variant_fence", "nested",
-         "unquoted_keys"],
+    ids=[
+        "prose",
+        "trailing_commas",
+        "python_literals",
+        "top_level_list",
+        "key_variant_fence",
+        "nested",
+        "unquoted_keys",
+    ],
 )
 def test_tolerant_recovers_every_entry(raw):
     assert parse_strict(raw) is None
@@ -89,8 +100,20 @@ def test_escapes_and_literal_newlines_inside_strings():
 
 @pytest.mark.parametrize(
     "raw",
-    ["", "I'm sorry, I can't evaluate this feedback.", "```json\n```", "{", "[[[[", "'", '"',
-     "}{][", "[1, 2, 3]", "{\"mistakes\": []}", "[" * 5000 + "]" * 5000, "{\"a\":" * 3000],
+    [
+        "",
+        "I'm sorry, I can't evaluate this feedback.",
+        "```json\n```",
+        "{",
+        "[[[[",
+        "'",
+        '"',
+        "}{][",
+        "[1, 2, 3]",
+        '{"mistakes": []}',
+        "[" * 5000 + "]" * 5000,
+        '{"a":' * 3000,
+    ],
 )
 def test_nothing_to_recover(raw):
     parsed = parse_validator_output(raw)
@@ -106,11 +129,38 @@ def test_tolerant_parser_never_raises_on_text(raw):
 
 
 # Fragments of the prompt's JSON (App. A.2) and of what validators write instead.
-JSON_TOKENS = ["{", "}", "[", "]", ":", ",", " ", "\n", '"', "'", "\\", "```json\n", "```",
-               '"feedback_lines"', "'feedbackLines'", '"feedback"', "feedback", '"line_number"',
-               '"classification"', "label", '"valid"', "'invalid'", "True", "None", "null", "3",
-               '"2-3"', "-1.5e3", '"Use elif here."', "Sure! Here it is:"]
-
+JSON_TOKENS = [
+    "{",
+    "}",
+    "[",
+    "]",
+    ":",
+    ",",
+    " ",
+    "\n",
+    '"',
+    "'",
+    "\\",
+    "```json\n",
+    "```",
+    '"feedback_lines"',
+    "'feedbackLines'",
+    '"feedback"',
+    "feedback",
+    '"line_number"',
+    '"classification"',
+    "label",
+    '"valid"',
+    "'invalid'",
+    "True",
+    "None",
+    "null",
+    "3",
+    '"2-3"',
+    "-1.5e3",
+    '"Use elif here."',
+    "Sure! Here it is:",
+]
 
 
 def _cut(document: str, at: int) -> str:
@@ -120,19 +170,23 @@ def _cut(document: str, at: int) -> str:
 # The asked document with entries and stray lists among them, cut off anywhere.
 CUT_DOCUMENTS = st.builds(
     _cut,
-    st.lists(st.one_of(st.sampled_from(EXPECTED),
-                       st.lists(st.integers(0, 9), min_size=1, max_size=4)),
-             min_size=1, max_size=4).map(lambda entries: json.dumps({"feedback_lines": entries})),
+    st.lists(
+        st.one_of(st.sampled_from(EXPECTED), st.lists(st.integers(0, 9), min_size=1, max_size=4)),
+        min_size=1,
+        max_size=4,
+    ).map(lambda entries: json.dumps({"feedback_lines": entries})),
     st.integers(0, 10_000),
 )
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(
-    st.text(alphabet='{}[]:,"\'\\ntrueTNn0123 abc`', max_size=200),
-    st.lists(st.sampled_from(JSON_TOKENS), max_size=60).map("".join),
-    CUT_DOCUMENTS,
-))
+@given(
+    st.one_of(
+        st.text(alphabet="{}[]:,\"'\\ntrueTNn0123 abc`", max_size=200),
+        st.lists(st.sampled_from(JSON_TOKENS), max_size=60).map("".join),
+        CUT_DOCUMENTS,
+    )
+)
 def test_tolerant_parser_never_raises_on_json_like_text(raw):
     parsed = parse_validator_output(raw)
     # A status, and entries only when something was read; strict exactly when the text is the

@@ -33,8 +33,10 @@ def test_sample_is_reproducible_from_its_script(sample):
     bundled_items, bundled_outputs = sample
     pd.testing.assert_frame_equal(items.reset_index(drop=True), bundled_items, check_dtype=False)
     assert outputs["raw"].fillna("").tolist() == bundled_outputs["raw"].fillna("").tolist()
-    assert outputs[["generator", "task", "validator"]].values.tolist() == \
-        bundled_outputs[["generator", "task", "validator"]].values.tolist()
+    assert (
+        outputs[["generator", "task", "validator"]].values.tolist()
+        == bundled_outputs[["generator", "task", "validator"]].values.tolist()
+    )
 
 
 def test_repair_cuts_the_missing_rate_like_the_paper(sample, sample_run):

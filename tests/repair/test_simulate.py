@@ -27,9 +27,15 @@ def small(sample, votes):
 def test_clean_responses_are_the_prompt_format_and_carry_the_labels(small):
     items, labels = small
     sim = simulate_validator_outputs(items, labels, rates=CLEAN, seed=3, progress=False)
-    assert sim.outputs["raw"].map(lambda r: set(json.loads(r)) == {"mistakes", "fixes", "feedback_lines"}).all()
+    assert (
+        sim.outputs["raw"]
+        .map(lambda r: set(json.loads(r)) == {"mistakes", "fixes", "feedback_lines"})
+        .all()
+    )
     judgments, report = repair_judgments(items, sim.outputs, repairs=NONE, progress=False)
-    merged = judgments.merge(sim.truth, on=["generator", "item", "validator"], suffixes=("", "_true"))
+    merged = judgments.merge(
+        sim.truth, on=["generator", "item", "validator"], suffixes=("", "_true")
+    )
     assert len(merged) == len(labels)
     assert (merged["label"].isna() == merged["label_true"].isna()).all()  # a missing vote: no entry
     voted = merged["label_true"].notna()
@@ -51,7 +57,13 @@ def _only(kind: str, rate: float) -> MessRates:
     return MessRates(**({f.name: 0.0 for f in fields(MessRates)} | {kind: rate}))
 
 
-ENTRY_KINDS = ["key_variants", "label_synonyms", "line_formats", "shortened_feedback", "dropped_entry"]
+ENTRY_KINDS = [
+    "key_variants",
+    "label_synonyms",
+    "line_formats",
+    "shortened_feedback",
+    "dropped_entry",
+]
 
 
 @pytest.mark.parametrize("kind", ENTRY_KINDS)
@@ -67,8 +79,17 @@ def test_each_entry_mess_at_its_rate(small, kind):
     assert abs(hit.mean() - rate) < 4 * np.sqrt(rate * (1 - rate) / n)
 
 
-@pytest.mark.parametrize("kind", ["missing_output", "truncation", "python_literals", "top_level_list",
-                                  "trailing_commas", "extra_entries"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "missing_output",
+        "truncation",
+        "python_literals",
+        "top_level_list",
+        "trailing_commas",
+        "extra_entries",
+    ],
+)
 def test_each_response_mess_at_its_rate(small, kind):
     items, labels = small
     rate = 0.3
@@ -85,7 +106,9 @@ def test_repair_recovers_the_recoverable_pairs_under_heavy_mess(small):
     heavy = MessRates().scaled(4.0)
     sim = simulate_validator_outputs(items, labels, rates=heavy, seed=9, progress=False)
     judgments, report = repair_judgments(items, sim.outputs, repairs=ALL, progress=False)
-    merged = judgments.merge(sim.truth, on=["generator", "item", "validator"], suffixes=("", "_true"))
+    merged = judgments.merge(
+        sim.truth, on=["generator", "item", "validator"], suffixes=("", "_true")
+    )
     recoverable = merged[merged["recoverable"]]
     assert recoverable["label"].notna().mean() > 0.98
     labelled = recoverable[recoverable["label"].notna()]
@@ -96,8 +119,14 @@ def test_repair_recovers_the_recoverable_pairs_under_heavy_mess(small):
 
 def test_validator_scale_silences_a_validator(small):
     items, labels = small
-    sim = simulate_validator_outputs(items, labels, rates=MessRates(fence=0.0).scaled(5.0),
-                                     validator_scale={"gpt-4.1": 0.0}, seed=2, progress=False)
+    sim = simulate_validator_outputs(
+        items,
+        labels,
+        rates=MessRates(fence=0.0).scaled(5.0),
+        validator_scale={"gpt-4.1": 0.0},
+        seed=2,
+        progress=False,
+    )
     clean = sim.truth[sim.truth["validator"] == "gpt-4.1"]
     assert set(clean["mess"]) <= {"", "no_vote"}
     assert (sim.truth[sim.truth["validator"] != "gpt-4.1"]["mess"] != "").mean() > 0.2
@@ -111,8 +140,14 @@ def test_bad_simulation_input(small):
         simulate_validator_outputs(items, labels, rates={"prose": 0.1})
     with pytest.raises(ValueError, match=r"labels is missing column\(s\) \['label'\]"):
         simulate_validator_outputs(items, labels.drop(columns="label"))
-    with pytest.raises(ValueError, match=r"pair without a generator item: generator 'gpt-4o', item 99999"):
-        extra = pd.DataFrame({"generator": ["gpt-4o"], "item": [99999], "validator": ["gpt-4.1"], "label": [1]})
+    with pytest.raises(
+        ValueError, match=r"pair without a generator item: generator 'gpt-4o', item 99999"
+    ):
+        extra = pd.DataFrame(
+            {"generator": ["gpt-4o"], "item": [99999], "validator": ["gpt-4.1"], "label": [1]}
+        )
         simulate_validator_outputs(items, pd.concat([labels, extra]))
-    with pytest.raises(ValueError, match=r"validator_scale\['gpt-4.1'\] \(-1\) must be a finite number >= 0"):
+    with pytest.raises(
+        ValueError, match=r"validator_scale\['gpt-4.1'\] \(-1\) must be a finite number >= 0"
+    ):
         simulate_validator_outputs(items, labels, validator_scale={"gpt-4.1": -1})

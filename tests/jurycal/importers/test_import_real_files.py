@@ -1,9 +1,11 @@
-"""The importers on files the tools themselves wrote (fixtures/real, fixtures/published).
+"""The importers on files the tools themselves wrote (fixtures/real) and on hand-made files in
+AlpacaEval's and FastChat's published layouts (fixtures/handmade).
 
 fixtures/real holds the output of Inspect AI 0.3.285, promptfoo 0.121.20 and
-DeepEval 4.3.1, run offline by benchmarks/importer_fixtures/regenerate.sh;
-fixtures/published holds slices of AlpacaEval's and a FastChat fork's published
-judgment files (README.md there gives their provenance and licence).
+DeepEval 4.3.1, run offline by benchmarks/importer_fixtures/regenerate.sh. AlpacaEval and
+FastChat are not run here (they call hosted judges), and their published files are not
+copied into the repository: fixtures/handmade follows their field layout (one annotator per
+model; a re-run appended after failed judgments, as FastChat writes it).
 """
 
 from __future__ import annotations
@@ -31,10 +33,10 @@ from jurycal.importers.zipped import ZSTD_METHOD
 from jurycal.io import read_table
 
 REAL = Path(__file__).parent / "fixtures" / "real"
-PUBLISHED = Path(__file__).parent / "fixtures" / "published"
+HANDMADE = Path(__file__).parent / "fixtures" / "handmade"
 PANEL = ["mockllm/grader-a", "mockllm/grader-b", "mockllm/grader-c"]
-ALPACA = sorted(PUBLISHED.glob("alpaca_eval_*.json"))
-MT_RERUN = PUBLISHED / "mt_bench_gpt-4_single_rerun.jsonl"
+ALPACA = sorted(HANDMADE.glob("alpaca_eval_*.json"))
+MT_RERUN = HANDMADE / "mt_bench_gpt-4_single_rerun.jsonl"
 
 
 def votes(frame: pd.DataFrame) -> dict[tuple[str, str, str], int | None]:
@@ -181,7 +183,7 @@ def test_deepeval_without_generator_names_the_file_that_records_none() -> None:
         read_deepeval_run([REAL / "deepeval_echo-gen.json", REAL / "deepeval_unrecorded.json"])
 
 
-# -- AlpacaEval, MT-Bench: published files -------------------------------------------------
+# -- AlpacaEval, MT-Bench: hand-made files in the published layout -------------------------------------------------
 
 
 def test_alpaca_eval_one_annotator_per_model_votes_among_the_present() -> None:

@@ -210,7 +210,16 @@ def test_cli_fit_and_estimate_with_item_intervals(tmp_path, capsys):
     world.judgments.to_csv(tmp_path / "judgments.csv", index=False)
     world.human_labels.to_csv(tmp_path / "human.csv", index=False)
     files = [str(tmp_path / "judgments.csv"), str(tmp_path / "human.csv")]
-    options = ["--loss", "likelihood", "--interval", "items", "--n-boot", "10", "--backend", "torch"]
+    options = [
+        "--loss",
+        "likelihood",
+        "--interval",
+        "items",
+        "--n-boot",
+        "10",
+        "--backend",
+        "torch",
+    ]
     options += ["--restarts", "1"]
     card = tmp_path / "card.md"
     assert main(["fit", *files, *options, "--json", "--report", str(card)]) == 0

@@ -80,7 +80,10 @@ def test_summary_prints_the_fit_the_table_the_validators_and_the_warnings():
     text = str(summary)
     assert text.startswith(f"Latent-trait regression ({result.loss_name} loss)")
     assert f"Latent-trait fit ({result.loss_name} loss): training loss" in text
-    assert "95% intervals: bootstrap intervals (20 replicates redrawing every count from the fit)" in text
+    assert (
+        "95% intervals: bootstrap intervals (20 replicates redrawing every count from the fit)"
+        in text
+    )
     assert list(summary.tables) == ["precision", "validators", "fit"]
     assert summary.as_html().startswith("<h3>") and summary.as_markdown().startswith("## ")
     for name in [*map(str, result.precision.index), *map(str, result.tpr.index)]:

@@ -140,7 +140,9 @@ def test_one_calibration_generator_gives_the_offset_and_no_interval():
 def test_stack_weighs_the_better_estimator_more():
     world = transfer_world("fixed", seed=4)
     data = world_data(world, [0, 1, 2, 3])
-    est = stack(data, {"calibration_mean": calibration_mean, "rogan_gladen_pooled": rogan_gladen_pooled})
+    est = stack(
+        data, {"calibration_mean": calibration_mean, "rogan_gladen_pooled": rogan_gladen_pooled}
+    )
     weights = est.details["weights"]
     assert weights.sum() == pytest.approx(1.0)
     assert weights[1] > 0.9

@@ -53,4 +53,3 @@ def test_bias_vs_delta_j_matches_app_c():
     assert shared[0] == pytest.approx(0.0)  # equal judge quality: no shared-calibration bias
     q_b = (1 + 0.3 - 0.1) / 2
     assert shared[1] == pytest.approx(shared_calibration_bias(0.55, 0.65, 0.65, q_b, q_b))
-
