@@ -12,8 +12,7 @@ The names below are imported on first use, so ``import jurycal`` stays cheap
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from regression.lazy import attach
 
 __version__ = "0.1.0"
 
@@ -40,13 +39,4 @@ _EXPORTS = {
 __all__ = ["__version__", *sorted(_EXPORTS)]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(_EXPORTS[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'jurycal' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = attach("jurycal", _EXPORTS)
