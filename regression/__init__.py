@@ -58,6 +58,10 @@ if TYPE_CHECKING:
         Split,
         leave_out_evaluation,
     )
+    from regression.registry import (
+        REGISTRY,
+        make_estimator,
+    )
     from regression.single_judge import (
         COMPARISON_METHODS,
         LOW_J,
@@ -107,6 +111,8 @@ if TYPE_CHECKING:
 
 #: Public name -> the module that defines it.
 _EXPORTS = {
+    "REGISTRY": "regression.registry",
+    "make_estimator": "regression.registry",
     "PartialLabels": "regression.labels",
     "plan_labels": "regression.labels",
     "suggest_labels": "regression.labels",
@@ -215,6 +221,7 @@ __all__ = [
     "LatentWorld",
     "leave_out_evaluation",
     "LOW_J",
+    "make_estimator",
     "MisfitWarning",
     "MissingColumnError",
     "MissingValueError",
@@ -230,6 +237,7 @@ __all__ = [
     "ppi_mean",
     "PPIMeanResult",
     "PrevalenceEstimate",
+    "REGISTRY",
     "resample_binomial",
     "resample_table",
     "resample_tables",

@@ -132,13 +132,13 @@ def _read(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def _model(args: argparse.Namespace) -> Any:
-    from regression import LatentTraitModel
+    """The estimator ``--loss`` names, with the settings it has (``settle_options`` refused the
+    optimiser's settings for the transfer estimator)."""
+    from regression.registry import make_estimator
 
     if args.loss == "transfer":
-        return LatentTraitModel()
-    return LatentTraitModel(
-        loss=args.loss, n_restarts=args.restarts, backend=args.backend, seed=args.seed
-    )
+        return make_estimator("transfer")
+    return make_estimator(args.loss, n_restarts=args.restarts, backend=args.backend, seed=args.seed)
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
