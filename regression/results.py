@@ -27,16 +27,12 @@ sets need because the generators' errors move together).
 from __future__ import annotations
 
 import html
-import warnings
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import pandas as pd
-
-from regression.errors import JurycalWarning
 
 __all__ = [
     "INTERVAL_COLUMNS",
@@ -48,7 +44,6 @@ __all__ = [
     "Summary",
     "interval_frame",
     "flat_table",
-    "record_warnings",
     "with_roles",
 ]
 
@@ -346,35 +341,6 @@ def flat_table(table: pd.DataFrame) -> pd.DataFrame:
 
 def _plain_range(index: pd.Index) -> bool:
     return isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
-
-
-@contextmanager
-def record_warnings() -> Iterator[list[str]]:
-    """Collect the :class:`JurycalWarning` messages raised inside, and raise them again after.
-
-    A fit wraps its work in this and keeps the list on its result, so the
-    warnings stay with the numbers; the user's own warning filters still see
-    every warning once.
-
-    Examples
-    --------
-    >>> from regression.errors import MisfitWarning
-    >>> with warnings.catch_warnings(record=True):
-    ...     with record_warnings() as seen:
-    ...         warnings.warn("overdispersed", MisfitWarning)
-    >>> seen
-    ['overdispersed']
-    """
-    seen: list[str] = []
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        yield seen
-    for record in caught:
-        if issubclass(record.category, JurycalWarning):
-            seen.append(str(record.message))
-        warnings.warn_explicit(
-            record.message, record.category, record.filename, record.lineno, source=record.source
-        )
 
 
 def with_roles(
