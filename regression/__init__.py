@@ -58,10 +58,17 @@ if TYPE_CHECKING:
         Split,
         leave_out_evaluation,
     )
+    from regression.ranking import (
+        Leaderboard,
+        could_be_best,
+        leaderboard,
+        rank_sets,
+    )
     from regression.registry import (
         REGISTRY,
         make_estimator,
     )
+    from regression.results import JointError
     from regression.single_judge import (
         COMPARISON_METHODS,
         LOW_J,
@@ -111,6 +118,11 @@ if TYPE_CHECKING:
 
 #: Public name -> the module that defines it.
 _EXPORTS = {
+    "JointError": "regression.results",
+    "Leaderboard": "regression.ranking",
+    "could_be_best": "regression.ranking",
+    "leaderboard": "regression.ranking",
+    "rank_sets": "regression.ranking",
     "REGISTRY": "regression.registry",
     "make_estimator": "regression.registry",
     "PartialLabels": "regression.labels",
@@ -189,6 +201,11 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "JointError",
+    "Leaderboard",
+    "could_be_best",
+    "leaderboard",
+    "rank_sets",
     "allocate_calibration",
     "Anchors",
     "BootstrapResult",
