@@ -21,7 +21,7 @@ from regression.latent.data import LatentData
 from regression.latent.losses import predicted_rates, split_theta
 from regression.latent.solver import Solver
 
-__all__ = ["count_replicates", "percentile_ends", "redraw_proportions"]
+__all__ = ["count_replicates", "percentile_ends", "replicate_precisions", "redraw_proportions"]
 
 
 def redraw_proportions(rng: Any, n: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -76,6 +76,29 @@ def count_replicates(
     return datas
 
 
+def replicate_precisions(
+    solver: Solver,
+    datas: list[LatentData],
+    theta: np.ndarray,
+    *,
+    progress: bool | None = False,
+) -> np.ndarray:
+    """Refit every replicate (one start each, one batch): ``(n_boot, n_gen)`` precisions.
+
+    The likelihood refits from the estimate: its optimum is unique, so this
+    only saves iterations. The paper loss refits from the replicate's own
+    first start, as the estimator does: from the estimate, L-BFGS-B stalls at
+    once on the RMSE kink and the unanchored generators' intervals collapse
+    to a point.
+    """
+    if solver.loss == "likelihood":
+        starts = np.repeat(theta[None, :], len(datas), axis=0)
+    else:
+        starts = np.stack([solver.first_start(d) for d in datas])
+    thetas, _, _, _ = solver.solve(datas, starts, progress=progress)
+    return thetas[:, : datas[0].n_gen]
+
+
 def percentile_ends(
     solver: Solver,
     datas: list[LatentData],
@@ -85,25 +108,14 @@ def percentile_ends(
     *,
     progress: bool | None = False,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Refit every replicate (one start each, one batch) and take the precisions' quantiles.
-
-    The likelihood refits from the estimate: its optimum is unique, so this
-    only saves iterations. The paper loss refits from the replicate's own
-    first start, as the estimator does: from the estimate, L-BFGS-B stalls at
-    once on the RMSE kink and the unanchored generators' intervals collapse
-    to a point.
+    """The percentile interval of :func:`replicate_precisions`.
 
     Returns
     -------
     (low, high) : ndarray
         Per generator; a one-sided interval's open end is 0 or 1.
     """
-    if solver.loss == "likelihood":
-        starts = np.repeat(theta[None, :], len(datas), axis=0)
-    else:
-        starts = np.stack([solver.first_start(d) for d in datas])
-    thetas, _, _, _ = solver.solve(datas, starts, progress=progress)
-    boot = thetas[:, : datas[0].n_gen]
+    boot = replicate_precisions(solver, datas, theta, progress=progress)
     lo_q = alpha / 2 if alternative == "two-sided" else alpha
     low = np.quantile(boot, lo_q, axis=0)
     high = np.quantile(boot, 1 - lo_q, axis=0)

@@ -23,7 +23,7 @@ from regression.checks import SeedLike, as_rng, check_alpha, check_alternative, 
 from regression.data.anchors import Anchors
 from regression.data.matrix import check_anchor_labels, check_new_rows, default_n
 from regression.intervals import ConfidenceInterval
-from regression.latent.bootstrap import count_replicates, percentile_ends
+from regression.latent.bootstrap import count_replicates, percentile_ends, replicate_precisions
 from regression.latent.data import LatentData, latent_data
 from regression.latent.items import ItemVotes, draw_item_weights, item_replicates
 from regression.latent.losses import split_theta
@@ -36,7 +36,8 @@ from regression.latent.solver import (
     UnidentifiedWarning,
     pearson_dispersion,
 )
-from regression.results import Summary, interval_frame, with_roles
+from regression.ranking import Ranked
+from regression.results import JointError, Summary, interval_frame, with_roles
 
 __all__ = ["INTERVAL_METHODS", "FitInputs", "LatentTraitResult", "fit_result"]
 
@@ -73,7 +74,7 @@ class FitInputs:
 
 
 @dataclass(frozen=True, eq=False)
-class LatentTraitResult:
+class LatentTraitResult(Ranked):
     """A fitted latent-trait model.
 
     Attributes
@@ -294,8 +295,16 @@ class LatentTraitResult:
         data = inputs.data()
         if method == "profile":
             return self._profile(model, data, alpha, alternative, quasi)
+        datas = self._replicates(method, n_boot, seed)
+        low, high = percentile_ends(model, datas, self.theta, alpha, alternative, progress=progress)
+        return self._interval_table(low, high)
+
+    def _replicates(self, method: str, n_boot: int, seed: SeedLike) -> list[LatentData]:
+        """The bootstrap data sets of ``method`` ("parametric", "nonparametric" or "items")."""
         n_boot = check_n_boot(n_boot)
         rng = as_rng(seed)
+        _, inputs = self._require_refit_state()
+        data = inputs.data()
         if method == "items":
             if inputs.items is None:
                 raise ValueError(
@@ -305,11 +314,60 @@ class LatentTraitResult:
                     "judgments, human_labels, calibration_generators) to use it."
                 )
             weights = draw_item_weights(inputs.items, n_boot, rng)
-            datas = item_replicates(data, inputs.items, weights)
-        else:
-            datas = count_replicates(data, self.theta, method, n_boot, rng)
-        low, high = percentile_ends(model, datas, self.theta, alpha, alternative, progress=progress)
-        return self._interval_table(low, high)
+            return item_replicates(data, inputs.items, weights)
+        return count_replicates(data, self.theta, method, n_boot, rng)
+
+    def joint_error(
+        self,
+        *,
+        method: str | None = None,
+        n_boot: int = 200,
+        seed: SeedLike = 0,
+        progress: bool | None = None,
+    ) -> JointError:
+        """The joint law of the generators' errors, from one bootstrap of the whole fit.
+
+        Each replicate refits every generator at once, so the draws
+        ``ghat* - ghat`` keep how the estimates move together (shared anchors,
+        shared judges); :meth:`compare` and :meth:`rank_sets` use them.
+
+        Parameters
+        ----------
+        method : {"items", "parametric", "nonparametric"}, optional
+            As in :meth:`interval`; default ``"items"`` for a fit by
+            :meth:`LatentTraitModel.fit_table` (it keeps the item votes), else
+            ``"parametric"`` for the likelihood and ``"nonparametric"`` for the
+            paper loss. What each covers: :meth:`interval_covers`.
+        n_boot : int
+        seed : int, Generator or None
+        progress : bool or None
+
+        Raises
+        ------
+        ValueError
+            An unknown method, or ``"items"`` on a fit without item votes.
+        """
+        if method is None:
+            has_items = self.inputs is not None and self.inputs.items is not None
+            method = "items" if has_items else self.interval_method("auto")
+            if method == "profile":
+                method = "parametric"
+        if method not in ("items", "parametric", "nonparametric"):
+            raise ValueError(
+                f"method ({method!r}) not recognized; the joint error is a bootstrap: "
+                "'items', 'parametric' or 'nonparametric'."
+            )
+        model, _ = self._require_refit_state()
+        datas = self._replicates(method, n_boot, seed)
+        boot = replicate_precisions(model, datas, self.theta, progress=progress)
+        draws = boot - self.precision.to_numpy()[None, :]
+        index = pd.Index(self.precision.index, name="generator")
+        return JointError(
+            estimate=pd.Series(self.precision.to_numpy(), index=index, name="estimate"),
+            covariance=pd.DataFrame(np.cov(draws, rowvar=False), index=index, columns=index),
+            draws=draws,
+            covers=self.interval_covers(method, n_boot=n_boot),
+        )
 
     def _interval_table(self, low: np.ndarray, high: np.ndarray) -> pd.DataFrame:
         anchors = self.inputs.anchors if self.inputs is not None else None

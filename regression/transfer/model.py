@@ -25,7 +25,8 @@ from regression.data.matrix import check_new_rows, default_n, matrix_inputs
 from regression.intervals import ConfidenceInterval, wilson_interval
 from regression.labels.design import label_design
 from regression.labels.result import LABELS_NOTE, PartialLabels, fit_partial
-from regression.results import Summary, interval_frame, with_roles
+from regression.ranking import N_DRAWS, Ranked
+from regression.results import JointError, Summary, interval_frame, with_roles
 from regression.transfer.estimators import (
     ESTIMATORS,
     Estimate,
@@ -34,6 +35,8 @@ from regression.transfer.estimators import (
     logit_spread,
     pooled_anchors,
 )
+from regression.transfer.joint import COVERS as JOINT_COVERS
+from regression.transfer.joint import JointParts, joint_parts, sample_errors
 
 __all__ = ["LABELS", "TransferModel", "TransferResult", "transfer_data"]
 
@@ -273,7 +276,7 @@ def _self_check(data: TransferData, rates: pd.DataFrame) -> pd.DataFrame:
 
 
 @dataclass(frozen=True, eq=False)
-class TransferResult:
+class TransferResult(Ranked):
     """A fitted :class:`TransferModel`.
 
     Attributes
@@ -422,6 +425,59 @@ class TransferResult:
         """``(low, high)`` Series of :meth:`interval` at ``confidence_level``."""
         table = self.interval(1 - confidence_level, alternative=alternative)
         return ConfidenceInterval(table["low"], table["high"])
+
+    @cached_property
+    def joint_parts(self) -> JointParts:
+        """The shared, specific and label parts of the estimates' error (:mod:`regression.transfer.joint`)."""
+        if self.data is None or self.anchors is None:
+            raise ValueError("this result does not keep its data; refit with TransferModel.fit.")
+        counts = self.anchors.precision_n
+        label_n = (
+            None
+            if counts is None
+            else counts.reindex(self.precision.index[self.data.calibration]).to_numpy(dtype=float)
+        )
+        residuals = self.loo_errors[self.method].to_numpy(dtype=float)
+        return joint_parts(self.data, ESTIMATORS[self.method], self.estimate.se, residuals, label_n)
+
+    def joint_error(self, *, n_draws: int = N_DRAWS, seed: int = 0) -> JointError:
+        """The joint law of every generator's error, for :meth:`compare` and :meth:`rank_sets`.
+
+        What it counts is :mod:`regression.transfer.joint`'s module docstring:
+        the calibration generators the estimates share (jackknife), each
+        generator's own deviation (the held-out errors beyond the shared part),
+        the human labels' sampling, and for a partially labelled generator its
+        own interval, leaning on the transfer estimate by its share of the
+        effective sample size. Each generator's marginal scale is at least that
+        of its :meth:`interval`.
+
+        Raises
+        ------
+        ValueError
+            Below two calibration generators (no interval to build it from).
+        """
+        parts = self.joint_parts
+        scale = parts.covariance()
+        table = self.interval()
+        partial: dict[int, tuple[float, float]] = {}
+        if self.partial is not None:
+            for generator, estimate in self.partial.estimates.items():
+                row = self.precision.index.get_loc(generator)
+                weight = estimate.n_transfer / estimate.n_eff if estimate.n_eff > 0 else 0.0
+                p = min(max(estimate.estimate, 0.5 / estimate.n_eff), 1 - 0.5 / estimate.n_eff)
+                partial[row] = (weight, float(np.sqrt(p * (1 - p) / estimate.n_eff)))
+        for row, (weight, sd) in partial.items():
+            scale[row, :] *= weight
+            scale[:, row] *= weight
+            scale[row, row] = max(sd**2, scale[row, row])
+        index = pd.Index(self.precision.index, name="generator")
+        return JointError(
+            estimate=pd.Series(table["estimate"].to_numpy(), index=index, name="estimate"),
+            covariance=pd.DataFrame(scale, index=index, columns=index),
+            df=parts.df,
+            draws=sample_errors(parts, n_draws, seed, partial),
+            covers=JOINT_COVERS,
+        )
 
     def diagnostics(self, *, calibration: bool = True) -> pd.DataFrame:
         """Per generator: how much the judges say about it and how much the estimate follows them.
