@@ -58,6 +58,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "precision of a new generator, unannotated or partially labelled "
         "(the paper's section 5.1 use)",
     ),
+    "rank": (
+        "jurycal.cli.latent",
+        "leaderboard: differences between generators and simultaneous rank sets",
+    ),
     "suggest": (
         "jurycal.cli.suggest",
         "the items to label next (active choice), with their inclusion probabilities",

@@ -37,17 +37,24 @@ from jurycal.cli.common import (
 if TYPE_CHECKING:
     from regression.results import EstimateResult, Summary
 
-__all__ = ["LIKELIHOOD_DEFAULTS", "register", "run_estimate", "run_fit", "settle_options"]
+__all__ = [
+    "LIKELIHOOD_DEFAULTS",
+    "register",
+    "run_estimate",
+    "run_fit",
+    "run_rank",
+    "settle_options",
+]
 
 
 def register(subparsers: Any) -> None:
-    """Add ``fit`` and ``estimate`` to the ``jurycal`` subparsers."""
+    """Add ``fit``, ``estimate`` and ``rank`` to the ``jurycal`` subparsers."""
     from regression.latent import BACKENDS, INTERVAL_METHODS, MODEL_LOSSES
 
-    for name, handler in (("fit", run_fit), ("estimate", run_estimate)):
+    for name, handler in (("fit", run_fit), ("estimate", run_estimate), ("rank", run_rank)):
         parser = subparsers.add_parser(
             name,
-            parents=[command_options(plot=name == "fit")],
+            parents=[command_options(plot=name != "estimate")],
             help=summary(name),
             description="JUDGMENTS has generator, item, validator, label; HUMAN has "
             "generator, item, human. Anchors come from the calibration generators' labels.",
@@ -62,6 +69,20 @@ def register(subparsers: Any) -> None:
         )
         if name == "estimate":
             parser.add_argument("--generator", required=True, help="the new generator")
+        if name == "rank":
+            parser.add_argument(
+                "--pairs",
+                nargs="+",
+                metavar="A:B",
+                type=pair_value,
+                help="compare only these pairs (default every pair); the intervals hold for "
+                "the pairs named, all at once",
+            )
+            parser.add_argument(
+                "--one-at-a-time",
+                action="store_true",
+                help="pair intervals each at the level alone, not simultaneous",
+            )
         parser.add_argument(
             "--loss",
             choices=MODEL_LOSSES,
@@ -265,6 +286,74 @@ def run_fit(args: argparse.Namespace) -> int:
             written.append(_plot(args, result, human, table))
             payload["plot"] = str(plot_path(args))
     emit(args, "\n".join([text, *written]), payload)
+    return 0
+
+
+def pair_value(text: str) -> tuple[str, str]:
+    """``A:B`` as a pair of generator names (argparse type)."""
+    a, sep, b = text.partition(":")
+    if not sep or not a or not b:
+        raise argparse.ArgumentTypeError(f"a pair is written A:B (two generators); got {text!r}")
+    return a, b
+
+
+def run_rank(args: argparse.Namespace) -> int:
+    """Fit, then the leaderboard: rank sets, could-be-best and the pairs' differences."""
+    from regression.ranking import leaderboard
+
+    settle_options(args)
+    _check_outputs(args)
+    with steps(args, ["read", "fit", "rank", "write"]) as advance:
+        advance("read")
+        judgments, human = _read(args)
+        calibration = _calibration(args, judgments, human)
+        advance("fit")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # every warning is on the result and printed below
+            result = _model(args).fit_table(judgments, human, calibration)
+        advance("rank")
+        joint_options = {} if args.loss == "transfer" else {"n_boot": args.n_boot}
+        board = leaderboard(result, args.alpha, seed=args.seed, **joint_options)
+        pairs = board.pairs
+        if args.pairs or args.one_at_a_time:
+            for name in (g for pair in args.pairs or () for g in pair):
+                find_name(name, result.precision.index, "generator", "this fit")
+            pairs = result.compare(
+                args.alpha,
+                args.pairs,
+                simultaneous=not args.one_at_a_time,
+                seed=args.seed,
+                **joint_options,
+            )
+        summary = board.summary()
+        advance("write")
+        written = []
+        if args.report is not None:
+            from jurycal.report import Report, add_estimate
+
+            card = Report("jurycal report card: leaderboard")
+            add_estimate(card, summary)
+            card.figure(board.plot(), "Estimates with intervals and rank sets; decided pairs.")
+            written += [f"written: {path}" for path in write_card(card, args.report)]
+        if plot_path(args) is not None:
+            written.append(str(save_plot(args, board.plot())))
+    level = "one at a time" if args.one_at_a_time else "simultaneous"
+    text = summary.as_text()
+    if args.pairs or args.one_at_a_time:
+        text += f"\n\npairs asked for ({level}):\n" + pairs.to_string(
+            index=False, float_format="{:.4f}".format
+        )
+    payload = {
+        "method": result.method,
+        "covers": board.covers,
+        "alpha": args.alpha,
+        "leaderboard": board.table,
+        "pairs": pairs,
+        "pairs_level": level,
+        "could_be_best": [g for g in board.table.index[board.table["could_be_best"]]],
+        "warnings": list(result.warnings),
+    }
+    emit(args, "\n".join([text, *[f"warning: {w}" for w in result.warnings], *written]), payload)
     return 0
 
 

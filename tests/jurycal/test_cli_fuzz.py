@@ -39,6 +39,7 @@ COMMANDS = {
     "repair": (["items", "outputs"], ["--report", "--fuzzy-threshold"]),
     "fit": (["judgments", "human"], ["--calibration", "--n-boot"]),
     "estimate": (["judgments", "human"], ["--generator"]),
+    "rank": (["judgments", "human"], ["--calibration", "--alpha"]),
 }
 
 NAMES = st.sampled_from(["a", "b", "1", "2", 1, 2, "A", "", " a", "ä", None])

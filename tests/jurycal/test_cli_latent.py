@@ -133,3 +133,44 @@ def test_fit_and_estimate_bad_input(files, capsys):
     pd.DataFrame({"generator": ["g"], "item": [0]}).to_csv(root / "bad.csv", index=False)
     assert main(["fit", str(root / "judgments.parquet"), str(root / "bad.csv")]) == 1
     assert "missing column(s) ['human']" in capsys.readouterr().err
+
+
+def test_rank_prints_the_leaderboard_and_writes_its_card(files, capsys, tmp_path):
+    root, judgments, human = files
+    argv = ["rank", str(root / "judgments.parquet"), str(root / "human.csv"), "--calibration"]
+    card = tmp_path / "card.md"
+    options = ["--json", "--report", str(card), "--plot", str(tmp_path / "rank.png")]
+    assert main(argv + ["gpt-4o", "claude_3_opus", "gpt-4-turbo"] + options) == 0
+    payload = json.loads(capsys.readouterr().out)
+    board = {r["generator"]: r for r in payload["leaderboard"]}
+    assert set(board) == set(judgments["generator"].unique())
+    for row in board.values():
+        assert 1 <= row["low_rank"] <= row["rank"] <= row["high_rank"] <= len(board)
+    # the two labelled ends, 9 points apart on 900-odd labels each, are decided
+    decided = {
+        (p["generator_a"], p["generator_b"]): p["decided"]
+        for p in payload["pairs"]
+        if p["decided"] != "undecided"
+    }
+    assert decided[("gpt-4-turbo", "claude_3_opus")] == "b higher"
+    assert payload["could_be_best"] == [g for g, r in board.items() if r["low_rank"] == 1]
+    assert payload["pairs_level"] == "simultaneous"
+    assert "Leaderboard (transfer)" in card.read_text()
+    assert "<img" in card.with_suffix(".html").read_text()
+    assert (tmp_path / "rank.png").stat().st_size > 0
+
+
+def test_rank_compares_the_pairs_asked_for_and_names_a_stranger(files, capsys):
+    root, _, _ = files
+    argv = ["rank", str(root / "judgments.parquet"), str(root / "human.csv"), "--calibration"]
+    argv += ["gpt-4o", "claude_3_opus", "gpt-4-turbo"]
+    assert main(argv + ["--pairs", "gpt-4o:deepseek-chat", "--one-at-a-time", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert [(p["generator_a"], p["generator_b"]) for p in payload["pairs"]] == [
+        ("gpt-4o", "deepseek-chat")
+    ]
+    assert payload["pairs_level"] == "one at a time"
+    assert main(argv + ["--pairs", "gpt-4o:nobody"]) == 1
+    assert "generator 'nobody' is not in this fit" in capsys.readouterr().err
+    assert main(argv[:-2] + ["--alpha", "0.1"]) == 1  # one calibration generator left
+    assert "Label a second generator" in capsys.readouterr().err
