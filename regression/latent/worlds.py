@@ -80,6 +80,7 @@ def simulate_transfer_world(
     spread: float = 0.0,
     shared: float = 0.0,
     slope: float = 0.0,
+    ties: int = 0,
     seed: SeedLike = 0,
 ) -> LatentWorld:
     """Draw a fully observed world whose judges' TPR / TNR depend on the generator.
@@ -98,6 +99,9 @@ def simulate_transfer_world(
         Standard deviation of the generator-level logit shift ``u_i``.
     slope : float
         Logit TNR falls by ``slope`` per unit of precision above the mean.
+    ties : int
+        The last ``ties`` generators get the true precision of the first one
+        (tied generators, for the studies of comparisons and rank sets).
     seed : int, Generator or None
 
     Returns
@@ -110,7 +114,8 @@ def simulate_transfer_world(
     ------
     ValueError
         A size below 1, ``n_annotated`` outside [0, n_generators], a range
-        outside [0, 1] or a negative (or non-finite) ``spread``, ``shared``.
+        outside [0, 1], a negative (or non-finite) ``spread``, ``shared``, or
+        ``ties`` outside [0, n_generators - 1].
 
     Examples
     --------
@@ -123,11 +128,15 @@ def simulate_transfer_world(
             raise ValueError(f"{name} ({sd!r}) must be a finite number >= 0.")
     if not np.isfinite(slope):
         raise ValueError(f"slope ({slope!r}) must be finite.")
+    if not 0 <= ties < n_generators:
+        raise ValueError(f"ties ({ties!r}) must lie in [0, n_generators - 1].")
     rng = as_rng(seed)
     shape = (n_generators, n_validators)
     gens, vals, g, tpr, tnr = draw_traits(
         (n_generators, n_validators, n_items, n_annotated), (g_range, tpr_range, tnr_range), rng
     )
+    if ties:
+        g[n_generators - ties :] = g[0]
     shift = (
         rng.normal(0.0, shared, n_generators)[:, None] if shared > 0 else np.zeros((shape[0], 1))
     )
