@@ -17,7 +17,7 @@ labels); use ``regression`` for a bias-corrected precision.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -113,6 +113,9 @@ class EnsemblePrecision(IntervalMixin):
     n_labelled: np.ndarray
     n_unlabelled: np.ndarray
     warnings: tuple[str, ...] = ()
+
+    #: :meth:`summary` takes no option beyond ``alpha`` (the result contract).
+    SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ()
 
     @property
     def method(self) -> str:

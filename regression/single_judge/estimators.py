@@ -17,7 +17,7 @@ error but gives a NaN Rogan-Gladen estimate, the interval [0, 1] and a warning.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -236,6 +236,9 @@ class SingleJudgeResult(IntervalMixin):
     ppi: PrevalenceEstimate
     youden: YoudenJResult
     warnings: tuple[str, ...] = ()
+
+    #: :meth:`summary` takes no option beyond ``alpha`` (the result contract).
+    SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ()
 
     @property
     def estimators(self) -> tuple[PrevalenceEstimate, PrevalenceEstimate, PrevalenceEstimate]:

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -118,6 +118,9 @@ class PPIMeanResult(IntervalMixin):
     alternative: str = "two-sided"
     worst_case_variance: bool = False
     warnings: tuple[str, ...] = ()
+
+    #: :meth:`summary` takes no option beyond ``alpha`` (the result contract).
+    SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ()
 
     @property
     def method(self) -> str:
