@@ -32,7 +32,7 @@ def _precision(split: Split, rule: str, threshold: int | None) -> pd.Series:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NoVoteWarning)  # such items count as unlabelled
         labels = vote(vote_matrix(split.judgments), rule, threshold)
-    return ensemble_precision(labels).to_frame()["precision"]
+    return ensemble_precision(labels).to_frame()["estimate"].rename("precision")
 
 
 def majority_baseline(split: Split) -> pd.Series:

@@ -17,15 +17,24 @@ labels); use ``regression`` for a bias-corrected precision.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
-from regression.checks import HUMAN_COLUMNS, coerce_binary, plain, require_columns
+from regression.checks import (
+    HUMAN_COLUMNS,
+    check_alpha,
+    check_alternative,
+    coerce_binary,
+    plain,
+    require_columns,
+)
 from regression.intervals import ConfidenceInterval, IntervalMixin, wilson_interval
+from regression.results import Summary, interval_frame
 
 __all__ = [
+    "PRECISION_COVERS",
     "EnsemblePrecision",
     "EnsembleRates",
     "Proportion",
@@ -68,9 +77,23 @@ class Proportion(IntervalMixin):
         return ConfidenceInterval(low, high)
 
 
+#: What :attr:`EnsemblePrecision.covers` says (module docstring).
+PRECISION_COVERS = (
+    "item sampling only: how far the share labelled valid could move on another draw of items "
+    "from the same generator, with the same validators; not the ensemble's bias against human "
+    "labels (use regression for a bias-corrected precision)"
+)
+
+
 @dataclass(frozen=True)
 class EnsemblePrecision(IntervalMixin):
     """Per-generator ensemble precision: the fraction of labelled items labelled valid.
+
+    It answers the result contract of :mod:`regression.results`: :meth:`interval`
+    (one row per generator, method ``"ensemble"``), :attr:`covers`,
+    :attr:`method`, :attr:`warnings`, :meth:`to_frame`, :meth:`summary` and
+    :meth:`diagnostics`; :attr:`ci` and :meth:`confidence_interval` give the
+    Wilson bounds as a ``(low, high)`` pair of arrays.
 
     Attributes
     ----------
@@ -81,12 +104,28 @@ class EnsemblePrecision(IntervalMixin):
     n_unlabelled : ndarray of int64
         Items whose label is missing (no vote cast, under ``missing="ignore"``);
         they are left out of the fraction and counted here.
+    warnings : tuple of str
+        What was left out (unlabelled items, generators without a labelled item).
     """
 
     generators: tuple[Any, ...]
     n_valid: np.ndarray
     n_labelled: np.ndarray
     n_unlabelled: np.ndarray
+    warnings: tuple[str, ...] = ()
+
+    #: :meth:`summary` takes no option beyond ``alpha`` (the result contract).
+    SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def method(self) -> str:
+        """The estimator's name in :data:`regression.results.METHODS`."""
+        return "ensemble"
+
+    @property
+    def covers(self) -> str:
+        """What the interval accounts for."""
+        return PRECISION_COVERS
 
     @property
     def estimate(self) -> np.ndarray:
@@ -97,19 +136,68 @@ class EnsemblePrecision(IntervalMixin):
         """Wilson interval per generator; covers item sampling, not the ensemble's bias."""
         return Proportion(self.n_valid, self.n_labelled).confidence_interval(1 - alpha, alternative)
 
-    def to_frame(self, confidence_level: float = 0.95) -> pd.DataFrame:
-        """One row per generator: ``precision, low, high, n_valid, n_labelled, n_unlabelled``."""
-        low, high = self.confidence_interval(confidence_level)
+    def _index(self) -> pd.Index:
+        return pd.Index(list(self.generators), name="generator")
+
+    def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
+        """The Wilson interval per generator at level ``1 - alpha``.
+
+        Returns
+        -------
+        DataFrame
+            Index ``generator``; columns ``estimate, low, high, method``
+            (:func:`regression.results.interval_frame`); NaN for a generator
+            without a labelled item.
+
+        Raises
+        ------
+        ValueError
+            ``alpha`` not strictly between 0 and 1, or an unknown ``alternative``.
+        """
+        low, high = self._bounds(check_alpha(alpha), check_alternative(alternative))
+        return interval_frame(self._index(), self.estimate, low, high, self.method)
+
+    def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
+        """One row per generator: ``estimate, low, high, n_valid, n_labelled, n_unlabelled``."""
+        low, high = self._bounds(check_alpha(alpha), "two-sided")
         return pd.DataFrame(
             {
-                "precision": self.estimate,
+                "estimate": self.estimate,
                 "low": low,
                 "high": high,
                 "n_valid": self.n_valid,
                 "n_labelled": self.n_labelled,
                 "n_unlabelled": self.n_unlabelled,
             },
-            index=pd.Index(list(self.generators), name="generator"),
+            index=self._index(),
+        )
+
+    def diagnostics(self) -> pd.DataFrame:
+        """Per generator, the items behind the estimate.
+
+        Columns ``n_items`` (labelled or not), ``n_labelled``, ``n_unlabelled``
+        and ``unlabelled_share`` (of its items; the estimate leaves them out).
+        """
+        n_items = self.n_labelled + self.n_unlabelled
+        share = np.full(len(self.generators), np.nan)
+        np.divide(self.n_unlabelled, n_items, out=share, where=n_items > 0)
+        return pd.DataFrame(
+            {
+                "n_items": n_items,
+                "n_labelled": self.n_labelled,
+                "n_unlabelled": self.n_unlabelled,
+                "unlabelled_share": share,
+            },
+            index=self._index(),
+        )
+
+    def summary(self, alpha: float = 0.05) -> Summary:
+        """The report: precision per generator with its interval, what it covers, warnings."""
+        return Summary(
+            "Ensemble precision per generator",
+            {"precision": self.to_frame(alpha)},
+            notes=(f"{1 - alpha:.0%} Wilson intervals covering {self.covers}.",),
+            warnings=self.warnings,
         )
 
 
@@ -192,7 +280,8 @@ def ensemble_precision(labels: Any, generator: Any = None) -> EnsemblePrecision:
     Returns
     -------
     EnsemblePrecision
-        ``.estimate``, ``.confidence_interval()`` (Wilson), ``.to_frame()``.
+        ``.estimate``, ``.interval()`` and ``.confidence_interval()`` (Wilson),
+        ``.to_frame()``, ``.summary()``, ``.diagnostics()``, ``.warnings``.
 
     Raises
     ------
@@ -222,11 +311,23 @@ def ensemble_precision(labels: Any, generator: Any = None) -> EnsemblePrecision:
     n_labelled = np.bincount(codes[has], minlength=n_groups)
     n_valid = np.bincount(codes[has], weights=values[has], minlength=n_groups)
     n_unlabelled = np.bincount(codes[~has], minlength=n_groups)
+    notes = []
+    if n_unlabelled.sum():
+        notes.append(
+            f"{int(n_unlabelled.sum())} item(s) without a label (no vote cast) were left out "
+            "of the precision; diagnostics() counts them per generator."
+        )
+    empty = [plain(name) for name, n in zip(names, n_labelled, strict=True) if n == 0]
+    if empty:
+        notes.append(
+            f"generator(s) {empty} have no labelled item: their precision and interval are NaN."
+        )
     return EnsemblePrecision(
         generators=tuple(names),
         n_valid=n_valid.astype(np.int64),
         n_labelled=n_labelled.astype(np.int64),
         n_unlabelled=n_unlabelled.astype(np.int64),
+        warnings=tuple(notes),
     )
 
 

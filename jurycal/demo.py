@@ -135,7 +135,7 @@ def _ensemble_section(report: Report, judgments: pd.DataFrame, human: pd.DataFra
         warnings.simplefilter("ignore")  # items without any vote are counted in the table
         for rule, k in (("majority", None), ("minority_veto", choice.threshold)):
             labels = vote(matrix, rule, k)
-            precision = precisions[rule] = ensemble_precision(labels).to_frame()["precision"]
+            precision = precisions[rule] = ensemble_precision(labels).to_frame()["estimate"]
             rates = ensemble_rates(labels, human)
             error = (precision - truth).abs()
             rows.append(

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from regression.intervals import wilson_interval
 from regression.results import flat_table
 
 if TYPE_CHECKING:
@@ -193,15 +192,14 @@ class Report:
 # --- report cards ---------------------------------------------------------------
 
 
-def _rate_row(name: str, k: int, n: int, alpha: float) -> dict[str, Any]:
-    low, high = wilson_interval(k, n, alpha)
-    return {"quantity": name, "estimate": k / n, "low": float(low), "high": float(high), "n": n}
+#: How the card names the rows of :meth:`SingleJudgeResult.judge_quality` (Fiedler's notation).
+_QUANTITY_NAMES = {"tpr": "TPR (q1)", "tnr": "TNR (q0)", "youden_j": "Youden's J"}
 
 
 def add_single_judge(report: Report, result: SingleJudgeResult, *, name: str = "the model") -> None:
     """Fiedler section 7, points 1-5 and 7, for one model judged by one judge."""
     c = result.calibration
-    level = f"{1 - result.primary.alpha:.0%}"
+    level = f"{1 - result.alpha:.0%}"
     report.heading(f"Single-judge estimate: {name}")
     report.paragraph(
         "1. Estimand: theta, the rate at which humans would label the test responses valid. "
@@ -214,26 +212,14 @@ def add_single_judge(report: Report, result: SingleJudgeResult, *, name: str = "
         f"{c.n_dropped} dropped); test n = {result.n} judged items ({result.n_dropped} dropped "
         "for a missing judge label)."
     )
-    frame = result.to_frame().reset_index()[
-        ["method", "estimate", "ci_low", "ci_high", "se", "covers"]
+    alpha = result.alpha
+    frame = result.to_frame(alpha).reset_index()[
+        ["method", "estimate", "low", "high", "se", "covers"]
     ]
     report.paragraph(f"4. Estimates with {level} intervals and the randomness each covers:")
     report.table(frame)
-    alpha = result.primary.alpha
-    j_low, j_high = result.youden.ci
-    quality = pd.DataFrame(
-        [
-            _rate_row("TPR (q1)", c.tp, c.n_pos, alpha),
-            _rate_row("TNR (q0)", c.tn, c.n_neg, alpha),
-            {
-                "quantity": "Youden's J",
-                "estimate": result.youden_j,
-                "low": j_low,
-                "high": j_high,
-                "n": c.m,
-            },
-        ]
-    )
+    quality = result.judge_quality(alpha).reset_index()
+    quality["quantity"] = quality["quantity"].map(_QUANTITY_NAMES)
     report.paragraph(
         f"5. Judge quality on the calibration items ({level} intervals: Wilson for the rates, "
         "Agresti-Caffo for J):"

@@ -17,6 +17,9 @@ notebook) never branches on a result's type:
 * ``summary(alpha=0.05)``: a :class:`Summary`, rendered as text, Markdown or HTML.
 * ``diagnostics()``: a DataFrame of the checks that say when not to trust it.
 * ``warnings``: the warnings raised while fitting, as text, kept on the result.
+* ``SUMMARY_OPTIONS``: a class attribute, the keyword options ``summary``
+  takes beyond ``alpha`` (interval settings, ``truth``), so that a caller
+  (the CLI) passes each result the options it has without naming its type.
 
 :class:`EstimateResult` states this as a :class:`typing.Protocol`.
 Multi-generator results also answer ``joint_error()`` (a :class:`JointError`,
@@ -29,7 +32,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 import pandas as pd
@@ -144,6 +147,7 @@ class EstimateResult(Protocol):
 
     method: str
     warnings: tuple[str, ...]
+    SUMMARY_OPTIONS: ClassVar[tuple[str, ...]]
 
     @property
     def covers(self) -> str:
@@ -159,7 +163,7 @@ class EstimateResult(Protocol):
         ...
 
     def summary(self, alpha: float = 0.05) -> Summary:
-        """The report of the result."""
+        """The report of the result (with the keyword options ``SUMMARY_OPTIONS`` names)."""
         ...
 
     def diagnostics(self) -> pd.DataFrame:

@@ -99,10 +99,10 @@ def run(args: argparse.Namespace) -> int:
         "tnr": result.tnr,
         "youden_j": result.youden_j,
         "youden_j_ci": list(result.youden.ci),
-        "estimators": result.to_frame(),
+        "estimators": result.to_frame(args.alpha),
         "warnings": list(result.warnings),
     }
-    lines = [result.summary()]
+    lines = [result.summary(args.alpha).as_text()]
     if plot_path(args) is not None:
         written = save_plot(args, plot_single_judge(result))
         payload["plot"] = str(plot_path(args))

@@ -206,22 +206,23 @@ def _summary(
 ) -> Summary:
     """The result's summary, with the interval ``--interval`` asks for.
 
-    The interval options are settings of the likelihood and paper-loss fits; the
-    transfer estimator has one interval of its own (``settle_options`` refuses
-    them with it), so only those fits are given them.
+    Each result class names the options its ``summary`` takes
+    (``SUMMARY_OPTIONS``): the latent-trait fits take the interval settings;
+    the transfer estimator has one interval of its own (``settle_options``
+    refuses those settings with it), so it is given none of them.
     """
     from regression.checks import coerce_binary
 
     labels = human.assign(human=coerce_binary("human", human["human"], allow_missing=True))
-    options: dict[str, Any] = {"truth": labels.groupby("generator")["human"].mean()}
-    if args.loss != "transfer":
-        options.update(
-            method=None if args.interval == "none" else args.interval,
-            n_boot=args.n_boot,
-            seed=args.seed,
-            calibration=calibration,
-            progress=progress_setting(args),
-        )
+    offered: dict[str, Any] = {
+        "truth": labels.groupby("generator")["human"].mean(),
+        "method": None if args.interval == "none" else args.interval,
+        "n_boot": args.n_boot,
+        "seed": args.seed,
+        "calibration": calibration,
+        "progress": progress_setting(args),
+    }
+    options = {name: offered[name] for name in type(result).SUMMARY_OPTIONS}
     return result.summary(args.alpha, **options)
 
 

@@ -32,6 +32,7 @@ import copy
 import inspect
 import warnings
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -152,6 +153,13 @@ class LatentTraitModel(Solver):
         probe = copy.copy(self)
         probe.loss = "likelihood"
         Solver.check_settings(probe)
+        message = self._ignored_settings()
+        if message:
+            # code written for the likelihood default would otherwise switch estimator unseen
+            warnings.warn(message, SettingsWarning, stacklevel=3)
+
+    def _ignored_settings(self) -> str:
+        """The warning that optimiser settings were given to the transfer estimator; '' if none."""
         changed = [
             name
             for name, parameter in inspect.signature(Solver.__init__).parameters.items()
@@ -159,16 +167,19 @@ class LatentTraitModel(Solver):
             and parameter.default is not inspect.Parameter.empty
             and getattr(self, name) != parameter.default
         ]
-        if changed:
-            # code written for the likelihood default would otherwise switch estimator unseen
-            warnings.warn(
-                f"{', '.join(changed)} set(s) the likelihood and paper-loss fits, which "
-                "LatentTraitModel() does not run by default: it estimates with the transfer "
-                "estimator (docs/new-generators.md), which has no optimiser. Pass "
-                "loss='likelihood' (or 'paper') for the latent-trait fit.",
-                SettingsWarning,
-                stacklevel=3,
-            )
+        if not changed:
+            return ""
+        return (
+            f"{', '.join(changed)} set(s) the likelihood and paper-loss fits, which "
+            "LatentTraitModel() does not run by default: it estimates with the transfer "
+            "estimator (docs/new-generators.md), which has no optimiser. Pass "
+            "loss='likelihood' (or 'paper') for the latent-trait fit."
+        )
+
+    def _with_settings_warning(self, result: TransferResult) -> TransferResult:
+        """``result`` with the warning of :meth:`_ignored_settings` kept on it, as every warning."""
+        message = self._ignored_settings()
+        return replace(result, warnings=(*result.warnings, message)) if message else result
 
     @classmethod
     def paper_release(cls, **overrides: Any) -> LatentTraitModel:
@@ -230,7 +241,7 @@ class LatentTraitModel(Solver):
         """
         self.check_settings()
         if self.loss == "transfer":
-            return TransferModel().fit(rates, counts, anchors)
+            return self._with_settings_warning(TransferModel().fit(rates, counts, anchors))
         table, n = matrix_inputs(rates, counts)
         return fit_result(self, table, n, Anchors() if anchors is None else anchors)
 
@@ -282,7 +293,9 @@ class LatentTraitModel(Solver):
                     "loss='transfer' needs human_labels on at least one calibration generator; "
                     "for an unanchored fit use loss='likelihood'."
                 )
-            return TransferModel().fit_table(judgments, human_labels, calibration_generators)
+            return self._with_settings_warning(
+                TransferModel().fit_table(judgments, human_labels, calibration_generators)
+            )
         encoded = encode_judgments(judgments, human_labels)
         counts = counts_from_encoded(encoded)
         anchors = (

@@ -14,7 +14,7 @@ import copy
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -123,6 +123,17 @@ class LatentTraitResult(Ranked):
     dispersion: float = float("nan")
     model: Solver | None = field(default=None, repr=False)
     inputs: FitInputs | None = field(default=None, repr=False)
+
+    #: The keyword options :meth:`summary` passes to :meth:`to_frame`, beyond ``alpha``: the
+    #: interval's settings among them (the CLI reads this).
+    SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = (
+        "truth",
+        "method",
+        "n_boot",
+        "seed",
+        "calibration",
+        "progress",
+    )
 
     @property
     def youden_j(self) -> pd.Series:

@@ -6,7 +6,8 @@ with ``human`` and ``judge`` columns for calibration, and judge labels for the
 test set) into a :class:`SingleJudgeResult`: the chosen estimate and its
 interval, what randomness that interval covers, the sizes n, m0, m1, the
 judge's TPR, TNR and J with an interval, the three estimators side by side
-(``summary()``, ``to_frame()``) and the warnings of Fiedler sections 4.4 / 7.
+(``summary()``, ``to_frame()``, ``interval()``: the result contract of
+:mod:`regression.results`) and the warnings of Fiedler sections 4.4 / 7.
 
 Nothing is lost silently: missing judge labels are dropped and counted (and
 reported in the warnings); a judge no better than chance (J <= 0) is not an
@@ -16,7 +17,7 @@ error but gives a NaN Rogan-Gladen estimate, the interval [0, 1] and a warning.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -29,6 +30,7 @@ from regression.intervals import (
     wald_interval,
     wilson_interval,
 )
+from regression.results import Summary, interval_frame
 from regression.single_judge.diagnostics import (
     LOW_J,
     YoudenJResult,
@@ -47,6 +49,7 @@ from regression.single_judge.tables import (
 
 __all__ = [
     "COVERS",
+    "ESTIMAND",
     "METHODS",
     "PrevalenceEstimate",
     "SingleJudgeResult",
@@ -72,7 +75,16 @@ COVERS = {
     ),
 }
 
+#: The index of :meth:`SingleJudgeResult.interval`'s one row: the human valid-rate on the test items.
+ESTIMAND = "theta"
+
 _NAIVE_INTERVALS = ("wilson", "wald")
+
+
+def _unclipped_rg_ratio(p_hat: float, tpr: float, tnr: float) -> float:
+    """``(p_hat + TNR - 1) / J`` before Rogan-Gladen clips it to [0, 1]; NaN when J <= 0."""
+    j = tpr + tnr - 1
+    return float((p_hat + tnr - 1) / j) if j > 0 else float("nan")
 
 
 @dataclass(frozen=True)
@@ -197,16 +209,25 @@ def naive_estimate(
 class SingleJudgeResult(IntervalMixin):
     """Single-judge estimate of theta: the chosen method, all three side by side, J and warnings.
 
+    It answers the result contract of :mod:`regression.results`: :meth:`interval`
+    (one row, indexed by the estimand ``"theta"``), :attr:`covers`,
+    :attr:`method`, :attr:`warnings`, :meth:`to_frame` (the three estimators),
+    :meth:`summary` and :meth:`diagnostics`. :attr:`ci` and
+    :meth:`confidence_interval` give the chosen method's interval as a
+    ``(low, high)`` pair.
+
     Attributes
     ----------
     method : str
-        The method whose estimate :attr:`estimate` and :attr:`ci` report.
+        The method whose estimate :attr:`estimate`, :attr:`ci` and
+        :meth:`interval` report.
     naive, rogan_gladen, ppi : PrevalenceEstimate
         The three estimators.
     youden : YoudenJResult
         The judge's J (with an interval) on the calibration items.
     warnings : tuple of str
-        Diagnostics (low J, J <= 0, dropped labels, clipping).
+        Diagnostics (low J, J <= 0, dropped labels, clipping, a calibration
+        set too small for PPI++'s variance).
     """
 
     method: str
@@ -215,6 +236,14 @@ class SingleJudgeResult(IntervalMixin):
     ppi: PrevalenceEstimate
     youden: YoudenJResult
     warnings: tuple[str, ...] = ()
+
+    #: :meth:`summary` takes no option beyond ``alpha`` (the result contract).
+    SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def estimators(self) -> tuple[PrevalenceEstimate, PrevalenceEstimate, PrevalenceEstimate]:
+        """The three estimators, in the order every table shows them."""
+        return (self.naive, self.rogan_gladen, self.ppi)
 
     @property
     def primary(self) -> PrevalenceEstimate:
@@ -239,12 +268,8 @@ class SingleJudgeResult(IntervalMixin):
         return self.primary.alternative
 
     @property
-    def interval(self) -> ConfidenceInterval:
-        """Alias of :attr:`ci`."""
-        return self.ci
-
-    @property
     def covers(self) -> str:
+        """What the chosen method's interval accounts for."""
         return self.primary.covers
 
     @property
@@ -285,17 +310,50 @@ class SingleJudgeResult(IntervalMixin):
         """The primary method's interval."""
         return self.primary.confidence_interval(1 - alpha, alternative)
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row per method: estimate, interval, SE, lam, covers (index: method)."""
+    def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
+        """The chosen method's interval for theta at level ``1 - alpha``.
+
+        Parameters
+        ----------
+        alpha : float
+            1 - confidence level.
+        alternative : {"two-sided", "less", "greater"}
+
+        Returns
+        -------
+        DataFrame
+            One row, indexed by the estimand (index name ``"estimand"``, value
+            ``"theta"``: the human valid-rate on the test distribution), with
+            the contract's columns ``estimate, low, high, method``
+            (:func:`regression.results.interval_frame`).
+
+        Raises
+        ------
+        ValueError
+            ``alpha`` not strictly between 0 and 1, or an unknown ``alternative``.
+        """
+        low, high = self._bounds(check_alpha(alpha), check_alternative(alternative))
+        return interval_frame(
+            [ESTIMAND], self.estimate, low, high, self.method, index_name="estimand"
+        )
+
+    def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
+        """One row per estimator (index: method): estimate, interval, SE, lam, covers.
+
+        The intervals are at level ``1 - alpha`` with the sidedness the result
+        was fitted with (:attr:`alternative`); ``lam`` is PPI++'s weight (NaN
+        for the others).
+        """
+        alpha = check_alpha(alpha)
         rows = []
-        for est in (self.naive, self.rogan_gladen, self.ppi):
-            low, high = est.ci
+        for est in self.estimators:
+            low, high = est.confidence_interval(1 - alpha, self.alternative)
             rows.append(
                 {
                     "method": est.method,
                     "estimate": est.estimate,
-                    "ci_low": low,
-                    "ci_high": high,
+                    "low": low,
+                    "high": high,
                     "se": est.se,
                     "lam": np.nan if est.lam is None else est.lam,
                     "covers": est.covers,
@@ -303,41 +361,82 @@ class SingleJudgeResult(IntervalMixin):
             )
         return pd.DataFrame(rows).set_index("method")
 
-    def summary(self) -> str:
-        """A plain-text report: sizes, the judge's quality, the three estimators, warnings."""
-        a = self.naive
-        level = f"{100 * (1 - a.alpha):g}%"
+    def judge_quality(self, alpha: float = 0.05) -> pd.DataFrame:
+        """The judge's TPR, TNR (Wilson intervals) and J (Agresti-Caffo) on the calibration items.
+
+        Index: ``quantity`` (``tpr``, ``tnr``, ``youden_j``); columns
+        ``estimate, low, high, n`` (the calibration items behind each).
+        """
+        alpha = check_alpha(alpha)
         c = self.calibration
+        tpr_low, tpr_high = wilson_interval(c.tp, c.n_pos, alpha, self.alternative)
+        tnr_low, tnr_high = wilson_interval(c.tn, c.n_neg, alpha, self.alternative)
+        j_low, j_high = self.youden.confidence_interval(1 - alpha, self.alternative)
+        return pd.DataFrame(
+            {
+                "estimate": [c.tpr, c.tnr, c.youden_j],
+                "low": [float(tpr_low), float(tnr_low), j_low],
+                "high": [float(tpr_high), float(tnr_high), j_high],
+                "n": [c.n_pos, c.n_neg, c.m],
+            },
+            index=pd.Index(["tpr", "tnr", "youden_j"], name="quantity"),
+        )
+
+    def diagnostics(self) -> pd.DataFrame:
+        """One row: the sizes, the judge's quality and whether Rogan-Gladen was clipped.
+
+        Columns ``n`` (test items judged), ``n_dropped`` (test items without a
+        judge label), ``m0``, ``m1``, ``m_dropped`` (calibration items without
+        a judge label), ``tpr``, ``tnr``, ``youden_j`` with ``youden_j_low`` /
+        ``youden_j_high`` (its interval at the result's own level),
+        ``rg_ratio`` (the Rogan-Gladen ratio before clipping to [0, 1]; NaN
+        when J <= 0) and ``rg_clipped``.
+        """
+        c = self.calibration
+        ratio = _unclipped_rg_ratio(self.naive.test.p_hat, c.tpr, c.tnr)
         j_low, j_high = self.youden.ci
-        lines = [
-            f"Single-judge estimate of theta ({level} intervals, {a.alternative})",
-            f"  test: n = {self.n} judged ({self.n_dropped} dropped: missing judge label); "
-            f"judge valid-rate {a.test.p_hat:.3f}",
-            f"  calibration: m = {c.m} (m1 = {c.n_pos} human-valid, m0 = {c.n_neg} "
-            f"human-invalid; {c.n_dropped} dropped)",
-            f"  judge: TPR {c.tpr:.3f}, TNR {c.tnr:.3f}, J {c.youden_j:.3f} "
-            f"[{j_low:.3f}, {j_high:.3f}]",
-            "",
-            f"  {'method':<14}{'estimate':>9}  {level + ' interval':<18}{'SE':>7}",
+        return pd.DataFrame(
+            {
+                "n": [self.n],
+                "n_dropped": [self.n_dropped],
+                "m0": [c.n_neg],
+                "m1": [c.n_pos],
+                "m_dropped": [c.n_dropped],
+                "tpr": [c.tpr],
+                "tnr": [c.tnr],
+                "youden_j": [c.youden_j],
+                "youden_j_low": [j_low],
+                "youden_j_high": [j_high],
+                "rg_ratio": [ratio],
+                "rg_clipped": [bool(np.isfinite(ratio) and not 0 <= ratio <= 1)],
+            }
+        )
+
+    def summary(self, alpha: float = 0.05) -> Summary:
+        """The report: sizes, the judge's quality, the three estimators side by side, warnings.
+
+        ``str(result.summary())`` is the plain text; the :class:`~regression.results.Summary`
+        also renders as Markdown and HTML.
+        """
+        table = self.to_frame(alpha)
+        c = self.calibration
+        notes = [
+            f"test: n = {self.n} judged ({self.n_dropped} dropped: missing judge label); "
+            f"judge valid-rate {self.naive.test.p_hat:.3f}.",
+            f"calibration: m = {c.m} (m1 = {c.n_pos} human-valid, m0 = {c.n_neg} "
+            f"human-invalid; {c.n_dropped} dropped).",
+            f"{1 - alpha:.0%} intervals ({self.alternative}); reported estimate: {self.method}.",
         ]
-        for est in (self.naive, self.rogan_gladen, self.ppi):
-            low, high = est.ci
-            name = est.method + (" *" if est.method == self.method else "")
-            extra = f"  (lam = {est.lam:.3f})" if est.lam is not None else ""
-            lines.append(
-                f"  {name:<14}{est.estimate:>9.3f}  [{low:.3f}, {high:.3f}]    {est.se:>7.3f}{extra}"
-            )
-        lines += ["", "  intervals cover:"]
-        lines += [
-            f"    {est.method}: {est.covers}" for est in (self.naive, self.rogan_gladen, self.ppi)
-        ]
-        lines.append(f"  (* = reported estimate: {self.method})")
-        if self.warnings:
-            lines += ["", "  warnings:"] + [f"    - {w}" for w in self.warnings]
-        return "\n".join(lines)
+        notes += [f"{est.method} interval covers {est.covers}." for est in self.estimators]
+        return Summary(
+            f"Single-judge estimate of theta ({self.method})",
+            {"estimators": table.drop(columns="covers"), "judge": self.judge_quality(alpha)},
+            notes=tuple(notes),
+            warnings=tuple(self.warnings),
+        )
 
     def __str__(self) -> str:
-        return self.summary()
+        return str(self.summary(self.alpha))
 
 
 def estimate_prevalence(
@@ -448,14 +547,13 @@ def estimate_prevalence(
     )
     j = youden_j(table, alpha)
     notes = judge_warnings(j, low_j=low_j)
-    if table.youden_j > 0:
-        raw = (counts.p_hat + table.tnr - 1) / table.youden_j
-        if not 0 <= raw <= 1:
-            notes.append(
-                f"the Rogan-Gladen ratio {raw:.3f} fell outside [0, 1] and was clipped to "
-                f"{rg_est:.0f}: the judge's test valid-rate {counts.p_hat:.3f} lies outside "
-                f"[1 - TNR, TPR] = [{1 - table.tnr:.3f}, {table.tpr:.3f}]."
-            )
+    raw = _unclipped_rg_ratio(counts.p_hat, table.tpr, table.tnr)
+    if np.isfinite(raw) and not 0 <= raw <= 1:
+        notes.append(
+            f"the Rogan-Gladen ratio {raw:.3f} fell outside [0, 1] and was clipped to "
+            f"{rg_est:.0f}: the judge's test valid-rate {counts.p_hat:.3f} lies outside "
+            f"[1 - TNR, TPR] = [{1 - table.tnr:.3f}, {table.tpr:.3f}]."
+        )
     notes += small_calibration_warnings(table)
     if counts.n_dropped:
         notes.append(

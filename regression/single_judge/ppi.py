@@ -45,13 +45,15 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
+import pandas as pd
 
 from regression.checks import check_alpha, check_alternative, check_counts
 from regression.errors import JurycalWarning
 from regression.intervals import ConfidenceInterval, IntervalMixin, normal_bounds
+from regression.results import Summary, interval_frame
 
 __all__ = [
     "PPI_MIN_PER_CLASS",
@@ -68,6 +70,9 @@ PPI_MIN_PER_CLASS = 5
 
 _UNBOUNDED = (-np.inf, np.inf)
 
+#: The index of :meth:`PPIMeanResult.interval`'s one row: the mean of ``y`` (theta for 0/1 labels).
+ESTIMAND = "mean"
+
 
 class SmallCalibrationWarning(JurycalWarning):
     """PPI++ used the worst-case rectifier variance: too few calibration items to estimate it."""
@@ -76,6 +81,12 @@ class SmallCalibrationWarning(JurycalWarning):
 @dataclass(frozen=True)
 class PPIMeanResult(IntervalMixin):
     """A PPI++ estimate of a mean.
+
+    It answers the result contract of :mod:`regression.results`: :meth:`interval`
+    (one row, indexed by the estimand ``"mean"``), :attr:`covers`,
+    :attr:`method` (``"ppi++"``), :attr:`warnings`, :meth:`to_frame`,
+    :meth:`summary` and :meth:`diagnostics`; :attr:`ci` and
+    :meth:`confidence_interval` give the interval as a ``(low, high)`` pair.
 
     Attributes
     ----------
@@ -94,6 +105,8 @@ class PPIMeanResult(IntervalMixin):
     worst_case_variance : bool
         True when the calibration set was too small to estimate the rectifier's
         variance and its upper bound (1 + |lam|)^2 / 4 was used instead.
+    warnings : tuple of str
+        The warnings :func:`ppi_mean` raised (a :class:`SmallCalibrationWarning`), as text.
     """
 
     estimate: float
@@ -104,6 +117,29 @@ class PPIMeanResult(IntervalMixin):
     alpha: float = 0.05
     alternative: str = "two-sided"
     worst_case_variance: bool = False
+    warnings: tuple[str, ...] = ()
+
+    #: :meth:`summary` takes no option beyond ``alpha`` (the result contract).
+    SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def method(self) -> str:
+        """The estimator's name in :data:`regression.results.METHODS`."""
+        return "ppi++"
+
+    @property
+    def covers(self) -> str:
+        """What the interval accounts for."""
+        variance = (
+            "; the rectifier's variance is its worst case (too few calibration items to "
+            "estimate it)"
+            if self.worst_case_variance
+            else ""
+        )
+        return (
+            "test sampling and calibration sampling (independent samples, CLT); assumes the "
+            "calibration items are drawn like the test items" + variance
+        )
 
     def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
         """``estimate -/+ z * se``, the open side of a one-sided interval at -/+ inf.
@@ -112,6 +148,64 @@ class PPIMeanResult(IntervalMixin):
         """
         low, high = normal_bounds(self.estimate, self.se, alpha, alternative, limits=_UNBOUNDED)
         return ConfidenceInterval(float(low), float(high))
+
+    def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
+        """The interval at level ``1 - alpha``: one row, indexed by the estimand ``"mean"``.
+
+        Columns ``estimate, low, high, method``
+        (:func:`regression.results.interval_frame`); not clipped, as the mean
+        need not be a proportion.
+
+        Raises
+        ------
+        ValueError
+            ``alpha`` not strictly between 0 and 1, or an unknown ``alternative``.
+        """
+        low, high = self._bounds(check_alpha(alpha), check_alternative(alternative))
+        return interval_frame(
+            [ESTIMAND], self.estimate, low, high, self.method, index_name="estimand"
+        )
+
+    def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
+        """One row (index: method): estimate, interval (the result's sidedness), SE, lam, covers."""
+        low, high = self._bounds(check_alpha(alpha), self.alternative)
+        return pd.DataFrame(
+            {
+                "estimate": [self.estimate],
+                "low": [low],
+                "high": [high],
+                "se": [self.se],
+                "lam": [self.lam],
+                "covers": [self.covers],
+            },
+            index=pd.Index([self.method], name="method"),
+        )
+
+    def diagnostics(self) -> pd.DataFrame:
+        """One row: ``n_cal``, ``n_test``, ``lam``, ``se`` and ``worst_case_variance``."""
+        return pd.DataFrame(
+            {
+                "n_cal": [self.n_cal],
+                "n_test": [self.n_test],
+                "lam": [self.lam],
+                "se": [self.se],
+                "worst_case_variance": [self.worst_case_variance],
+            }
+        )
+
+    def summary(self, alpha: float = 0.05) -> Summary:
+        """The report: the estimate with its interval, the sizes, what the interval covers."""
+        table = self.to_frame(alpha)
+        notes = (
+            f"calibration: {self.n_cal} labelled item(s); test: {self.n_test} item(s).",
+            f"{1 - alpha:.0%} interval ({self.alternative}) covers {self.covers}.",
+        )
+        return Summary(
+            "PPI++ estimate of a mean",
+            {"estimate": table.drop(columns="covers")},
+            notes=notes,
+            warnings=self.warnings,
+        )
 
 
 def _as_vector(name: str, values: Any) -> np.ndarray:
@@ -155,7 +249,8 @@ def ppi_mean(
     Returns
     -------
     PPIMeanResult
-        ``.estimate``, ``.ci``, ``.lam``, ``.se``.
+        ``.estimate``, ``.ci``, ``.lam``, ``.se``, ``.interval()``, ``.summary()``,
+        ``.warnings``.
 
     Raises
     ------
@@ -231,6 +326,7 @@ def ppi_mean(
     estimate = float(np.mean(lam_val * yh_test) + np.mean(y - lam_val * yh))
     var_rect = float(np.var(y - lam_val * yh))
     too_few = _too_few_labels(y)
+    raised: list[str] = []
     if too_few:
         if not (_in_unit_interval(y) and _in_unit_interval(yh)):
             raise ValueError(
@@ -238,15 +334,17 @@ def ppi_mean(
                 "no worst-case variance to fall back on; label more calibration items."
             )
         var_rect = _worst_case_rectifier_variance(lam_val)
-        warnings.warn(
+        message = (
             f"PPI++ {too_few}: the variance of the rectifier is not estimated but bounded "
             f"by (1 + |lam|)^2 / 4 = {var_rect:.3f}, so the interval is the widest the labels "
-            "allow; label more calibration items for a sharper one.",
-            SmallCalibrationWarning,
-            stacklevel=2,
+            "allow; label more calibration items for a sharper one."
         )
+        warnings.warn(message, SmallCalibrationWarning, stacklevel=2)
+        raised.append(message)  # kept on the result too: a caught warning is not lost
     se = float(np.sqrt(np.var(lam_val * yh_test) / big_n + var_rect / n))
-    return PPIMeanResult(estimate, se, lam_val, n, big_n, alpha, alternative, bool(too_few))
+    return PPIMeanResult(
+        estimate, se, lam_val, n, big_n, alpha, alternative, bool(too_few), tuple(raised)
+    )
 
 
 def _too_few_labels(y: np.ndarray) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -307,6 +307,10 @@ class TransferResult(Ranked):
     anchors: Anchors | None = field(default=None, repr=False)
     data: TransferData | None = field(default=None, repr=False)
     partial: PartialLabels | None = field(default=None, repr=False)
+
+    #: The keyword options :meth:`summary` passes to :meth:`to_frame`, beyond ``alpha``: the
+    #: interval is the estimator's own, so it has no interval settings (the CLI reads this).
+    SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ("truth",)
 
     @cached_property
     def loo_errors(self) -> pd.DataFrame:

@@ -26,7 +26,7 @@ def table():
 def test_majority_baseline_is_the_majority_vote(table):
     result, judgments, human = table
     truth = human.groupby("generator")["human"].mean()
-    precision = ensemble_precision(vote(vote_matrix(judgments), "majority")).to_frame()["precision"]
+    precision = ensemble_precision(vote(vote_matrix(judgments), "majority")).to_frame()["estimate"]
     rows = result[(result["method"] == "majority") & (result["s"] == 1)]
     for _, row in rows.iterrows():
         held = [g for g in truth.index if g != row["calibration_generators"]]

@@ -31,14 +31,18 @@ def test_precision_interval_is_wilson_on_the_counts():
         np.testing.assert_allclose(high, ref.high)
     frame = p.to_frame()
     assert list(frame.columns) == [
-        "precision",
+        "estimate",
         "low",
         "high",
         "n_valid",
         "n_labelled",
         "n_unlabelled",
     ]
-    assert frame.loc["a", "precision"] == pytest.approx(0.85)
+    assert frame.loc["a", "estimate"] == pytest.approx(0.85)
+    table = p.interval(0.1, alternative="less")
+    assert list(table.columns) == ["estimate", "low", "high", "method"]
+    assert table.index.name == "generator" and set(table["method"]) == {"ensemble"}
+    np.testing.assert_allclose(table["high"], p.confidence_interval(0.9, "less").high)
 
 
 def test_precision_grouped_by_the_generator_level_of_vote_output():
@@ -65,6 +69,12 @@ def test_all_unlabelled_group_has_nan_estimate_and_interval():
     assert np.isnan(p.estimate[1])
     low, high = p.confidence_interval()
     assert np.isnan(low[1]) and np.isnan(high[1]) and high[0] == 1.0
+    # what was left out is on the result, as a warning and per generator
+    assert any("1 item(s) without a label" in w for w in p.warnings)
+    assert any("['b'] have no labelled item" in w for w in p.warnings)
+    assert p.diagnostics().loc["b", ["n_items", "n_unlabelled"]].tolist() == [1, 1]
+    assert "Warning:" in p.summary().as_markdown()
+    assert ensemble_precision([1, 0, 1]).warnings == ()
 
 
 def test_rates_by_hand():

@@ -123,7 +123,7 @@ def test_leave_one_generator_out_matches_picking_on_the_others(paper):
             err = abs(
                 ensemble_precision(vote(judgments, "majority", int(row["threshold"])))
                 .to_frame()
-                .loc[generator, "precision"]
+                .loc[generator, "estimate"]
                 - precision[generator]
             )
             assert row["abs_error"] == pytest.approx(err, abs=1e-12)

@@ -27,8 +27,8 @@ def test_vote_matches_the_library_and_writes_labels(files, capsys):
     )
     payload = json.loads(capsys.readouterr().out)
     expected = ensemble_precision(vote(vote_matrix(judgments), "minority_veto", 4)).to_frame()
-    got = {row["generator"]: row["precision"] for row in payload["precision"]}
-    assert got == pytest.approx(expected["precision"].to_dict())
+    got = {row["generator"]: row["estimate"] for row in payload["precision"]}
+    assert got == pytest.approx(expected["estimate"].to_dict())
     rates = {row["rate"]: row["estimate"] for row in payload["rates"]}
     assert rates["tpr"] == pytest.approx(0.9554, abs=1e-4)  # paper section 4: TPR 95.5 %
     labels = pd.read_csv(root / "l.csv")

@@ -109,7 +109,7 @@ def test_round_trip_from_an_inspect_log_to_a_report(fixtures: Path, tmp_path: Pa
     # (missing) -> 0; paris#1 C + C -> 1; paris#2 I + I -> 0.
     assert labels.sort_index().tolist() == [1.0, 0.0, 1.0, 0.0]
     precision = ensemble_precision(labels)
-    assert precision.to_frame()["precision"].tolist() == [0.5]
+    assert precision.to_frame()["estimate"].tolist() == [0.5]
     counts = counts_from_judgments(judgments)
     assert int(counts.n_labeled.to_numpy().sum()) == 6  # 8 votes, 2 without a verdict
     report = Report("Imported from Inspect")

@@ -213,7 +213,7 @@ def test_cli_vote_on_alpaca_eval_reports_absent_validators(
     capsys.readouterr()
     assert main(["vote", str(out), "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
-    precision = {row["generator"]: row["precision"] for row in payload["precision"]}
+    precision = {row["generator"]: row["estimate"] for row in payload["precision"]}
     assert precision == {"Mixtral-8x7B-Instruct-v0.1": 0.5, "gpt4": 0.25}
     assert [row["absent"] for row in payload["validators_present"]] == [
         "alpaca_eval_cot_gpt4_turbo_fn",

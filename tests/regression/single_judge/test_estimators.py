@@ -72,7 +72,8 @@ def test_estimate_prevalence_matches_the_low_level_functions():
     # (0.54 + 0.7 - 1) / 0.6 = 0.4
     assert res.estimate == pytest.approx(0.4) == rg_estimate(0.54, 0.9, 0.7)
     assert res.ci == pytest.approx(rg_interval(0.54, 0.9, 0.7, 1000, 50, 50))
-    assert res.interval == res.ci
+    row = res.interval().loc["theta"]
+    assert (row["low"], row["high"]) == res.ci and row["method"] == "rogan-gladen"
     assert res.confidence_interval(0.9) == pytest.approx(
         rg_interval(0.54, 0.9, 0.7, 1000, 50, 50, alpha=0.1)
     )
@@ -120,7 +121,7 @@ def test_no_better_than_chance_warns_and_gives_zero_one():
     assert np.isnan(res.estimate)
     assert res.ci == (0.0, 1.0)
     assert any("no better than chance" in w for w in res.warnings)
-    assert "no better than chance" in res.summary()
+    assert "no better than chance" in str(res.summary())
 
 
 def test_low_j_warning_and_clipping_warning():
@@ -135,13 +136,28 @@ def test_low_j_warning_and_clipping_warning():
 
 def test_summary_and_frame_show_three_methods():
     res = estimate_prevalence(CAL, TEST)
-    text = res.summary()
-    for piece in ("naive", "rogan-gladen *", "ppi++", "m1 = 50", "TPR 0.900", "J 0.600", "lam ="):
+    summary = res.summary()
+    text = str(summary)
+    for piece in ("naive", "reported estimate: rogan-gladen", "ppi++", "m1 = 50", "lam"):
         assert piece in text
+    judge = summary.tables["judge"]
+    assert judge.loc["tpr", "estimate"] == 0.9
+    assert judge.loc["youden_j", "estimate"] == pytest.approx(0.6)
+    assert judge.loc["youden_j", "low"] == pytest.approx(res.youden.ci[0])
     frame = res.to_frame()
     assert list(frame.index) == ["naive", "rogan-gladen", "ppi++"]
     assert frame.loc["rogan-gladen", "estimate"] == pytest.approx(0.4)
+    assert (frame.loc["rogan-gladen", "low"], frame.loc["rogan-gladen", "high"]) == res.ci
+    assert frame.loc["ppi++", "lam"] == pytest.approx(res.ppi.lam)
     assert str(res) == text
+
+
+def test_diagnostics_show_the_sizes_j_and_the_clipping():
+    clipped = estimate_prevalence(CAL, np.r_[np.ones(950), np.zeros(50)]).diagnostics()
+    row = clipped.iloc[0]
+    assert (row["n"], row["m0"], row["m1"]) == (1000, 50, 50)
+    assert row["rg_clipped"] and row["rg_ratio"] == pytest.approx((0.95 + 0.7 - 1) / 0.6)
+    assert not estimate_prevalence(CAL, TEST).diagnostics().iloc[0]["rg_clipped"]
 
 
 def test_one_sided_report():

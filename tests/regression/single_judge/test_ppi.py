@@ -154,6 +154,9 @@ def test_two_calibration_items_give_the_worst_case_interval_not_the_naive_one():
     with pytest.warns(SmallCalibrationWarning, match=r"1 item\(s\) with y = 1 and 1 with y = 0"):
         res = ppi_mean([1, 0], [1, 0], test)
     assert res.worst_case_variance and res.lam == 1.0 and res.estimate == pytest.approx(0.6)
+    # the warning is kept on the result too, for a caller that silenced it
+    assert len(res.warnings) == 1 and res.warnings[0].startswith("PPI++ calibration has 1 item")
+    assert "worst case" in res.covers
     # Popoviciu: Var(y - lam yhat) <= (1 + |lam|)^2 / 4 = 1 with lam = 1, over n = 2 items.
     assert res.se == pytest.approx(np.sqrt(0.24 / 1000 + 1.0 / 2))
     naive_half = 1.959964 * np.sqrt(0.24 / 1000)
@@ -174,6 +177,7 @@ def test_the_minimum_is_per_class_and_exact():
         res = ppi_mean(at_minimum, judged, test)  # no warning at the minimum
     low, high = ppi_mean_ci(at_minimum, judged, test, alpha=0.05)
     assert (res.ci.low, res.ci.high) == pytest.approx((float(low[0]), float(high[0])), abs=1e-8)
+    assert res.warnings == ()
     with pytest.warns(SmallCalibrationWarning, match=r"fewer than 5 in a class"):
         below = ppi_mean(at_minimum[1:], judged[1:], test)
     assert below.worst_case_variance
