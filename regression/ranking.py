@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -502,6 +502,8 @@ class Ranked:
 
     #: Defined by the result: the joint law of its estimates' errors.
     joint_error: Callable[..., JointError]
+    #: The keyword options of the result's ``joint_error`` a caller may set (besides ``seed``).
+    JOINT_OPTIONS: ClassVar[tuple[str, ...]] = ()
 
     def compare(
         self,

@@ -313,7 +313,9 @@ def run_rank(args: argparse.Namespace) -> int:
             warnings.simplefilter("ignore")  # every warning is on the result and printed below
             result = _model(args).fit_table(judgments, human, calibration)
         advance("rank")
-        joint_options = {} if args.loss == "transfer" else {"n_boot": args.n_boot}
+        # each result names the options of its joint error (a latent-trait fit's bootstrap)
+        offered = {"n_boot": args.n_boot, "progress": progress_setting(args)}
+        joint_options = {k: offered[k] for k in type(result).JOINT_OPTIONS if k in offered}
         board = leaderboard(result, args.alpha, seed=args.seed, **joint_options)
         pairs = board.pairs
         if args.pairs or args.one_at_a_time:

@@ -126,6 +126,7 @@ class LatentTraitResult(Ranked):
 
     #: The keyword options :meth:`summary` passes to :meth:`to_frame`, beyond ``alpha``: the
     #: interval's settings among them (the CLI reads this).
+    JOINT_OPTIONS: ClassVar[tuple[str, ...]] = ("method", "n_boot", "progress")
     SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = (
         "truth",
         "method",

@@ -311,6 +311,7 @@ class TransferResult(Ranked):
     #: The keyword options :meth:`summary` passes to :meth:`to_frame`, beyond ``alpha``: the
     #: interval is the estimator's own, so it has no interval settings (the CLI reads this).
     SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ("truth",)
+    JOINT_OPTIONS: ClassVar[tuple[str, ...]] = ("n_draws",)
 
     @cached_property
     def loo_errors(self) -> pd.DataFrame:
