@@ -42,7 +42,7 @@ from jurycal.datasets import (
     load_repair_sample,
     load_validator_rates,
 )
-from jurycal.report import Report, add_comparison
+from jurycal.report import Report, add_comparison, add_leaderboard
 from regression import (
     Anchors,
     CalibrationTable,
@@ -184,6 +184,21 @@ def _regression_section(
     report.paragraph("Self-check: " + result.self_check_text())
     report.table(result.self_check.reset_index(), digits=4)
     _released_matrix(report, truth)
+    _leaderboard_section(report, judgments, human)
+
+
+def _leaderboard_section(report: Report, judgments: pd.DataFrame, human: pd.DataFrame) -> None:
+    """Rank sets and decided pairs with three calibration generators (docs/ranking.md)."""
+    calibration = ["claude_3_opus", "gpt-4-turbo", "gpt-4o"]
+    labelled = human[human["generator"].isin(calibration)]
+    board = TransferModel().fit_table(judgments, labelled, calibration).leaderboard()
+    report.heading("4. Leaderboard: which generators are better than which")
+    report.paragraph(
+        f"The same estimator with the labels of {', '.join(calibration)} only. The rank sets "
+        "hold for every generator at once; a pair is decided where its simultaneous interval "
+        "for the difference excludes 0 (docs/ranking.md)."
+    )
+    add_leaderboard(report, board)
 
 
 def _released_matrix(report: Report, truth: pd.Series, level: str = "none") -> None:
@@ -221,7 +236,7 @@ def arena_section(report: Report, seed: int, n_boot: int) -> None:
     is_cal = _split(labels, seed)
     opponents = sorted(labels["opponent"].unique())
     short = {o: o.split("-2025")[0].replace("-a22b-no-thinking", "") for o in opponents}
-    report.heading("4. One judge: LMArena battles")
+    report.heading("5. One judge: LMArena battles")
     report.paragraph(
         f"Estimand: theta = P(human prefers {TARGET}) against each opponent. Per opponent, a "
         f"seeded {CAL_FRACTION:.0%} calibration split (human and judge labels) and a test "

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from regression import ModelComparison, SingleJudgeResult
+    from regression.ranking import Leaderboard
     from regression.results import Summary
 
 __all__ = [
@@ -289,3 +290,18 @@ def add_estimate(report: Report, summary: Summary) -> None:
         report.paragraph(f"{name[:1].upper()}{name[1:]}:")
         report.table(flat_table(table), digits=4)
     _add_warnings(report, summary.warnings)
+
+
+def add_leaderboard(report: Report, board: Leaderboard) -> None:
+    """A leaderboard: its summary (:func:`add_estimate`) and its figure.
+
+    The figure puts every generator's estimate and interval in order, best
+    on top, with its simultaneous rank set beside its name, and the matrix
+    of the pairs decided (which generator is above which).
+    """
+    add_estimate(report, board.summary())
+    report.figure(
+        board.plot(),
+        f"Estimates with {1 - board.alpha:.0%} intervals, best on top, rank sets in brackets; "
+        "right: the pairs decided (row above column in blue, below in orange).",
+    )

@@ -373,7 +373,8 @@ class Leaderboard:
     ----------
     table : DataFrame
         Indexed by generator, best first: ``estimate, low, high`` (the marginal
-        interval), ``rank, low_rank, high_rank, could_be_best``.
+        interval), ``rank, low_rank, high_rank, could_be_best`` and, where the
+        result's interval has them, ``role, n_labels``.
     pairs : DataFrame
         :func:`compare` for every pair (simultaneous).
     alpha : float
@@ -482,8 +483,10 @@ def leaderboard(
     joint = result.joint_error(seed=seed, **joint_options)
     ranks = rank_sets(joint, alpha, seed=seed)
     intervals = result.interval(alpha)
-    table = ranks.join(intervals[["low", "high"]])
-    table = table[["estimate", "low", "high", "rank", "low_rank", "high_rank", "could_be_best"]]
+    roles = [c for c in ("role", "n_labels") if c in intervals.columns]
+    table = ranks.join(intervals[["low", "high", *roles]])
+    columns = ["estimate", "low", "high", "rank", "low_rank", "high_rank", "could_be_best"]
+    table = table[columns + roles]
     return Leaderboard(
         table=table,
         pairs=compare(joint, alpha, seed=seed),

@@ -332,11 +332,10 @@ def run_rank(args: argparse.Namespace) -> int:
         advance("write")
         written = []
         if args.report is not None:
-            from jurycal.report import Report, add_estimate
+            from jurycal.report import Report, add_leaderboard
 
             card = Report("jurycal report card: leaderboard")
-            add_estimate(card, summary)
-            card.figure(board.plot(), "Estimates with intervals and rank sets; decided pairs.")
+            add_leaderboard(card, board)
             written += [f"written: {path}" for path in write_card(card, args.report)]
         if plot_path(args) is not None:
             written.append(str(save_plot(args, board.plot())))

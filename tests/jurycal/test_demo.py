@@ -34,7 +34,8 @@ def test_demo_runs_every_stage(demo):
         "## 1. Repair of validator outputs",
         "## 2. Ensemble voting",
         "## 3. Precision of generators without human labels",
-        "## 4. One judge: LMArena battles",
+        "## 4. Leaderboard: which generators are better than which",
+        "## 5. One judge: LMArena battles",
         "## Comparison: gemini-2.5-flash vs gemini-2.5-pro",
     ):
         assert heading in text
@@ -55,6 +56,14 @@ def test_demo_estimates_the_held_out_generator_from_the_repaired_judgments(demo)
     assert text.count("| unannotated |") == 8
 
 
+def test_demo_ranks_the_generators(demo):
+    text, _ = demo
+    section = text.split("4. Leaderboard")[1].split("5. One judge")[0]
+    assert "Could be the best: " in section
+    # gpt-4-turbo (0.865, labelled) is decided below claude_3_opus (0.954, labelled)
+    assert "| gpt-4-turbo | claude_3_opus |" in section and "b higher" in section
+
+
 def test_demo_flags_the_weak_arena_judges(demo):
     text, _ = demo
     # data README: J between 0.01 and 0.24, Fiedler's low-J regime: the warnings must say so
@@ -67,7 +76,8 @@ def test_demo_writes_the_report_card(demo):
     text, out = demo
     markdown = (out / "report.md").read_text()
     assert markdown in text
-    assert sorted(p.name for p in out.glob("figure-*.png")) == ["figure-1.png", "figure-2.png"]
+    figures = sorted(p.name for p in out.glob("figure-*.png"))
+    assert figures == ["figure-1.png", "figure-2.png", "figure-3.png"]
     assert "data:image/png;base64," in (out / "report.html").read_text()
 
 
