@@ -10,7 +10,7 @@ diagnostics. ``LatentTraitModel()`` with no ``loss=`` fits ``TransferModel()``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, ClassVar
@@ -29,6 +29,7 @@ from regression.ranking import N_DRAWS, Ranked
 from regression.results import JointError, Summary, interval_frame, with_roles
 from regression.transfer.estimators import (
     ESTIMATORS,
+    TRANSFER_PARTS,
     Estimate,
     TransferData,
     leave_one_out,
@@ -267,10 +268,22 @@ class TransferModel:
         )
 
 
-def _self_check(data: TransferData, rates: pd.DataFrame) -> pd.DataFrame:
-    """Signed errors of every estimator on each calibration generator held out (rows)."""
+def _self_check(
+    data: TransferData, rates: pd.DataFrame, known: Mapping[str, np.ndarray] | None = None
+) -> pd.DataFrame:
+    """Signed errors of every estimator on each calibration generator held out (rows).
+
+    ``known``: held-out errors already computed (the stack's parts), not redone.
+    """
     names = list(ESTIMATORS)
-    errors = np.stack([leave_one_out(data, ESTIMATORS[name]) for name in names], axis=1)
+    known = known or {}
+    errors = np.stack(
+        [
+            known[name] if name in known else leave_one_out(data, ESTIMATORS[name])
+            for name in names
+        ],
+        axis=1,
+    )
     index = pd.Index(rates.index[data.calibration], name="generator") if data.s >= 2 else []
     return pd.DataFrame(errors.reshape(len(index), len(names)), index=index, columns=names)
 
@@ -324,7 +337,10 @@ class TransferResult(Ranked):
         """
         if self.data is None or self.rates is None:
             raise ValueError("this result does not keep its data; refit with TransferModel.fit.")
-        return _self_check(self.data, self.rates)
+        # the stack already held out its parts (regression.transfer.estimators.stack)
+        residuals = self.estimate.details.get("loo_residuals")
+        known = {} if residuals is None else dict(zip(TRANSFER_PARTS, residuals, strict=True))
+        return _self_check(self.data, self.rates, known)
 
     @property
     def youden_j(self) -> pd.Series:
