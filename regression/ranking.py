@@ -84,12 +84,21 @@ def error_draws(joint: JointError, n_draws: int = N_DRAWS, seed: SeedLike = 0) -
     rng = as_rng(seed)
     scale = joint.covariance.to_numpy(dtype=float)
     g = len(scale)
-    values, vectors = np.linalg.eigh((scale + scale.T) / 2)
-    root = vectors * np.sqrt(np.clip(values, 0.0, None))
-    draws = rng.standard_normal((n_draws, g)) @ root.T
+    draws = rng.standard_normal((n_draws, g)) @ _root(scale).T
     if np.isfinite(joint.df):
         draws /= np.sqrt(rng.chisquare(joint.df, n_draws) / joint.df)[:, None]
     return draws
+
+
+def _root(scale: np.ndarray) -> np.ndarray:
+    """``L`` with ``L L' = scale``: Cholesky (unique, so the draws do not depend on the BLAS
+    kernel), or the symmetric root of the eigendecomposition where ``scale`` is singular."""
+    symmetric = (scale + scale.T) / 2
+    try:
+        return np.linalg.cholesky(symmetric)
+    except np.linalg.LinAlgError:
+        values, vectors = np.linalg.eigh(symmetric)
+        return (vectors * np.sqrt(np.clip(values, 0.0, None))) @ vectors.T
 
 
 def _check_joint(joint: JointError) -> None:

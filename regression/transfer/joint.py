@@ -74,9 +74,11 @@ class JointParts:
 
     Attributes
     ----------
-    transfer : ndarray
-        ``(G, G)`` scale matrix of the transfer part (zero on calibration rows):
-        ``sigma_S^2`` off the diagonal, ``sigma_S^2 + sigma_u^2`` on it.
+    shared : ndarray
+        ``(G,)`` sd of the part every unlabelled generator shares (``sigma_S``
+        on unlabelled rows, 0 on calibration rows).
+    specific : ndarray
+        ``(G,)`` sd of each generator's own part (0 on calibration rows).
     label_sd : ndarray
         ``(s,)`` sampling sd of each calibration generator's human precision.
     label_effect : ndarray
@@ -86,10 +88,16 @@ class JointParts:
         Degrees of freedom of the transfer part's t scale.
     """
 
-    transfer: np.ndarray
+    shared: np.ndarray
+    specific: np.ndarray
     label_sd: np.ndarray
     label_effect: np.ndarray
     df: float
+
+    @property
+    def transfer(self) -> np.ndarray:
+        """``(G, G)`` scale matrix of the transfer part: ``shared shared' + diag(specific^2)``."""
+        return np.outer(self.shared, self.shared) + np.diag(self.specific**2)
 
     def covariance(self) -> np.ndarray:
         """The scale matrix of the whole error: ``transfer + D diag(label_sd^2) D'``."""
@@ -132,14 +140,15 @@ def joint_parts(
         )
     calibration = np.zeros(g, dtype=bool)
     calibration[data.calibration] = True
-    specific = float(np.var(residuals, ddof=1))
+    spread = float(np.var(residuals, ddof=1))
     marginal = np.nan_to_num(se) ** 2
-    shared = np.maximum(marginal - specific, 0.0)
-    common = float(np.min(shared[~calibration])) if (~calibration).any() else 0.0
-    transfer = np.full((g, g), common)
-    np.fill_diagonal(transfer, np.maximum(marginal, common + specific))
-    transfer[calibration, :] = 0.0
-    transfer[:, calibration] = 0.0
+    unlabelled = ~calibration
+    common = float(np.min(marginal[unlabelled] - spread)) if unlabelled.any() else 0.0
+    common = max(common, 0.0)
+    # each row's own part tops its marginal up to at least its interval's variance
+    own = np.maximum(marginal - common, spread)
+    shared = np.where(unlabelled, np.sqrt(common), 0.0)
+    specific = np.where(unlabelled, np.sqrt(own), 0.0)
     base = estimator(data).precision
     effect = np.zeros((g, s))
     for c in range(s):
@@ -156,7 +165,7 @@ def joint_parts(
         low, high = wilson_interval(np.rint(data.precision * n), n, WILSON_ALPHA)
         half = np.maximum(data.precision - low, high - data.precision)
         label_sd = half / normal_quantile(WILSON_ALPHA)
-    return JointParts(transfer, label_sd, effect, float(s - 1))
+    return JointParts(shared, specific, label_sd, effect, float(s - 1))
 
 
 def sample_errors(
@@ -172,15 +181,16 @@ def sample_errors(
     that its sd is ``sd`` where the transfer part is finite.
     """
     rng = as_rng(seed)
-    g = len(parts.transfer)
-    values, vectors = np.linalg.eigh(parts.transfer)
-    root = vectors * np.sqrt(np.clip(values, 0.0, None))
-    transfer = rng.standard_normal((n_draws, g)) @ root.T
+    g = len(parts.shared)
+    # drawn from the parts themselves: no matrix root, so no kernel-dependent rotation
+    transfer = rng.standard_normal((n_draws, 1)) * parts.shared[None, :]
+    transfer += rng.standard_normal((n_draws, g)) * parts.specific[None, :]
     if np.isfinite(parts.df):
         transfer /= np.sqrt(rng.chisquare(parts.df, n_draws) / parts.df)[:, None]
     labels = rng.standard_normal((n_draws, len(parts.label_sd))) * parts.label_sd
     errors = transfer + labels @ parts.label_effect.T
     for row, (weight, sd) in (partial or {}).items():
-        own = np.sqrt(max(sd**2 - weight**2 * parts.transfer[row, row], 0.0))
+        transfer_var = parts.shared[row] ** 2 + parts.specific[row] ** 2
+        own = np.sqrt(max(sd**2 - weight**2 * transfer_var, 0.0))
         errors[:, row] = weight * errors[:, row] + own * rng.standard_normal(n_draws)
     return errors

@@ -278,10 +278,7 @@ def _self_check(
     names = list(ESTIMATORS)
     known = known or {}
     errors = np.stack(
-        [
-            known[name] if name in known else leave_one_out(data, ESTIMATORS[name])
-            for name in names
-        ],
+        [known[name] if name in known else leave_one_out(data, ESTIMATORS[name]) for name in names],
         axis=1,
     )
     index = pd.Index(rates.index[data.calibration], name="generator") if data.s >= 2 else []
