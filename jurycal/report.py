@@ -148,7 +148,9 @@ class Report:
             f"<title>{esc(self.title)}</title>",
             "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}"
-            ".warning{background:#fff3cd;border-left:4px solid #e0a800;padding:.5em}</style>",
+            ".warning{background:#fff3cd;border-left:4px solid #e0a800;padding:.5em}"
+            # a figure is drawn wider than the page column; it scales down rather than overflow
+            "figure{margin:1em 0}img{max-width:100%;height:auto}</style>",
             "</head><body>",
             f"<h1>{esc(self.title)}</h1>",
         ]
