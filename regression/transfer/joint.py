@@ -12,25 +12,29 @@ the data say about how the estimate errs on a generator without labels:
 
 * the spread of the held-out errors around their mean is what differs from
   one generator to the next (the judges' TPR / TNR on that generator's outputs,
-  and a gap the estimate shrinks): ``sigma_u^2 = var(r)`` (``s - 1`` in the
-  denominator). Averaged over pairs of calibration generators, ``(r_c -
-  r_c')^2`` is ``2 var(r)``: the variance of a difference, measured;
-* the rest of the marginal variance, ``sigma_S^2 = max(se^2 - sigma_u^2, 0)``
-  with ``se`` the scale of the marginal interval (the root mean square of
-  ``r``), is what the generators share (the calibration generators' offsets
-  and the judges' pooled TPR / TNR).
+  and a gap the estimate shrinks). Averaged over pairs of calibration
+  generators, ``(r_c - r_c')^2`` is ``2 var(r)`` (``s - 1`` in the
+  denominator): the variance of a difference, measured;
+* the marginal variance ``se^2`` (the interval's, the mean of ``r^2``) is
+  split by the method of moments: ``sigma_S^2 = se^2 - var(r)``, truncated at
+  0 (as a random-effects variance is, DerSimonian and Laird 1986), and
+  ``sigma_u^2 = se^2 - sigma_S^2 = min(var(r), se^2)``.
 
 So each generator's marginal scale is that of its interval, and a difference
 of two unlabelled generators has the scale ``sqrt(2) sigma_u``: below the
-levels' exactly as far as the held-out errors move together. Both parts are
+levels' exactly as far as the held-out errors move together, never above. Both parts are
 estimated from ``s`` calibration generators, so they carry one t scale with
 ``s - 1`` degrees of freedom, as the marginal interval does.
 
 A calibration generator's error is the sampling error of its human labels
 (binomial, its sd the wider side of the Wilson interval over ``z``, which
-stays honest near precision 1); it also moves the unlabelled estimates that
-lean on it, by ``D_ic = d ghat_i / d h_c`` (a finite difference), which
-carries it into the covariance. A partially labelled generator's estimate
+stays honest near precision 1), taken as independent of the others'. Those
+labels also enter the unlabelled estimates (an offset moves them by about
+``1 / s`` of a label error), so the two errors correlate positively and
+ignoring it overstates the variance of their difference: conservative. (A
+finite-difference ``d ghat / d h_c`` is no way to measure it: the stacking
+weights jump with the labels, and on the bundled data it swung to -3.5.)
+A partially labelled generator's estimate
 leans on the transfer estimate by the share ``w = n_transfer / n_eff`` of its
 effective sample size; its error is ``w`` times the transfer error plus an
 independent remainder, with the variance of its own interval.
@@ -50,20 +54,18 @@ import numpy as np
 
 from regression.checks import SeedLike, as_rng
 from regression.intervals import normal_quantile, wilson_interval
-from regression.transfer.estimators import Estimator, TransferData
+from regression.transfer.estimators import TransferData
 
 __all__ = ["COVERS", "JointParts", "joint_parts", "sample_errors"]
 
 #: What the joint error of the transfer estimates accounts for.
 COVERS = (
     "the estimate's held-out errors on the calibration generators, split into the part every "
-    "generator shares (their mean) and the part specific to each (their spread: the judges' "
-    "TPR / TNR on that generator, a gap the estimate shrinks), and the human labels' sampling; "
-    "one t scale with s - 1 degrees of freedom"
+    "generator shares and the part specific to each (their spread: the judges' TPR / TNR on "
+    "that generator, a gap the estimate shrinks), on one t scale with s - 1 degrees of "
+    "freedom, and the calibration generators' label sampling"
 )
 
-#: Step of the finite difference ``d ghat / d h_c``.
-LABEL_STEP = 1e-4
 #: The level of the Wilson interval whose wider side gives a calibration precision's sd.
 WILSON_ALPHA = 0.05
 
@@ -76,49 +78,34 @@ class JointParts:
     ----------
     shared : ndarray
         ``(G,)`` sd of the part every unlabelled generator shares (``sigma_S``
-        on unlabelled rows, 0 on calibration rows).
+        on unlabelled rows, 0 on calibration rows); t-scaled.
     specific : ndarray
-        ``(G,)`` sd of each generator's own part (0 on calibration rows).
-    label_sd : ndarray
-        ``(s,)`` sampling sd of each calibration generator's human precision.
-    label_effect : ndarray
-        ``(G, s)``: ``d ghat_i / d h_c`` on unlabelled rows, the identity on
-        calibration rows.
+        ``(G,)`` sd of each unlabelled generator's own part; t-scaled.
+    labels : ndarray
+        ``(G,)`` sampling sd of each calibration generator's human precision
+        (0 on the other rows); normal.
     df : float
-        Degrees of freedom of the transfer part's t scale.
+        Degrees of freedom of the t scale.
     """
 
     shared: np.ndarray
     specific: np.ndarray
-    label_sd: np.ndarray
-    label_effect: np.ndarray
+    labels: np.ndarray
     df: float
 
-    @property
-    def transfer(self) -> np.ndarray:
-        """``(G, G)`` scale matrix of the transfer part: ``shared shared' + diag(specific^2)``."""
-        return np.outer(self.shared, self.shared) + np.diag(self.specific**2)
-
     def covariance(self) -> np.ndarray:
-        """The scale matrix of the whole error: ``transfer + D diag(label_sd^2) D'``."""
-        effect = self.label_effect * self.label_sd[None, :]
-        return self.transfer + effect @ effect.T
+        """The scale matrix: ``shared shared' + diag(specific^2 + labels^2)``."""
+        return np.outer(self.shared, self.shared) + np.diag(self.specific**2 + self.labels**2)
 
 
 def joint_parts(
-    data: TransferData,
-    estimator: Estimator,
-    se: np.ndarray,
-    residuals: np.ndarray,
-    label_n: np.ndarray | None,
+    data: TransferData, se: np.ndarray, residuals: np.ndarray, label_n: np.ndarray | None
 ) -> JointParts:
-    """The shared, specific and label parts of the error of ``estimator`` on ``data``.
+    """The shared, specific and label parts of the transfer estimates' error.
 
     Parameters
     ----------
     data : TransferData
-    estimator : callable
-        The estimator whose estimates are compared (rerun ``s`` times, for ``D``).
     se : ndarray
         ``(G,)`` the scale of each estimate's marginal interval.
     residuals : ndarray
@@ -132,40 +119,28 @@ def joint_parts(
     ValueError
         Below two calibration generators (no held-out error, no interval).
     """
-    s, g = data.s, data.n_generators
-    if s < 2 or len(residuals) < 2:
+    g = data.n_generators
+    if data.s < 2 or len(residuals) < 2:
         raise ValueError(
             "one calibration generator: nothing can be held out, so the estimates have no "
             "interval and no joint error. Label a second generator."
         )
-    calibration = np.zeros(g, dtype=bool)
-    calibration[data.calibration] = True
-    spread = float(np.var(residuals, ddof=1))
+    unlabelled = np.ones(g, dtype=bool)
+    unlabelled[data.calibration] = False
     marginal = np.nan_to_num(se) ** 2
-    unlabelled = ~calibration
-    common = float(np.min(marginal[unlabelled] - spread)) if unlabelled.any() else 0.0
-    common = max(common, 0.0)
-    # each row's own part tops its marginal up to at least its interval's variance
-    own = np.maximum(marginal - common, spread)
+    # method of moments: var(r) estimates sigma_u^2, the rest of mean(r^2) = se^2 is shared;
+    # a negative shared estimate is truncated at 0 (as a random-effects tau^2 is)
+    spread = float(np.var(residuals, ddof=1))
+    common = max(float(np.min(marginal[unlabelled])) - spread, 0.0) if unlabelled.any() else 0.0
     shared = np.where(unlabelled, np.sqrt(common), 0.0)
-    specific = np.where(unlabelled, np.sqrt(own), 0.0)
-    base = estimator(data).precision
-    effect = np.zeros((g, s))
-    for c in range(s):
-        moved = data.precision.copy()
-        moved[c] += LABEL_STEP
-        shifted = TransferData(data.rates, data.n, data.confusion, data.calibration, moved)
-        effect[:, c] = (estimator(shifted).precision - base) / LABEL_STEP
-    effect[calibration, :] = 0.0
-    effect[data.calibration, np.arange(s)] = 1.0
-    if label_n is None:
-        label_sd = np.zeros(s)
-    else:
+    specific = np.where(unlabelled, np.sqrt(np.maximum(marginal - common, 0.0)), 0.0)
+    labels = np.zeros(g)
+    if label_n is not None:
         n = np.maximum(np.nan_to_num(label_n), 1.0)
-        low, high = wilson_interval(np.rint(data.precision * n), n, WILSON_ALPHA)
-        half = np.maximum(data.precision - low, high - data.precision)
-        label_sd = half / normal_quantile(WILSON_ALPHA)
-    return JointParts(shared, specific, label_sd, effect, float(s - 1))
+        h = data.precision
+        low, high = wilson_interval(np.rint(h * n), n, WILSON_ALPHA)
+        labels[data.calibration] = np.maximum(h - low, high - h) / normal_quantile(WILSON_ALPHA)
+    return JointParts(shared, specific, labels, float(data.s - 1))
 
 
 def sample_errors(
@@ -178,7 +153,7 @@ def sample_errors(
 
     ``partial`` maps a partially labelled row to ``(w, sd)``: its error is
     ``w`` times the row's transfer error plus an independent normal part, so
-    that its sd is ``sd`` where the transfer part is finite.
+    that its scale is ``sd``.
     """
     rng = as_rng(seed)
     g = len(parts.shared)
@@ -187,8 +162,7 @@ def sample_errors(
     transfer += rng.standard_normal((n_draws, g)) * parts.specific[None, :]
     if np.isfinite(parts.df):
         transfer /= np.sqrt(rng.chisquare(parts.df, n_draws) / parts.df)[:, None]
-    labels = rng.standard_normal((n_draws, len(parts.label_sd))) * parts.label_sd
-    errors = transfer + labels @ parts.label_effect.T
+    errors = transfer + rng.standard_normal((n_draws, g)) * parts.labels[None, :]
     for row, (weight, sd) in (partial or {}).items():
         transfer_var = parts.shared[row] ** 2 + parts.specific[row] ** 2
         own = np.sqrt(max(sd**2 - weight**2 * transfer_var, 0.0))

@@ -456,7 +456,7 @@ class TransferResult(Ranked):
             else counts.reindex(self.precision.index[self.data.calibration]).to_numpy(dtype=float)
         )
         residuals = self.loo_errors[self.method].to_numpy(dtype=float)
-        return joint_parts(self.data, ESTIMATORS[self.method], self.estimate.se, residuals, label_n)
+        return joint_parts(self.data, self.estimate.se, residuals, label_n)
 
     def joint_error(self, *, n_draws: int = N_DRAWS, seed: int = 0) -> JointError:
         """The joint law of every generator's error, for :meth:`compare` and :meth:`rank_sets`.
