@@ -43,7 +43,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from regression.checks import SeedLike, as_rng, check_alpha
 from regression.errors import InputError
@@ -364,7 +363,7 @@ def projection_rank_sets(
     draws = error_draws(joint, n_draws, seed)
     inverse = np.linalg.pinv(scale)
     quadratic = np.einsum("ni,ij,nj->n", draws, inverse, draws)
-    c = float(np.quantile(quadratic, 1 - alpha)) if len(draws) else stats.chi2.ppf(1 - alpha, 1)
+    c = float(np.quantile(quadratic, 1 - alpha))
     estimate = joint.estimate.to_numpy(dtype=float)
     difference = estimate[:, None] - estimate[None, :]
     diag = np.diag(scale)
