@@ -100,13 +100,18 @@ def register(subparsers: Any) -> None:
             help=f"restarts of the optimiser, 1 to {MAX_RESTARTS:,} "
             f"(default {LIKELIHOOD_DEFAULTS['restarts']})",
         )
-        parser.add_argument(
-            "--interval",
-            choices=(*INTERVAL_METHODS, "none"),
-            help="precision intervals (default auto: quasi-profile likelihood for the likelihood "
-            "loss, nonparametric bootstrap for the paper loss; items: bootstrap of each "
-            "generator's items, covering the correlation of an item's votes across validators)",
-        )
+        if name == "rank":
+            # a leaderboard's intervals come from the joint error (a bootstrap, for these fits)
+            parser.set_defaults(interval=None)
+        else:
+            parser.add_argument(
+                "--interval",
+                choices=(*INTERVAL_METHODS, "none"),
+                help="precision intervals (default auto: quasi-profile likelihood for the "
+                "likelihood loss, nonparametric bootstrap for the paper loss; items: bootstrap "
+                "of each generator's items, covering the correlation of an item's votes across "
+                "validators)",
+            )
         parser.add_argument(
             "--n-boot",
             type=n_boot_value,
