@@ -39,10 +39,13 @@ leans on the transfer estimate by the share ``w = n_transfer / n_eff`` of its
 effective sample size; its error is ``w`` times the transfer error plus an
 independent remainder, with the variance of its own interval.
 
-Each generator is judged on its own outputs, so item sampling is independent
-between generators and there is no pairing to count (for one judge and two
-generators scored on the same items, see
-:func:`regression.single_judge.comparison.compare_models`).
+Each generator's outputs are its own items, sampled apart from the others'.
+Where generators answer the same prompts (the bundled generators review the
+same student programs), a hard prompt lowers them together, so their item
+errors correlate positively; the joint error leaves that pairing out, which
+overstates a difference's variance: conservative. For one judge and two
+generators scored on the same items, the paired comparison is
+:func:`regression.single_judge.comparison.compare_models`.
 """
 
 from __future__ import annotations
