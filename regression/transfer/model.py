@@ -462,12 +462,12 @@ class TransferResult(Ranked):
         """The joint law of every generator's error, for :meth:`compare` and :meth:`rank_sets`.
 
         What it counts is :mod:`regression.transfer.joint`'s module docstring:
-        the calibration generators the estimates share (jackknife), each
-        generator's own deviation (the held-out errors beyond the shared part),
-        the human labels' sampling, and for a partially labelled generator its
-        own interval, leaning on the transfer estimate by its share of the
-        effective sample size. Each generator's marginal scale is at least that
-        of its :meth:`interval`.
+        the held-out errors of the self-check, split by the method of moments
+        into a part the unlabelled generators share and a part specific to
+        each, the calibration generators' label sampling, and for a partially
+        labelled generator its own interval, leaning on the transfer estimate
+        by its share of the effective sample size. Each unlabelled generator's
+        marginal scale is that of its :meth:`interval`.
 
         Raises
         ------
