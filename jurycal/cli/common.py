@@ -176,6 +176,19 @@ def n_boot_value(text: str) -> int:
         ) from None
 
 
+def threads_value(text: str) -> int:
+    """An argparse type: DuckDB threads in ``1..MAX_THREADS`` (:mod:`jurycal.counting.files`)."""
+    from jurycal.counting.files import MAX_THREADS
+
+    value = positive_int(text)
+    if value > MAX_THREADS:
+        raise argparse.ArgumentTypeError(
+            f"{value:,} threads: at most {MAX_THREADS:,} (DuckDB starts them all at once; more "
+            "than the cores gain nothing)"
+        )
+    return value
+
+
 def restarts_value(text: str) -> int:
     """An argparse type: a number of restarts in ``1..MAX_RESTARTS``."""
     value = positive_int(text)

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from jurycal.cli.commands import summary
-from jurycal.cli.common import check_outputs, command_options, emit, positive_int, progress_setting
+from jurycal.cli.common import check_outputs, command_options, emit, progress_setting, threads_value
 from jurycal.counting import DEFAULT_MEMORY_LIMIT
 from regression.progress import show_progress
 
@@ -35,7 +35,9 @@ def register(subparsers: Any) -> None:
         help=f"DuckDB's memory limit before it spills to disk (default {DEFAULT_MEMORY_LIMIT}; "
         "'none' for DuckDB's own, 80%% of the machine's memory)",
     )
-    parser.add_argument("--threads", type=positive_int, help="threads DuckDB may use (all cores)")
+    parser.add_argument(
+        "--threads", type=threads_value, help="threads DuckDB may use, 1 to 1,024 (all cores)"
+    )
     parser.add_argument(
         "--no-duplicate-check",
         dest="check_duplicates",

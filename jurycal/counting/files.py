@@ -223,14 +223,24 @@ def duckdb_message(exc: BaseException) -> str:
 _BAR = "{desc}: {percentage:3.0f}%|{bar}| {elapsed}"
 
 
+#: The most threads DuckDB is given: it starts them all at once, and past tens of thousands the
+#: process dies in the C library (exit 127, "cannot allocate memory for thread-local data").
+MAX_THREADS = 1024
+
+
 class _DuckDB:
     """An in-memory DuckDB connection that spills to a private temporary directory."""
 
     def __init__(self, memory_limit: str | None, threads: int | None, progress: bool) -> None:
         import duckdb
 
-        if threads is not None and (isinstance(threads, bool) or int(threads) < 1):
-            raise ValueError(f"threads ({threads!r}) must be a whole number >= 1.")
+        if threads is not None and (
+            isinstance(threads, bool) or not 1 <= int(threads) <= MAX_THREADS
+        ):
+            raise ValueError(
+                f"threads ({threads!r}) must be a whole number from 1 to {MAX_THREADS:,}; "
+                "DuckDB starts every thread at once, and more than the cores gain nothing."
+            )
         self._spill = tempfile.TemporaryDirectory(prefix="jurycal-duckdb-")
         self.con = duckdb.connect()
         self.progress = progress
@@ -355,7 +365,7 @@ def count_files(
         temporary directory that is removed afterwards. None: DuckDB's own
         default, 80 % of the machine's memory (no faster: see Notes).
     threads : int, optional
-        Threads DuckDB may use; default: all cores.
+        Threads DuckDB may use, 1 to :data:`MAX_THREADS`; default: all cores.
     progress : bool, default False
         Show a progress bar on stderr, driven by DuckDB's own estimate.
 

@@ -230,6 +230,9 @@ def test_huge_bootstrap_and_restart_counts_are_refused(votes, capsys):
     assert code == 2 and "--n-boot" in err
     code, _, err = _run(["count", files[0], "--threads", "-5"], capsys)
     assert code == 2 and "must be at least 1" in err
+    # DuckDB starts every thread at once: 10^9 of them killed the process (exit 127)
+    code, _, err = _run(["count", files[0], "--threads", "1000000000"], capsys)
+    assert code == 2 and "at most 1,024" in err
     code, _, err = _run(["judge", *files, "--alpha", "1.5"], capsys)
     assert code == 2 and "strictly between 0 and 1" in err
 
