@@ -77,6 +77,9 @@ WILSON_ALPHA = 0.05
 class JointParts:
     """The pieces of the transfer estimates' joint error (module docstring).
 
+    Generator i's error is ``lean_i T_i + own_i Z_i``: ``T = shared Z_0 +
+    specific Z'`` the transfer error on one t scale, ``Z`` independent normals.
+
     Attributes
     ----------
     shared : ndarray
@@ -84,25 +87,36 @@ class JointParts:
         on unlabelled rows, 0 on calibration rows); t-scaled.
     specific : ndarray
         ``(G,)`` sd of each unlabelled generator's own part; t-scaled.
-    labels : ndarray
-        ``(G,)`` sampling sd of each calibration generator's human precision
-        (0 on the other rows); normal.
+    lean : ndarray
+        ``(G,)`` how far each estimate leans on the transfer estimate: 1 for an
+        unlabelled generator, ``n_transfer / n_eff`` for a partially labelled
+        one, 0 for a calibration generator.
+    own : ndarray
+        ``(G,)`` sd of the normal part of each error: a calibration generator's
+        label sampling, the rest of a partially labelled generator's interval,
+        0 for an unlabelled generator.
     df : float
         Degrees of freedom of the t scale.
     """
 
     shared: np.ndarray
     specific: np.ndarray
-    labels: np.ndarray
+    lean: np.ndarray
+    own: np.ndarray
     df: float
 
     def covariance(self) -> np.ndarray:
-        """The scale matrix: ``shared shared' + diag(specific^2 + labels^2)``."""
-        return np.outer(self.shared, self.shared) + np.diag(self.specific**2 + self.labels**2)
+        """The scale matrix: ``(lean shared)(lean shared)' + diag(lean^2 specific^2 + own^2)``."""
+        shared = self.lean * self.shared
+        return np.outer(shared, shared) + np.diag((self.lean * self.specific) ** 2 + self.own**2)
 
 
 def joint_parts(
-    data: TransferData, se: np.ndarray, residuals: np.ndarray, label_n: np.ndarray | None
+    data: TransferData,
+    se: np.ndarray,
+    residuals: np.ndarray,
+    label_n: np.ndarray | None,
+    partial: Mapping[int, tuple[float, float]] | None = None,
 ) -> JointParts:
     """The shared, specific and label parts of the transfer estimates' error.
 
@@ -116,6 +130,9 @@ def joint_parts(
     label_n : ndarray or None
         ``(s,)`` human labels behind each calibration precision; None: the
         calibration precisions are taken as exact.
+    partial : mapping of int to (float, float), optional
+        A partially labelled row's ``(lean, sd)``: its share of the transfer
+        estimate and the scale of its own interval, which its error keeps.
 
     Raises
     ------
@@ -137,27 +154,22 @@ def joint_parts(
     common = max(float(np.min(marginal[unlabelled])) - spread, 0.0) if unlabelled.any() else 0.0
     shared = np.where(unlabelled, np.sqrt(common), 0.0)
     specific = np.where(unlabelled, np.sqrt(np.maximum(marginal - common, 0.0)), 0.0)
-    labels = np.zeros(g)
+    lean = unlabelled.astype(float)
+    own = np.zeros(g)
     if label_n is not None:
         n = np.maximum(np.nan_to_num(label_n), 1.0)
         h = data.precision
         low, high = wilson_interval(np.rint(h * n), n, WILSON_ALPHA)
-        labels[data.calibration] = np.maximum(h - low, high - h) / normal_quantile(WILSON_ALPHA)
-    return JointParts(shared, specific, labels, float(data.s - 1))
+        own[data.calibration] = np.maximum(h - low, high - h) / normal_quantile(WILSON_ALPHA)
+    for row, (weight, sd) in (partial or {}).items():
+        lean[row] = weight
+        transfer_var = shared[row] ** 2 + specific[row] ** 2
+        own[row] = np.sqrt(max(sd**2 - weight**2 * transfer_var, 0.0))
+    return JointParts(shared, specific, lean, own, float(data.s - 1))
 
 
-def sample_errors(
-    parts: JointParts,
-    n_draws: int,
-    seed: SeedLike,
-    partial: Mapping[int, tuple[float, float]] | None = None,
-) -> np.ndarray:
-    """``(n_draws, G)`` draws of the error from :class:`JointParts`.
-
-    ``partial`` maps a partially labelled row to ``(w, sd)``: its error is
-    ``w`` times the row's transfer error plus an independent normal part, so
-    that its scale is ``sd``.
-    """
+def sample_errors(parts: JointParts, n_draws: int, seed: SeedLike) -> np.ndarray:
+    """``(n_draws, G)`` draws of the error from :class:`JointParts`."""
     rng = as_rng(seed)
     g = len(parts.shared)
     # drawn from the parts themselves: no matrix root, so no kernel-dependent rotation
@@ -165,9 +177,5 @@ def sample_errors(
     transfer += rng.standard_normal((n_draws, g)) * parts.specific[None, :]
     if np.isfinite(parts.df):
         transfer /= np.sqrt(rng.chisquare(parts.df, n_draws) / parts.df)[:, None]
-    errors = transfer + rng.standard_normal((n_draws, g)) * parts.labels[None, :]
-    for row, (weight, sd) in (partial or {}).items():
-        transfer_var = parts.shared[row] ** 2 + parts.specific[row] ** 2
-        own = np.sqrt(max(sd**2 - weight**2 * transfer_var, 0.0))
-        errors[:, row] = weight * errors[:, row] + own * rng.standard_normal(n_draws)
-    return errors
+    own = rng.standard_normal((n_draws, g)) * parts.own[None, :]
+    return parts.lean[None, :] * transfer + own

@@ -456,7 +456,14 @@ class TransferResult(Ranked):
             else counts.reindex(self.precision.index[self.data.calibration]).to_numpy(dtype=float)
         )
         residuals = self.loo_errors[self.method].to_numpy(dtype=float)
-        return joint_parts(self.data, self.estimate.se, residuals, label_n)
+        partial: dict[int, tuple[float, float]] = {}
+        if self.partial is not None:
+            for generator, estimate in self.partial.estimates.items():
+                weight = estimate.n_transfer / estimate.n_eff if estimate.n_eff > 0 else 0.0
+                p = min(max(estimate.estimate, 0.5 / estimate.n_eff), 1 - 0.5 / estimate.n_eff)
+                sd = float(np.sqrt(p * (1 - p) / estimate.n_eff))
+                partial[self.precision.index.get_loc(generator)] = (weight, sd)
+        return joint_parts(self.data, self.estimate.se, residuals, label_n, partial)
 
     def joint_error(self, *, n_draws: int = N_DRAWS, seed: int = 0) -> JointError:
         """The joint law of every generator's error, for :meth:`compare` and :meth:`rank_sets`.
@@ -475,25 +482,13 @@ class TransferResult(Ranked):
             Below two calibration generators (no interval to build it from).
         """
         parts = self.joint_parts
-        scale = parts.covariance()
         table = self.interval()
-        partial: dict[int, tuple[float, float]] = {}
-        if self.partial is not None:
-            for generator, estimate in self.partial.estimates.items():
-                row = self.precision.index.get_loc(generator)
-                weight = estimate.n_transfer / estimate.n_eff if estimate.n_eff > 0 else 0.0
-                p = min(max(estimate.estimate, 0.5 / estimate.n_eff), 1 - 0.5 / estimate.n_eff)
-                partial[row] = (weight, float(np.sqrt(p * (1 - p) / estimate.n_eff)))
-        for row, (weight, sd) in partial.items():
-            scale[row, :] *= weight
-            scale[:, row] *= weight
-            scale[row, row] = max(sd**2, scale[row, row])
         index = pd.Index(self.precision.index, name="generator")
         return JointError(
             estimate=pd.Series(table["estimate"].to_numpy(), index=index, name="estimate"),
-            covariance=pd.DataFrame(scale, index=index, columns=index),
+            covariance=pd.DataFrame(parts.covariance(), index=index, columns=index),
             df=parts.df,
-            draws=sample_errors(parts, n_draws, seed, partial),
+            draws=sample_errors(parts, n_draws, seed),
             covers=JOINT_COVERS,
         )
 
