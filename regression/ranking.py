@@ -228,9 +228,16 @@ def compare(
     """
     alpha = check_alpha(alpha)
     _check_joint(joint)
+    a, b = _ordered_pairs(joint.estimate.index, pairs)
+    return _pair_table(joint, _Family(joint, a, b, n_draws, seed), alpha, simultaneous)
+
+
+def _pair_table(
+    joint: JointError, family: _Family, alpha: float, simultaneous: bool
+) -> pd.DataFrame:
+    """:func:`compare`'s table from a family whose first half holds each pair once."""
     generators = joint.estimate.index
-    a, b = _ordered_pairs(generators, pairs)
-    family = _Family(joint, a, b, n_draws, seed)
+    a, b = family.a, family.b
     critical = family.critical(alpha, np.ones(len(a), dtype=bool), simultaneous)
     half = len(a) // 2
     forward, backward = slice(0, half), slice(half, None)
@@ -309,9 +316,14 @@ def rank_sets(
     """
     alpha = check_alpha(alpha)
     _check_joint(joint)
-    g = len(joint.estimate)
     a, b = _ordered_pairs(joint.estimate.index, None)
-    family = _Family(joint, a, b, n_draws, seed)
+    return _step_down(joint, _Family(joint, a, b, n_draws, seed), alpha)
+
+
+def _step_down(joint: JointError, family: _Family, alpha: float) -> pd.DataFrame:
+    """:func:`rank_sets` from the family of every ordered pair."""
+    g = len(joint.estimate)
+    a, b = family.a, family.b
     active = np.ones(len(a), dtype=bool)
     while active.any():
         rejected = active & (family.observed > family.critical(alpha, active))
@@ -480,16 +492,28 @@ class Leaderboard:
 
 
 def leaderboard(
-    result: Any, alpha: float = 0.05, *, seed: SeedLike = 0, **joint_options: Any
+    result: Any,
+    alpha: float = 0.05,
+    *,
+    seed: SeedLike = 0,
+    joint: JointError | None = None,
+    **joint_options: Any,
 ) -> Leaderboard:
     """The leaderboard of any result with ``interval()`` and ``joint_error()``.
 
-    ``joint_options`` go to ``result.joint_error`` (e.g. ``n_boot`` for a
-    latent-trait fit); the marginal intervals are ``result.interval(alpha)``.
+    ``joint``: the result's joint error if already built; else
+    ``result.joint_error(seed=seed, **joint_options)`` (``joint_options``, e.g.
+    ``n_boot`` for a latent-trait fit). The marginal intervals are
+    ``result.interval(alpha)``. The rank sets and the pairs share one family of
+    draws.
     """
     alpha = check_alpha(alpha)
-    joint = result.joint_error(seed=seed, **joint_options)
-    ranks = rank_sets(joint, alpha, seed=seed)
+    if joint is None:
+        joint = result.joint_error(seed=seed, **joint_options)
+    _check_joint(joint)
+    a, b = _ordered_pairs(joint.estimate.index, None)
+    family = _Family(joint, a, b, N_DRAWS, seed)
+    ranks = _step_down(joint, family, alpha)
     intervals = result.interval(alpha)
     roles = [c for c in ("role", "n_labels") if c in intervals.columns]
     table = ranks.join(intervals[["low", "high", *roles]])
@@ -497,7 +521,7 @@ def leaderboard(
     table = table[columns + roles]
     return Leaderboard(
         table=table,
-        pairs=compare(joint, alpha, seed=seed),
+        pairs=_pair_table(joint, family, alpha, simultaneous=True),
         alpha=alpha,
         method=str(result.method),
         covers=joint.covers,
