@@ -167,6 +167,18 @@ def _model(args: argparse.Namespace) -> Any:
     return make_estimator(args.loss, n_restarts=args.restarts, backend=args.backend, seed=args.seed)
 
 
+def _fit(
+    args: argparse.Namespace,
+    judgments: pd.DataFrame,
+    human: pd.DataFrame,
+    calibration: Sequence[str],
+) -> Any:
+    """The estimator ``--loss`` names, fitted to the tables."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # every warning is on the result and printed below
+        return _model(args).fit_table(judgments, human, calibration)
+
+
 def _check_outputs(args: argparse.Namespace) -> None:
     from jurycal.cli.report import card_paths
 
@@ -279,9 +291,7 @@ def run_fit(args: argparse.Namespace) -> int:
         judgments, human = _read(args)
         calibration = _calibration(args, judgments, human)
         advance("fit")
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # every warning is on the result and printed below
-            result = _model(args).fit_table(judgments, human, calibration)
+        result = _fit(args, judgments, human, calibration)
         advance("intervals")
         summary = _summary(args, result, human, calibration)
         table = summary.tables["precision"]
@@ -305,7 +315,7 @@ def pair_value(text: str) -> tuple[str, str]:
 
 def run_rank(args: argparse.Namespace) -> int:
     """Fit, then the leaderboard: rank sets, could-be-best and the pairs' differences."""
-    from regression.ranking import leaderboard
+    from regression.ranking import compare, leaderboard
 
     settle_options(args)
     _check_outputs(args)
@@ -314,25 +324,19 @@ def run_rank(args: argparse.Namespace) -> int:
         judgments, human = _read(args)
         calibration = _calibration(args, judgments, human)
         advance("fit")
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # every warning is on the result and printed below
-            result = _model(args).fit_table(judgments, human, calibration)
+        result = _fit(args, judgments, human, calibration)
         advance("rank")
         # each result names the options of its joint error (a latent-trait fit's bootstrap)
         offered = {"n_boot": args.n_boot, "progress": progress_setting(args)}
         joint_options = {k: offered[k] for k in type(result).JOINT_OPTIONS if k in offered}
-        board = leaderboard(result, args.alpha, seed=args.seed, **joint_options)
+        # one joint error (for a latent-trait fit, one bootstrap) for the board and the pairs
+        joint = result.joint_error(seed=args.seed, **joint_options)
+        board = leaderboard(result, args.alpha, seed=args.seed, joint=joint)
         pairs = board.pairs
         if args.pairs or args.one_at_a_time:
             for name in (g for pair in args.pairs or () for g in pair):
                 find_name(name, result.precision.index, "generator", "this fit")
-            pairs = result.compare(
-                args.alpha,
-                args.pairs,
-                simultaneous=not args.one_at_a_time,
-                seed=args.seed,
-                **joint_options,
-            )
+            pairs = compare(joint, args.alpha, args.pairs, not args.one_at_a_time, seed=args.seed)
         summary = board.summary()
         advance("write")
         written = []
