@@ -9,27 +9,16 @@ over the rows of the numpy array (what naive array code does) is shown too.
 
 from __future__ import annotations
 
-import time
 import warnings
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
+from timing import best_of
 
 from ensemble import NoVoteWarning, simulate_votes, sweep_thresholds, vote
 
 N_ITEMS = 1_000_000
 N_VALIDATORS = 14
 MISSING = 0.03
-
-
-def _best_of(repeats: int, fn: Callable[[], Any]) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def _loop_majority(rows: list[list[float]], k: int) -> list[float]:
@@ -56,8 +45,8 @@ def main() -> None:
     votes[rng.random(votes.shape) < MISSING] = np.nan
     rows = votes.tolist()
 
-    loop_s = _best_of(3, lambda: _loop_majority(rows, 8))
-    numpy_loop_s = _best_of(1, lambda: _loop_numpy_rows(votes, 8))
+    loop_s = best_of(lambda: _loop_majority(rows, 8), 3)
+    numpy_loop_s = best_of(lambda: _loop_numpy_rows(votes, 8), 1)
     fast = vote(votes, "majority", 8)
     if not np.array_equal(fast[:100_000], _loop_majority(rows[:100_000], 8)):
         raise AssertionError("vectorised and loop labels differ")
@@ -77,7 +66,7 @@ def main() -> None:
             ("majority", 8, "ignore"),
             ("minority_veto", 4, "ignore"),
         ]:
-            seconds = _best_of(3, lambda r=rule, t=k, m=missing: vote(votes, r, t, m))
+            seconds = best_of(lambda r=rule, t=k, m=missing: vote(votes, r, t, m), 3)
             name = f"vote {rule}" + (f" k = {k}" if k else " (default)") + f", missing={missing}"
             print(f"| {name:<46} | {seconds:8.3f} | {loop_s / seconds:16.1f} |")
 
@@ -92,8 +81,8 @@ def main() -> None:
     table = sim.judgments()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NoVoteWarning)
-        pivot_s = _best_of(3, lambda: vote(table, "majority"))
-    sweep_s = _best_of(3, lambda: sweep_thresholds(sim.votes, sim.human))
+        pivot_s = best_of(lambda: vote(table, "majority"), 3)
+    sweep_s = best_of(lambda: sweep_thresholds(sim.votes, sim.human), 3)
     print(
         f"\njudgments table of {len(table):,} rows (100,000 items): pivot + vote {pivot_s:.3f} s; "
         f"sweep of 2 rules x {N_VALIDATORS} thresholds on the matrix {sweep_s:.3f} s"

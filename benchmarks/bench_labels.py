@@ -12,11 +12,8 @@ latter also the labels and votes without the transfer estimate.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
-import numpy as np
 import pandas as pd
+from timing import best_of
 
 from jurycal.datasets import load_agreeableness_judgments
 from regression import LatentTraitModel, suggest_labels
@@ -25,15 +22,6 @@ from regression.latent.simulate import simulate_item_votes
 
 DRAWS = 200
 N_VALUES = (25, 50, 100)
-
-
-def _time(fn: Callable[[], object], repeat: int = 3) -> float:
-    best = np.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return float(best)
 
 
 def _summary(study: pd.DataFrame) -> pd.DataFrame:
@@ -104,10 +92,10 @@ def bench_speed() -> None:
     judgments, human = load_agreeableness_judgments()
     own = human[human["generator"] == "gpt-4o"].sample(50, random_state=0)
     partial = pd.concat([human[human["generator"] != "gpt-4o"], own], ignore_index=True)
-    full = _time(lambda: LatentTraitModel().fit_table(judgments, human))
-    with_partial = _time(lambda: LatentTraitModel().fit_table(judgments, partial))
+    full = best_of(lambda: LatentTraitModel().fit_table(judgments, human))
+    with_partial = best_of(lambda: LatentTraitModel().fit_table(judgments, partial))
     others = human[human["generator"] != "gpt-4o"]
-    suggest = _time(lambda: suggest_labels(judgments, others, 50, seed=0))
+    suggest = best_of(lambda: suggest_labels(judgments, others, 50, seed=0))
     print("### Speed on the bundled data (best of 3; ratio to fit_table with full labels)")
     print()
     print("| call | seconds | ratio |")

@@ -9,26 +9,17 @@ table says so).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from math import sqrt
 from statistics import NormalDist
 
 import numpy as np
+from timing import best_of
 
 from regression.single_judge import count_bootstrap, coverage_study, rg_estimate, rg_interval
 
 ROWS = 1_000_000
 LOOP_ROWS = 20_000
 N_BOOT = 10_000
-
-
-def _time(fn: Callable[[], object], repeat: int = 3) -> float:
-    best = np.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return float(best)
 
 
 def _lee_fig8(p: float, q0: float, q1: float, n: int, m0: int, m1: int, alpha: float = 0.05):
@@ -55,15 +46,15 @@ def bench_rg_interval() -> None:
     n = rng.integers(100, 5000, ROWS)
     m1 = rng.integers(20, 300, ROWS)
     m0 = rng.integers(20, 300, ROWS)
-    t_vec = _time(lambda: rg_interval(p, q1, q0, n, m1, m0))
+    t_vec = best_of(lambda: rg_interval(p, q1, q0, n, m1, m0))
     rows = range(LOOP_ROWS)
-    t_loop = _time(
+    t_loop = best_of(
         lambda: [rg_interval(p[i], q1[i], q0[i], n[i], m1[i], m0[i]) for i in rows], repeat=1
     ) * (ROWS / LOOP_ROWS)
     args = [
         (float(p[i]), float(q0[i]), float(q1[i]), int(n[i]), int(m0[i]), int(m1[i])) for i in rows
     ]
-    t_ref = _time(lambda: [_lee_fig8(*a) for a in args], repeat=1) * (ROWS / LOOP_ROWS)
+    t_ref = best_of(lambda: [_lee_fig8(*a) for a in args], repeat=1) * (ROWS / LOOP_ROWS)
     low, high = rg_interval(
         p[:LOOP_ROWS], q1[:LOOP_ROWS], q0[:LOOP_ROWS], n[:LOOP_ROWS], m1[:LOOP_ROWS], m0[:LOOP_ROWS]
     )
@@ -128,7 +119,7 @@ def bench_bootstrap() -> None:
     )
     for n, loop_boot in ((1_000, N_BOOT), (100_000, 500), (10_000_000, 20)):
         k = int(0.6 * n)
-        t_counts = _time(
+        t_counts = best_of(
             lambda k=k, n=n: count_bootstrap(_rg_stat, [[k, n - k], cal], n_boot=N_BOOT, seed=0)
         )
         se_counts = count_bootstrap(_rg_stat, [[k, n - k], cal], n_boot=N_BOOT, seed=0).se
