@@ -69,6 +69,14 @@ def register(subparsers: Any) -> None:
         )
         if name == "estimate":
             parser.add_argument("--generator", required=True, help="the new generator")
+        else:
+            parser.add_argument(
+                "--shared-items",
+                action="store_true",
+                help="an item id names the same prompt for every generator: comparisons keep "
+                "the pairing (calibration labels paired on shared items; the item bootstrap "
+                "redraws prompts)",
+            )
         if name == "rank":
             parser.add_argument(
                 "--pairs",
@@ -176,7 +184,7 @@ def _fit(
     """The estimator ``--loss`` names, fitted to the tables."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # every warning is on the result and printed below
-        return _model(args).fit_table(judgments, human, calibration)
+        return _model(args).fit_table(judgments, human, calibration, shared_items=args.shared_items)
 
 
 def _check_outputs(args: argparse.Namespace) -> None:

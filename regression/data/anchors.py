@@ -13,14 +13,15 @@ use the calibration data as data (binomial counts) rather than as penalties.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from regression.checks import check_counts, check_probability, require_columns
+from regression.checks import check_counts, check_probability, plain, require_columns
 from regression.data.judgments import EncodedJudgments, encode_judgments
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "ConfusionCounts",
     "confusion_from_encoded",
     "confusion_from_judgments",
+    "paired_precision_correlation",
 ]
 
 #: The columns of a confusion table (valid = positive), one row per generator and validator.
@@ -68,6 +70,12 @@ class Anchors:
         cells out instead of counting every vote twice.
     notes : tuple of str
         What was skipped while building the anchors, and why.
+    precision_correlation : DataFrame, optional
+        Calibration generators x calibration generators: the correlation of
+        their precision values' sampling errors, where their human labels fall
+        on the same items (:func:`paired_precision_correlation`); None: the
+        values are sampled independently. Comparisons between calibration
+        generators (:mod:`regression.ranking`) use it.
     tables : DataFrame, optional
         Each calibration generator's own confusion counts, ``generator,
         validator, tp, fn, fp, tn``, when the anchors were pooled from them
@@ -99,6 +107,7 @@ class Anchors:
     pooled_from: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
     tables: pd.DataFrame | None = field(default=None, repr=False)
+    precision_correlation: pd.DataFrame | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         notes = list(self.notes)
@@ -124,6 +133,12 @@ class Anchors:
             object.__setattr__(self, n_name, n)
         object.__setattr__(self, "pooled_from", tuple(self.pooled_from))
         object.__setattr__(self, "notes", tuple(notes))
+        if self.precision_correlation is not None:
+            object.__setattr__(
+                self,
+                "precision_correlation",
+                _check_correlation(self.precision_correlation, self.precision.index),
+            )
 
     @property
     def calibration_generators(self) -> tuple[str, ...]:
@@ -207,6 +222,8 @@ class Anchors:
         judgments: pd.DataFrame,
         human_labels: pd.DataFrame,
         calibration_generators: Iterable[str] | None = None,
+        *,
+        shared_items: bool = False,
     ) -> Anchors:
         """Anchors from the judgments table (``generator, item, validator, label``) and human labels.
 
@@ -214,7 +231,10 @@ class Anchors:
         human-labelled items that are valid (backed by that many items); the TPR /
         TNR anchors pool :func:`confusion_from_judgments` over the calibration
         generators. ``calibration_generators`` defaults to every generator with
-        human labels.
+        human labels. ``shared_items=True`` says an item id names the same
+        prompt for every generator: the precisions' correlation is then read
+        off the items two calibration generators share
+        (:func:`paired_precision_correlation`).
 
         Examples
         --------
@@ -225,11 +245,19 @@ class Anchors:
         >>> float(anchors.precision["g"]), float(anchors.tpr["v"]), float(anchors.tnr["v"])
         (0.5, 1.0, 0.5)
         """
-        return cls.from_encoded(encode_judgments(judgments, human_labels), calibration_generators)
+        return cls.from_encoded(
+            encode_judgments(judgments, human_labels),
+            calibration_generators,
+            shared_items=shared_items,
+        )
 
     @classmethod
     def from_encoded(
-        cls, encoded: EncodedJudgments, calibration_generators: Iterable[str] | None = None
+        cls,
+        encoded: EncodedJudgments,
+        calibration_generators: Iterable[str] | None = None,
+        *,
+        shared_items: bool = False,
     ) -> Anchors:
         """:meth:`from_human_labels` on a table :func:`encode_judgments` checked and encoded.
 
@@ -260,12 +288,118 @@ class Anchors:
                 "on those items."
             )
         chosen = human[human["generator"].isin(calibration)].groupby("generator", sort=False)
-        return cls.from_confusion(
+        anchors = cls.from_confusion(
             confusion,
             calibration,
             precision=chosen["human"].mean(),
             precision_n=chosen["human"].size(),
         )
+        if not shared_items:
+            return anchors
+        correlation = paired_precision_correlation(human, calibration)
+        notes = anchors.notes
+        if not (correlation.to_numpy() != np.eye(len(calibration))).any():
+            notes += (
+                "shared_items: no two calibration generators share a labelled item (or their "
+                "shared labels do not vary), so their precisions are taken as independent.",
+            )
+        return replace(anchors, precision_correlation=correlation, notes=notes)
+
+
+def paired_precision_correlation(labels: pd.DataFrame, generators: Iterable[str]) -> pd.DataFrame:
+    """The correlation of the generators' label precisions, paired on the items they share.
+
+    When an item id names the same prompt for every generator, a hard prompt
+    lowers every generator's label on it, so two precision estimates (each the
+    mean of its generator's labels) err together. For generators a and b with
+    ``n_a`` and ``n_b`` labelled items, ``n_ab`` of them shared, the
+    covariance of the two means is ``n_ab cov_ab / (n_a n_b)`` (the per-item
+    covariance ``cov_ab`` counted on the shared items only), so their
+    correlation is
+
+        r_ab = rho_ab n_ab / sqrt(n_a n_b),
+
+    ``rho_ab`` the sample correlation of the two generators' labels on the
+    shared items: the moment estimate a paired t-test uses. A pair with under
+    two shared items, or whose shared labels do not vary, gets 0.
+
+    Parameters
+    ----------
+    labels : DataFrame
+        ``generator, item, human`` (0 / 1; NaN where unlabelled), one row per
+        ``(generator, item)``.
+    generators : iterable of str
+        The generators (rows and columns of the result, in this order).
+
+    Returns
+    -------
+    DataFrame
+        Generators x generators, 1 on the diagonal.
+
+    Examples
+    --------
+    >>> labels = pd.DataFrame({"generator": ["a"] * 4 + ["b"] * 4, "item": [1, 2, 3, 4] * 2,
+    ...                        "human": [1, 1, 0, 0, 1, 0, 0, 0]})
+    >>> round(float(paired_precision_correlation(labels, ["a", "b"]).loc["a", "b"]), 4)
+    0.5774
+    """
+    names = list(generators)
+    require_columns(labels, ("generator", "item", "human"), "labels")
+    chosen = labels[labels["generator"].isin(names) & labels["human"].notna()]
+    repeated = chosen.duplicated(["generator", "item"])
+    if repeated.any():
+        row = chosen[repeated].iloc[0]
+        raise ValueError(
+            f"labels has generator {plain(row['generator'])!r} and item {plain(row['item'])!r} "
+            "more than once."
+        )
+    table = chosen.pivot(index="item", columns="generator", values="human").reindex(columns=names)
+    values = table.to_numpy(dtype=float)
+    present = ~np.isnan(values)
+    n = present.sum(axis=0)
+    correlation = np.eye(len(names))
+    for a, b in itertools.combinations(range(len(names)), 2):
+        both = present[:, a] & present[:, b]
+        n_ab = int(both.sum())
+        if n_ab < 2:
+            continue
+        x, y = values[both, a], values[both, b]
+        if np.ptp(x) == 0 or np.ptp(y) == 0:
+            continue
+        rho = float(np.corrcoef(x, y)[0, 1])
+        correlation[a, b] = correlation[b, a] = rho * n_ab / np.sqrt(n[a] * n[b])
+    index = pd.Index(names, name="generator")
+    return pd.DataFrame(correlation, index=index, columns=index.rename(None))
+
+
+def _check_correlation(correlation: Any, generators: pd.Index) -> pd.DataFrame:
+    """``precision_correlation`` reindexed to the calibration generators, checked."""
+    if not isinstance(correlation, pd.DataFrame):
+        raise ValueError(
+            f"precision_correlation must be a DataFrame (generators x generators), got "
+            f"{type(correlation).__name__}."
+        )
+    for axis in (correlation.index, correlation.columns):
+        stray = [g for g in axis if g not in generators]
+        if stray:
+            raise ValueError(
+                f"precision_correlation names {stray[0]!r}, which has no precision anchor."
+            )
+        absent = [g for g in generators if g not in axis]
+        if absent:
+            raise ValueError(f"precision_correlation lacks calibration generator {absent[0]!r}.")
+    values = correlation.reindex(index=generators, columns=generators).to_numpy(dtype=float)
+    bad = ~np.isfinite(values) | (np.abs(values) > 1)
+    if bad.any():
+        row, col = np.argwhere(bad)[0]
+        raise ValueError(
+            f"precision_correlation[{plain(generators[row])!r}, {plain(generators[col])!r}] is "
+            f"{plain(values[row, col])!r}; a correlation lies in [-1, 1]."
+        )
+    if not np.allclose(values, values.T) or not np.allclose(np.diag(values), 1.0):
+        raise ValueError("precision_correlation must be symmetric with 1 on the diagonal.")
+    index = pd.Index(generators, name="generator")
+    return pd.DataFrame(values, index=index, columns=index.rename(None))
 
 
 class ConfusionCounts:

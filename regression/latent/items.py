@@ -7,7 +7,10 @@ on its own treats all these as independent; resampling *items* keeps them
 together. Each generator's items are redrawn with replacement (stratified by
 generator: its number of items stays fixed), so a replicate is a vector of
 multiplicities ``w_t`` per item, and every number the fit uses is a weighted
-sum over items:
+sum over items. Where an item id names the same prompt for every generator
+(``shared_items``), the prompts are redrawn instead: every generator's output
+on a prompt gets that prompt's multiplicity, so a hard prompt drawn twice
+lowers every generator twice and the replicates keep the pairing. The sums:
 
 * cell (i, j): ``n_ij = sum_t w_t [t labelled by j]``,
   ``k_ij = sum_t w_t [t labelled valid by j]``;
@@ -55,6 +58,9 @@ class ItemVotes:
         1.0 (valid) or 0.0 for every labelled vote.
     item_truth : ndarray of float
         The human label of every item; NaN where it has none.
+    item_key : ndarray of int, optional
+        The prompt of every item (its item id, coded across generators) when
+        the ids are shared; None: each generator's items are its own.
     """
 
     item_gen: np.ndarray
@@ -63,6 +69,7 @@ class ItemVotes:
     vote_val: np.ndarray
     vote_label: np.ndarray
     item_truth: np.ndarray
+    item_key: np.ndarray | None = None
 
     @property
     def n_items(self) -> int:
@@ -70,7 +77,9 @@ class ItemVotes:
         return int(self.item_gen.size)
 
 
-def encode_items(encoded: EncodedJudgments, rates: pd.DataFrame) -> tuple[ItemVotes, pd.MultiIndex]:
+def encode_items(
+    encoded: EncodedJudgments, rates: pd.DataFrame, *, shared_items: bool = False
+) -> tuple[ItemVotes, pd.MultiIndex]:
     """Encode the votes and human labels behind ``rates`` (the counts of ``encoded``).
 
     The items of a generator are the union of its ``(generator, item)`` pairs in
@@ -85,6 +94,9 @@ def encode_items(encoded: EncodedJudgments, rates: pd.DataFrame) -> tuple[ItemVo
     rates : DataFrame
         The fitted matrix (:func:`~regression.data.counts.counts_from_encoded`
         of ``encoded``).
+    shared_items : bool
+        Item ids name the same prompt for every generator: keep their codes
+        (``ItemVotes.item_key``) so the bootstrap redraws prompts.
 
     Returns
     -------
@@ -124,6 +136,11 @@ def encode_items(encoded: EncodedJudgments, rates: pd.DataFrame) -> tuple[ItemVo
         vote_val=val.astype(np.int64),
         vote_label=label[labelled],
         item_truth=item_truth,
+        item_key=(
+            pd.factorize(unique_keys[order].get_level_values(1))[0].astype(np.int64)
+            if shared_items
+            else None
+        ),
     )
     return items, unique_keys[order]
 
@@ -133,8 +150,19 @@ def draw_item_weights(items: ItemVotes, n_boot: int, rng: Any) -> np.ndarray:
 
     Within each generator, its ``n_g`` items are drawn ``n_g`` times with
     replacement (a multinomial with equal probabilities): one uniform draw per
-    item slot, counted with ``np.bincount``.
+    item slot, counted with ``np.bincount``. With shared item ids
+    (``items.item_key``), the ``K`` prompts are drawn ``K`` times instead and
+    every item takes its prompt's multiplicity.
     """
+    if items.item_key is not None:
+        n_keys = int(items.item_key.max()) + 1
+        if isinstance(rng, np.random.RandomState):
+            picks = rng.randint(0, n_keys, size=(n_boot, n_keys))
+        else:
+            picks = rng.integers(0, n_keys, size=(n_boot, n_keys))
+        flat = (np.arange(n_boot)[:, None] * n_keys + picks).ravel()
+        per_key = np.bincount(flat, minlength=n_boot * n_keys).reshape(n_boot, n_keys)
+        return per_key[:, items.item_key].astype(float)
     n_items = items.n_items
     sizes = np.bincount(items.item_gen)
     first = np.cumsum(sizes) - sizes

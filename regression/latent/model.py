@@ -250,6 +250,8 @@ class LatentTraitModel(Solver):
         judgments: pd.DataFrame,
         human_labels: pd.DataFrame | None = None,
         calibration_generators: Iterable[str] | None = None,
+        *,
+        shared_items: bool = False,
     ) -> LatentTraitResult | TransferResult:
         """Fit from the judgments table and human labels, each checked once.
 
@@ -263,6 +265,12 @@ class LatentTraitModel(Solver):
         calibration_generators : iterable of str, optional
             The generators whose human labels anchor the fit; default every
             generator with human labels.
+        shared_items : bool
+            An item id names the same prompt for every generator (all answered
+            one benchmark). The joint error then keeps the pairing: the item
+            bootstrap redraws prompts (:func:`~regression.latent.items.draw_item_weights`),
+            and the transfer estimator pairs the calibration generators' labels
+            (:func:`~regression.data.anchors.paired_precision_correlation`).
 
         Returns
         -------
@@ -294,14 +302,16 @@ class LatentTraitModel(Solver):
                     "for an unanchored fit use loss='likelihood'."
                 )
             return self._with_settings_warning(
-                TransferModel().fit_table(judgments, human_labels, calibration_generators)
+                TransferModel().fit_table(
+                    judgments, human_labels, calibration_generators, shared_items=shared_items
+                )
             )
         encoded = encode_judgments(judgments, human_labels)
         counts = counts_from_encoded(encoded)
         anchors = (
             Anchors()
             if human_labels is None
-            else Anchors.from_encoded(encoded, calibration_generators)
+            else Anchors.from_encoded(encoded, calibration_generators, shared_items=shared_items)
         )
-        items, _ = encode_items(encoded, counts.rates)
+        items, _ = encode_items(encoded, counts.rates, shared_items=shared_items)
         return fit_result(self, counts.rates, counts.n_labeled.astype(float), anchors, items=items)

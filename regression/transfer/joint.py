@@ -28,7 +28,12 @@ estimated from ``s`` calibration generators, so they carry one t scale with
 
 A calibration generator's error is the sampling error of its human labels
 (binomial, its sd the wider side of the Wilson interval over ``z``, which
-stays honest near precision 1), taken as independent of the others'. Those
+stays honest near precision 1). Where the calibration generators' labels fall
+on the same items (the anchors' ``precision_correlation``, from
+``fit_table(..., shared_items=True)``), their errors correlate as the paired
+items say (:func:`regression.data.anchors.paired_precision_correlation`): a
+hard prompt lowers both, and a difference of two of them is known better than
+either; otherwise they are taken as independent. Those
 labels also enter the unlabelled estimates (an offset moves them by about
 ``1 / s`` of a label error), so the two errors correlate positively and
 ignoring it overstates the variance of their difference: conservative. (A
@@ -39,11 +44,12 @@ leans on the transfer estimate by the share ``w = n_transfer / n_eff`` of its
 effective sample size; its error is ``w`` times the transfer error plus an
 independent remainder, with the variance of its own interval.
 
-Each generator's outputs are its own items, sampled apart from the others'.
-Where generators answer the same prompts (the bundled generators review the
-same student programs), a hard prompt lowers them together, so their item
-errors correlate positively; the joint error leaves that pairing out, which
-overstates a difference's variance: conservative. For one judge and two
+The transfer part needs no pairing of its own: whatever the items the
+generators share do to the estimate, the held-out errors it is measured from
+already show. Without ``shared_items`` each generator's labels are taken as
+sampled apart from the others'; where generators answer the same prompts, a
+hard prompt lowers them together, so leaving the pairing out overstates a
+difference's variance: conservative. For one judge and two
 generators scored on the same items, the paired comparison is
 :func:`regression.single_judge.comparison.compare_models`.
 """
@@ -59,14 +65,15 @@ from regression.checks import SeedLike, as_rng
 from regression.intervals import normal_quantile, wilson_interval
 from regression.transfer.estimators import TransferData
 
-__all__ = ["COVERS", "JointParts", "joint_parts", "sample_errors"]
+__all__ = ["COVERS", "JointParts", "joint_parts", "positive_definite", "sample_errors"]
 
 #: What the joint error of the transfer estimates accounts for.
 COVERS = (
     "the estimate's held-out errors on the calibration generators, split into the part every "
     "generator shares and the part specific to each (their spread: the judges' TPR / TNR on "
     "that generator, a gap the estimate shrinks), on one t scale with s - 1 degrees of "
-    "freedom, and the calibration generators' label sampling"
+    "freedom, and the calibration generators' label sampling (paired where their labels share "
+    "items)"
 )
 
 #: The level of the Wilson interval whose wider side gives a calibration precision's sd.
@@ -97,6 +104,9 @@ class JointParts:
         0 for an unlabelled generator.
     df : float
         Degrees of freedom of the t scale.
+    own_correlation : ndarray, optional
+        ``(G, G)`` correlation of the normal parts (calibration generators
+        whose labels share items); None: independent.
     """
 
     shared: np.ndarray
@@ -104,11 +114,15 @@ class JointParts:
     lean: np.ndarray
     own: np.ndarray
     df: float
+    own_correlation: np.ndarray | None = None
 
     def covariance(self) -> np.ndarray:
-        """The scale matrix: ``(lean shared)(lean shared)' + diag(lean^2 specific^2 + own^2)``."""
+        """The scale matrix: ``(lean shared)(lean shared)' + diag(lean^2 specific^2) + own R own``."""
         shared = self.lean * self.shared
-        return np.outer(shared, shared) + np.diag((self.lean * self.specific) ** 2 + self.own**2)
+        own = np.diag(self.own**2)
+        if self.own_correlation is not None:
+            own = self.own[:, None] * self.own_correlation * self.own[None, :]
+        return np.outer(shared, shared) + np.diag((self.lean * self.specific) ** 2) + own
 
 
 def joint_parts(
@@ -117,6 +131,7 @@ def joint_parts(
     residuals: np.ndarray,
     label_n: np.ndarray | None,
     partial: Mapping[int, tuple[float, float]] | None = None,
+    label_correlation: np.ndarray | None = None,
 ) -> JointParts:
     """The shared, specific and label parts of the transfer estimates' error.
 
@@ -133,6 +148,11 @@ def joint_parts(
     partial : mapping of int to (float, float), optional
         A partially labelled row's ``(lean, sd)``: its share of the transfer
         estimate and the scale of its own interval, which its error keeps.
+    label_correlation : ndarray, optional
+        ``(s, s)`` correlation of the calibration precisions' sampling errors,
+        in the order of ``data.calibration``; None: independent. A matrix that
+        is not positive definite (pairwise estimates from different shared
+        items need not be) has its off-diagonal shrunk toward 0 until it is.
 
     Raises
     ------
@@ -165,7 +185,29 @@ def joint_parts(
         lean[row] = weight
         transfer_var = shared[row] ** 2 + specific[row] ** 2
         own[row] = np.sqrt(max(sd**2 - weight**2 * transfer_var, 0.0))
-    return JointParts(shared, specific, lean, own, float(data.s - 1))
+    own_correlation = None
+    if label_correlation is not None and label_n is not None:
+        own_correlation = np.eye(g)
+        rows = np.asarray(data.calibration)
+        own_correlation[np.ix_(rows, rows)] = positive_definite(label_correlation)
+    return JointParts(shared, specific, lean, own, float(data.s - 1), own_correlation)
+
+
+def positive_definite(correlation: np.ndarray) -> np.ndarray:
+    """``correlation`` with its off-diagonal halved until its Cholesky factor exists.
+
+    Shrinking toward the identity keeps every pair's sign and only ever weakens
+    the pairing a difference gains from.
+    """
+    identity = np.eye(len(correlation))
+    for halvings in range(60):
+        shrunk = identity + (correlation - identity) * 0.5**halvings
+        try:
+            np.linalg.cholesky(shrunk)
+        except np.linalg.LinAlgError:
+            continue
+        return shrunk
+    return identity
 
 
 def sample_errors(parts: JointParts, n_draws: int, seed: SeedLike) -> np.ndarray:
@@ -177,5 +219,8 @@ def sample_errors(parts: JointParts, n_draws: int, seed: SeedLike) -> np.ndarray
     transfer += rng.standard_normal((n_draws, g)) * parts.specific[None, :]
     if np.isfinite(parts.df):
         transfer /= np.sqrt(rng.chisquare(parts.df, n_draws) / parts.df)[:, None]
-    own = rng.standard_normal((n_draws, g)) * parts.own[None, :]
+    own = rng.standard_normal((n_draws, g))
+    if parts.own_correlation is not None:
+        own = own @ np.linalg.cholesky(parts.own_correlation).T
+    own *= parts.own[None, :]
     return parts.lean[None, :] * transfer + own

@@ -200,8 +200,17 @@ class TransferModel:
         judgments: pd.DataFrame,
         human_labels: pd.DataFrame,
         calibration_generators: Iterable[str] | None = None,
+        *,
+        shared_items: bool = False,
     ) -> TransferResult:
-        """Fit from the judgments table and the human labels (default: every labelled generator calibrates)."""
+        """Fit from the judgments table and the human labels (default: every labelled generator calibrates).
+
+        ``shared_items=True`` says an item id names the same prompt for every
+        generator (all answered one benchmark): the calibration generators'
+        label errors are then paired on the items they share
+        (:func:`~regression.data.anchors.paired_precision_correlation`), which
+        :meth:`joint_error`, :meth:`compare` and :meth:`rank_sets` count.
+        """
         self.check_settings()
         # partial labels (regression.labels): generators with every judged item labelled
         # calibrate; the partially labelled ones get the estimate of fit_partial
@@ -219,7 +228,7 @@ class TransferModel:
                     "and votes alone: regression.labels.fit_partial(regression.labels."
                     "label_design(judgments, human_labels)).interval()."
                 )
-        anchors = Anchors.from_encoded(encoded, calibration)
+        anchors = Anchors.from_encoded(encoded, calibration, shared_items=shared_items)
         result = self._fit(counts.rates, counts.n_labeled.astype(float), anchors)
         partial = fit_partial(design, result.interval(0.05), exclude=anchors.calibration_generators)
         precision = result.precision.copy()
@@ -450,11 +459,8 @@ class TransferResult(Ranked):
         if self.data is None or self.anchors is None:
             raise ValueError("this result does not keep its data; refit with TransferModel.fit.")
         counts = self.anchors.precision_n
-        label_n = (
-            None
-            if counts is None
-            else counts.reindex(self.precision.index[self.data.calibration]).to_numpy(dtype=float)
-        )
+        calibration = self.precision.index[self.data.calibration]
+        label_n = None if counts is None else counts.reindex(calibration).to_numpy(dtype=float)
         residuals = self.loo_errors[self.method].to_numpy(dtype=float)
         partial: dict[int, tuple[float, float]] = {}
         if self.partial is not None:
@@ -463,7 +469,15 @@ class TransferResult(Ranked):
                 p = min(max(estimate.estimate, 0.5 / estimate.n_eff), 1 - 0.5 / estimate.n_eff)
                 sd = float(np.sqrt(p * (1 - p) / estimate.n_eff))
                 partial[self.precision.index.get_loc(generator)] = (weight, sd)
-        return joint_parts(self.data, self.estimate.se, residuals, label_n, partial)
+        correlation = self.anchors.precision_correlation
+        label_correlation = (
+            None
+            if correlation is None
+            else correlation.reindex(index=calibration, columns=calibration).to_numpy()
+        )
+        return joint_parts(
+            self.data, self.estimate.se, residuals, label_n, partial, label_correlation
+        )
 
     def joint_error(self, *, n_draws: int = N_DRAWS, seed: int = 0) -> JointError:
         """The joint law of every generator's error, for :meth:`compare` and :meth:`rank_sets`.
