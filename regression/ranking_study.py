@@ -48,10 +48,15 @@ def _covers_ranks(table: pd.DataFrame, truth: pd.Series) -> bool:
 
 
 def score_ranking(
-    result: TransferResult, truth: pd.Series, alpha: float = 0.05
+    result: TransferResult, truth: pd.Series, alpha: float = 0.05, *, df: float | None = None
 ) -> dict[str, float]:
-    """The scores of one fit against the true precisions (module docstring)."""
-    joint = result.joint_error()
+    """The scores of one fit against the true precisions (module docstring).
+
+    ``df``: the joint error's degrees of freedom in place of ``s - 1`` (the
+    ablation of ``docs/ranking.md``); the Bonferroni sets keep the fit's own
+    marginal intervals.
+    """
+    joint = result.joint_error(df=df)
     g = len(joint.estimate)
     scores: dict[str, float] = {}
     tables = {
@@ -82,6 +87,7 @@ def simulated_ranking_study(
     alpha: float = 0.05,
     seed: int = 0,
     progress: bool | None = None,
+    df: float | None = None,
 ) -> pd.DataFrame:
     """Scores over simulated worlds whose judges' TPR / TNR move between generators.
 
@@ -89,7 +95,7 @@ def simulated_ranking_study(
     (its last two generators share the first one's precision). The calibration
     generators are ``n_calibration`` drawn at random; their human precision is
     the valid share of their drawn items (full labels), the truth each
-    generator's population precision.
+    generator's population precision. ``df`` as in :func:`score_ranking`.
 
     Returns
     -------
@@ -117,7 +123,8 @@ def simulated_ranking_study(
             world.confusion, calibration, precision=world.sample_precision[calibration]
         )
         result = TransferModel().fit(world.counts, anchors=anchors)
-        rows.append({"kind": kind, "ties": ties, **score_ranking(result, world.precision, alpha)})
+        scores = score_ranking(result, world.precision, alpha, df=df)
+        rows.append({"kind": kind, "ties": ties, **scores})
     return pd.DataFrame(rows)
 
 
@@ -126,11 +133,13 @@ def _splits(generators: list[str], s: int) -> Iterator[list[str]]:
         yield list(calibration)
 
 
-def bundled_ranking_study(s: int = 3, alpha: float = 0.05) -> pd.DataFrame:
+def bundled_ranking_study(
+    s: int = 3, alpha: float = 0.05, *, df: float | None = None
+) -> pd.DataFrame:
     """Scores on the bundled agreeableness votes, for every split with ``s`` calibration generators.
 
     The truth is each generator's full human-label precision; the fit sees the
-    labels of the calibration generators only.
+    labels of the calibration generators only. ``df`` as in :func:`score_ranking`.
     """
     from jurycal.datasets import load_agreeableness_judgments
     from regression.checks import coerce_binary
@@ -145,7 +154,8 @@ def bundled_ranking_study(s: int = 3, alpha: float = 0.05) -> pd.DataFrame:
             result = TransferModel().fit_table(
                 judgments, human[human["generator"].isin(calibration)], calibration
             )
-        rows.append({"calibration": ", ".join(calibration), **score_ranking(result, truth, alpha)})
+        scores = score_ranking(result, truth, alpha, df=df)
+        rows.append({"calibration": ", ".join(calibration), **scores})
     return pd.DataFrame(rows)
 
 

@@ -479,7 +479,9 @@ class TransferResult(Ranked):
             self.data, self.estimate.se, residuals, label_n, partial, label_correlation
         )
 
-    def joint_error(self, *, n_draws: int = N_DRAWS, seed: int = 0) -> JointError:
+    def joint_error(
+        self, *, n_draws: int = N_DRAWS, seed: int = 0, df: float | None = None
+    ) -> JointError:
         """The joint law of every generator's error, for :meth:`compare` and :meth:`rank_sets`.
 
         What it counts is :mod:`regression.transfer.joint`'s module docstring:
@@ -490,12 +492,17 @@ class TransferResult(Ranked):
         by its share of the effective sample size. Each unlabelled generator's
         marginal scale is that of its :meth:`interval`.
 
+        ``df`` replaces the t scale's degrees of freedom (default ``s - 1``,
+        what ``s`` held-out errors carry). A larger value trusts the scale
+        beyond the data; it exists for the ablation of ``docs/ranking.md``,
+        which measures what that costs in coverage.
+
         Raises
         ------
         ValueError
             Below two calibration generators (no interval to build it from).
         """
-        parts = self.joint_parts
+        parts = self.joint_parts if df is None else replace(self.joint_parts, df=float(df))
         table = self.interval()
         index = pd.Index(self.precision.index, name="generator")
         return JointError(

@@ -221,6 +221,24 @@ def test_the_transfer_joint_error_keeps_the_marginal_intervals():
     assert set(could_be_best(error)) <= set(interval.index)
 
 
+def test_the_degrees_of_freedom_can_be_replaced_for_an_ablation():
+    _, result = world_fit()
+    own, normal = result.joint_error(), result.joint_error(df=np.inf)
+    assert own.df == result.estimate.df and normal.df == np.inf
+    assert normal.covariance.to_numpy() == pytest.approx(own.covariance.to_numpy())
+    # a normal scale has lighter tails: narrower simultaneous intervals wherever the transfer
+    # error enters (a pair of labelled generators moves with the family's shared level only)
+    role = result.interval()["role"]
+    pairs = compare(normal)
+    transfer = (
+        pairs[["generator_a", "generator_b"]].apply(lambda c: c.map(role)) != "calibration"
+    ).any(axis=1)
+    width = pairs["high"] - pairs["low"]
+    before = compare(own)["high"] - compare(own)["low"]
+    assert transfer.sum() >= 10
+    assert (width[transfer] < before[transfer]).all()
+
+
 def test_one_judge_ranks_too():
     _, result = world_fit(validators=1)
     table = result.rank_sets()
