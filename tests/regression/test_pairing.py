@@ -265,3 +265,19 @@ def test_any_labels_give_a_correlation_matrix_the_joint_error_can_draw_from(labe
     assert np.diag(got) == pytest.approx(1.0)
     assert (np.abs(got) <= 1 + 1e-12).all()
     np.linalg.cholesky(positive_definite(got))
+
+
+def test_a_generator_added_later_keeps_the_pairing(world):
+    judgments, labels = world
+    fit = TransferModel().fit_table(
+        judgments[judgments["generator"] != "g5"], labels, CALIBRATION, shared_items=True
+    )
+    votes = judgments[judgments["generator"] == "g5"]
+    extended = fit.add_generators(
+        votes.pivot_table("label", "generator", "validator"),
+        votes.pivot_table("label", "generator", "validator", aggfunc="count"),
+    )
+    assert extended.anchors.precision_correlation is fit.anchors.precision_correlation
+    covariance = extended.joint_error().covariance
+    assert covariance.loc["g0", "g2"] == pytest.approx(fit.joint_error().covariance.loc["g0", "g2"])
+    assert covariance.loc["g0", "g2"] > 0
