@@ -176,28 +176,26 @@ def n_boot_value(text: str) -> int:
         ) from None
 
 
+def capped_int(text: str, most: int, what: str, why: str) -> int:
+    """A whole number in ``1..most`` (:func:`positive_int`); above ``most``, an error saying ``why``."""
+    value = positive_int(text)
+    if value > most:
+        raise argparse.ArgumentTypeError(f"{value:,} {what}: at most {most:,} ({why})")
+    return value
+
+
 def threads_value(text: str) -> int:
     """An argparse type: DuckDB threads in ``1..MAX_THREADS`` (:mod:`jurycal.counting.files`)."""
     from jurycal.counting.files import MAX_THREADS
 
-    value = positive_int(text)
-    if value > MAX_THREADS:
-        raise argparse.ArgumentTypeError(
-            f"{value:,} threads: at most {MAX_THREADS:,} (DuckDB starts them all at once; more "
-            "than the cores gain nothing)"
-        )
-    return value
+    why = "DuckDB starts them all at once; more than the cores gain nothing"
+    return capped_int(text, MAX_THREADS, "threads", why)
 
 
 def restarts_value(text: str) -> int:
     """An argparse type: a number of restarts in ``1..MAX_RESTARTS``."""
-    value = positive_int(text)
-    if value > MAX_RESTARTS:
-        raise argparse.ArgumentTypeError(
-            f"{value:,} restarts: at most {MAX_RESTARTS:,} (each is a full fit; more do not "
-            "move the best loss)"
-        )
-    return value
+    why = "each is a full fit; more do not move the best loss"
+    return capped_int(text, MAX_RESTARTS, "restarts", why)
 
 
 def alpha_value(text: str) -> float:
