@@ -175,16 +175,21 @@ def _model(args: argparse.Namespace) -> Any:
     return make_estimator(args.loss, n_restarts=args.restarts, backend=args.backend, seed=args.seed)
 
 
-def _fit(
-    args: argparse.Namespace,
-    judgments: pd.DataFrame,
-    human: pd.DataFrame,
-    calibration: Sequence[str],
-) -> Any:
-    """The estimator ``--loss`` names, fitted to the tables."""
+def _read_and_fit(args: argparse.Namespace, advance: Any) -> tuple[pd.DataFrame, list[str], Any]:
+    """The steps "read" and "fit": both files, the calibration generators, the estimator ``--loss`` names.
+
+    Returns the human labels, the calibration generators and the fitted result.
+    """
+    advance("read")
+    judgments, human = _read(args)
+    calibration = _calibration(args, judgments, human)
+    advance("fit")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # every warning is on the result and printed below
-        return _model(args).fit_table(judgments, human, calibration, shared_items=args.shared_items)
+        result = _model(args).fit_table(
+            judgments, human, calibration, shared_items=args.shared_items
+        )
+    return human, calibration, result
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -295,11 +300,7 @@ def run_fit(args: argparse.Namespace) -> int:
     settle_options(args)
     _check_outputs(args)
     with steps(args, ["read", "fit", "intervals", "write"]) as advance:
-        advance("read")
-        judgments, human = _read(args)
-        calibration = _calibration(args, judgments, human)
-        advance("fit")
-        result = _fit(args, judgments, human, calibration)
+        human, calibration, result = _read_and_fit(args, advance)
         advance("intervals")
         summary = _summary(args, result, human, calibration)
         table = summary.tables["precision"]
@@ -328,11 +329,7 @@ def run_rank(args: argparse.Namespace) -> int:
     settle_options(args)
     _check_outputs(args)
     with steps(args, ["read", "fit", "rank", "write"]) as advance:
-        advance("read")
-        judgments, human = _read(args)
-        calibration = _calibration(args, judgments, human)
-        advance("fit")
-        result = _fit(args, judgments, human, calibration)
+        _, _, result = _read_and_fit(args, advance)
         advance("rank")
         # each result names the options of its joint error (a latent-trait fit's bootstrap)
         offered = {"n_boot": args.n_boot, "progress": progress_setting(args)}
