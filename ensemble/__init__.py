@@ -16,14 +16,11 @@ from ensemble.metrics import (
     ensemble_precision,
     ensemble_rates,
 )
+from ensemble.rules import MISSING_POLICIES, RULES, VoteTally, default_threshold
 from ensemble.simulate import SimulatedVotes, simulate_votes
 from ensemble.threshold import METRICS, ThresholdChoice, pick_threshold, sweep_thresholds
 from ensemble.voting import (
-    MISSING_POLICIES,
-    RULES,
     NoVoteWarning,
-    VoteTally,
-    default_threshold,
     present_validators,
     tally_votes,
     vote,

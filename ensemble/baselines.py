@@ -22,7 +22,7 @@ from ensemble.threshold import sweep_thresholds
 from ensemble.voting import NoVoteWarning, vote, vote_matrix
 
 if TYPE_CHECKING:
-    from regression import Split
+    from regression.leave_out import Split
 
 __all__ = ["VOTING_BASELINES", "majority_baseline", "minority_veto_baseline"]
 

@@ -26,13 +26,8 @@ import numpy as np
 import pandas as pd
 
 from ensemble.metrics import align_human_labels, confusion_counts
-from ensemble.voting import (
-    VoteTally,
-    check_missing,
-    check_rule,
-    labels_from_tally,
-    read_votes,
-)
+from ensemble.rules import VoteTally, check_missing, check_rule, labels_from_tally
+from ensemble.voting import read_votes
 from regression.checks import check_probability
 
 __all__ = ["METRICS", "ThresholdChoice", "pick_threshold", "sweep_thresholds"]

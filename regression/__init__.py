@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     )
     from regression.labels import (
         PartialLabels,
-        plan_labels,
         suggest_labels,
     )
     from regression.latent import (
@@ -115,6 +114,7 @@ if TYPE_CHECKING:
         TransferModel,
         TransferResult,
     )
+    from regression.transfer.label_budget import plan_labels
 
 #: Public name -> the module that defines it.
 _EXPORTS = {
@@ -126,7 +126,7 @@ _EXPORTS = {
     "REGISTRY": "regression.registry",
     "make_estimator": "regression.registry",
     "PartialLabels": "regression.labels",
-    "plan_labels": "regression.labels",
+    "plan_labels": "regression.transfer.label_budget",
     "suggest_labels": "regression.labels",
     "DuplicateRowError": "regression.errors",
     "InputError": "regression.errors",

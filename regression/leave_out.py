@@ -36,8 +36,9 @@ from regression.data.matrix import matrix_inputs
 from regression.latent.model import LatentTraitModel
 from regression.latent.solver import Solver, select_best
 from regression.progress import show_progress
+from regression.transfer.adapter import transfer_data
 from regression.transfer.estimators import ESTIMATORS
-from regression.transfer.model import TransferModel, transfer_data
+from regression.transfer.model import TransferModel
 
 __all__ = [
     "DEFAULT_BASELINES",

@@ -7,7 +7,6 @@ is the estimator and its interval; :mod:`~regression.labels.suggest` chooses
 the items to label next; :mod:`~regression.labels.plan` says how many.
 """
 
-from regression.labels.api import plan_labels, transfer_table
 from regression.labels.design import PROBABILITY_COLUMN, LabelDesign, label_design
 from regression.labels.partial import (
     PartialEstimate,
@@ -29,11 +28,9 @@ __all__ = [
     "combine_transfer",
     "fit_partial",
     "label_design",
-    "plan_labels",
     "ppi_design_mean",
     "predicted_width",
     "score_interval",
     "suggest_labels",
     "systematic_sample",
-    "transfer_table",
 ]

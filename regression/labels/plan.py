@@ -1,6 +1,6 @@
 """How many labels a generator needs for a target interval width, uniform or active.
 
-:func:`labels_needed` and :func:`simulated_width` (what :func:`~regression.labels.api.plan_labels`
+:func:`labels_needed` and :func:`simulated_width` (what :func:`~regression.transfer.label_budget.plan_labels`
 reports) run the estimator itself on label draws simulated from the predictor.
 :func:`predicted_width` is the fast closed form that splits a budget between
 generators in :func:`~regression.labels.suggest.suggest_labels`. Both rest on the predictor ``q_i`` of :mod:`regression.labels.predict`

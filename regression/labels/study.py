@@ -17,12 +17,12 @@ import numpy as np
 import pandas as pd
 
 from regression.intervals import wilson_interval
-from regression.labels.api import transfer_table
 from regression.labels.design import label_design
 from regression.labels.partial import combine_transfer, ppi_design_mean
 from regression.labels.plan import active_probabilities, simulated_width, systematic_sample
 from regression.labels.predict import predict_generator
 from regression.labels.result import transfer_sd
+from regression.transfer.label_budget import transfer_table
 
 __all__ = ["label_study"]
 

@@ -7,8 +7,9 @@ The checked inputs it fits live in :mod:`regression.data`.
 """
 
 from regression.latent.data import LatentData, latent_data
+from regression.latent.fit import FitInputs, fit_result
 from regression.latent.model import MODEL_LOSSES, LatentTraitModel
-from regression.latent.result import INTERVAL_METHODS, FitInputs, LatentTraitResult, fit_result
+from regression.latent.result import INTERVAL_METHODS, LatentTraitResult
 from regression.latent.simulate import (
     ItemWorld,
     LatentWorld,

@@ -43,8 +43,9 @@ from regression.data.counts import Counts, counts_from_encoded
 from regression.data.judgments import encode_judgments
 from regression.data.matrix import matrix_inputs
 from regression.errors import SettingsWarning
+from regression.latent.fit import fit_result
 from regression.latent.items import encode_items
-from regression.latent.result import LatentTraitResult, fit_result
+from regression.latent.result import LatentTraitResult
 from regression.latent.solver import LOSSES, Solver
 from regression.transfer.model import TransferModel, TransferResult
 

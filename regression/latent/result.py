@@ -1,76 +1,41 @@
-"""The result of a latent-trait fit: estimates, intervals, tables, and the fit itself.
+"""The result of a latent-trait fit: estimates, intervals and tables.
 
 :class:`LatentTraitResult` holds the precision g per generator and the TPR /
 TNR per validator (agreeableness paper, section 5.1, eq. (1)), the fit's
-diagnostics, and what the fit was given (:class:`FitInputs`), so that it can
-compute intervals and refit with new generators. :func:`fit_result` runs the
-restarts of a :class:`~regression.latent.solver.Solver` on checked inputs and
-builds the result; :class:`~regression.latent.model.LatentTraitModel` calls it.
+diagnostics, and what the fit was given (:class:`~regression.latent.fit.FitInputs`), so that it can
+compute intervals and refit with new generators. The fit itself is
+:func:`regression.latent.fit.fit_result`.
 """
 
 from __future__ import annotations
 
-import copy
-import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
 from regression.checks import SeedLike, as_rng, check_alpha, check_alternative, check_n_boot
-from regression.data.anchors import Anchors
-from regression.data.matrix import check_anchor_labels, check_new_rows, default_n
+from regression.data.matrix import check_new_rows
 from regression.intervals import ConfidenceInterval
 from regression.latent.bootstrap import count_replicates, percentile_ends, replicate_precisions
-from regression.latent.data import LatentData, latent_data
-from regression.latent.items import ItemVotes, draw_item_weights, item_replicates
-from regression.latent.losses import split_theta
+from regression.latent.data import LatentData
+from regression.latent.items import draw_item_weights, item_replicates
 from regression.latent.profile import profile_interval
 from regression.latent.solver import (
-    MISFIT_P_VALUE,
-    ConvergenceWarning,
-    MisfitWarning,
     Solver,
-    UnidentifiedWarning,
-    pearson_dispersion,
 )
 from regression.ranking import Ranked
 from regression.results import JointError, Summary, interval_frame, with_roles
 
-__all__ = ["INTERVAL_METHODS", "FitInputs", "LatentTraitResult", "fit_result"]
+if TYPE_CHECKING:
+    # fit.py builds this class, so the inputs it keeps are named for the type checker only
+    from regression.latent.fit import FitInputs
+
+__all__ = ["INTERVAL_METHODS", "LatentTraitResult"]
 
 INTERVAL_METHODS = ("auto", "profile", "parametric", "nonparametric", "items")
-
-
-@dataclass(frozen=True, eq=False)
-class FitInputs:
-    """What a fit was given, kept so the result can refit (bootstrap, new generators).
-
-    Attributes
-    ----------
-    rates : DataFrame
-        Generators x validators, NaN where absent.
-    n : DataFrame or None
-        Items behind each cell; None when the fit had no counts.
-    anchors : Anchors
-    equal_weights : bool
-        True when no counts were given.
-    items : ItemVotes or None
-        The encoded votes and human labels (``fit_table`` only): the item
-        bootstrap resamples them.
-    """
-
-    rates: pd.DataFrame
-    n: pd.DataFrame | None
-    anchors: Anchors
-    equal_weights: bool
-    items: ItemVotes | None = None
-
-    def data(self) -> LatentData:
-        """The :class:`LatentData` the fit minimised its loss on."""
-        return latent_data(self.rates, self.n, self.anchors)
 
 
 @dataclass(frozen=True, eq=False)
@@ -189,6 +154,9 @@ class LatentTraitResult(Ranked):
             [self.precision, rates.reindex(columns=inputs.rates.columns).mean(axis=1)]
         )
         warm = np.concatenate([start.to_numpy(), self.tpr.to_numpy(), self.tnr.to_numpy()])
+        # The fit routine builds this class, so it is imported here rather than at the top.
+        from regression.latent.fit import fit_result
+
         return fit_result(model, new_rates, new_n, inputs.anchors, extra_start=warm)
 
     def interval(
@@ -600,105 +568,3 @@ class LatentTraitResult(Ranked):
                 "this result does not keep its inputs; refit with LatentTraitModel.fit."
             )
         return self.model, self.inputs
-
-
-def fit_result(
-    solver: Solver,
-    rates: pd.DataFrame,
-    n: pd.DataFrame | None,
-    anchors: Anchors,
-    *,
-    extra_start: np.ndarray | None = None,
-    items: ItemVotes | None = None,
-) -> LatentTraitResult:
-    """Fit checked inputs with every restart of ``solver`` and describe the kept one.
-
-    Parameters
-    ----------
-    solver : Solver
-        The settings (a :class:`~regression.latent.model.LatentTraitModel`);
-        a copy is kept on the result for refits.
-    rates, n : DataFrame
-        As :func:`~regression.latent.data.matrix_inputs` returns them.
-    anchors : Anchors
-    extra_start : ndarray, optional
-        Replaces the first start (a warm start from an earlier fit).
-    items : ItemVotes, optional
-        The encoded votes, kept for the item bootstrap.
-
-    Returns
-    -------
-    LatentTraitResult
-        With a note (and a warning) for an unanchored fit, a validator with
-        J <= 0, misfit (Pearson chi-square p < 1e-3) or no convergence.
-
-    Raises
-    ------
-    ValueError
-        Bad settings, or anchors naming generators or validators not in ``rates``.
-    """
-    solver.check_settings()
-    check_anchor_labels(anchors, rates)
-    data = solver.data(rates, n, anchors)
-    fitted = solver.restarts(data, as_rng(solver.seed), extra_start)
-    best, theta, losses = fitted.best, fitted.theta, fitted.losses
-    converged, messages = fitted.converged, fitted.messages
-    notes = list(anchors.notes)
-    if solver.loss == "likelihood" and n is None:
-        notes.append(
-            "no counts given: every cell weighs the same (as if backed by "
-            f"{default_n(anchors, n):g} items); pass counts to weight cells by their items."
-        )
-    if solver.loss == "likelihood" and not anchors.is_empty and not anchors.has_counts:
-        notes.append(
-            "anchors without counts: each anchor value is treated as backed by "
-            f"{default_n(anchors, n):g} items; build them with Anchors.from_confusion or "
-            "give precision_n / tpr_n / tnr_n."
-        )
-    g, tpr, tnr = split_theta(theta, data.n_gen)
-    if not data.anchored:
-        notes.append(
-            "unanchored fit (no calibration data): g is identified only up to the mirror "
-            "solution and an affine family; jurycal keeps mean J > 0, but the estimates "
-            "depend on the start and are unreliable (paper section 5.2: 15.8 % max error at s = 0)."
-        )
-        warnings.warn(notes[-1], UnidentifiedWarning, stacklevel=3)
-    j = tpr + tnr - 1.0
-    if np.any(j <= 0):
-        bad = list(rates.columns[j <= 0])
-        notes.append(
-            f"validator(s) {bad} have Youden J <= 0 at the estimate: no better than chance."
-        )
-        warnings.warn(notes[-1], UnidentifiedWarning, stacklevel=3)
-    dispersion, p_fit = pearson_dispersion(theta, data)
-    if n is not None and p_fit < MISFIT_P_VALUE:
-        notes.append(
-            f"the cells vary {dispersion:.1f} times more than binomial sampling allows "
-            f"(Pearson chi-square test p = {p_fit:.1e}): TPR / TNR are not stable across "
-            "generators, so the model (paper section 5's assumption) does not hold here; "
-            "distrust the estimates and the intervals."
-        )
-        warnings.warn(notes[-1], MisfitWarning, stacklevel=3)
-    if not converged[best]:
-        notes.append(
-            f"the kept restart did not converge ({messages[best]}); raise max_iter or "
-            "n_restarts, or check the data."
-        )
-        warnings.warn(notes[-1], ConvergenceWarning, stacklevel=3)
-    return LatentTraitResult(
-        precision=pd.Series(g.copy(), index=rates.index, name="precision"),
-        tpr=pd.Series(tpr.copy(), index=rates.columns, name="tpr"),
-        tnr=pd.Series(tnr.copy(), index=rates.columns, name="tnr"),
-        loss=float(losses[best]),
-        converged=bool(converged[best]),
-        n_restarts_converged_to_best=fitted.n_same,
-        n_restarts=len(losses),
-        restart_losses=losses,
-        loss_name=solver.loss,
-        equal_weights=n is None,
-        warnings=tuple(notes),
-        message=messages[best],
-        dispersion=dispersion,
-        model=copy.copy(solver),
-        inputs=FitInputs(rates, n, anchors, n is None, items),
-    )

@@ -22,7 +22,8 @@ import pandas as pd
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from regression import ModelComparison, SingleJudgeResult
+    from regression.single_judge.comparison_results import ModelComparison
+    from regression.single_judge.estimators import SingleJudgeResult
 
 __all__ = [
     "plot_bias_vs_delta_j",
@@ -128,7 +129,7 @@ def plot_interval_length(
     """
     import matplotlib.pyplot as plt
 
-    from regression import allocate_calibration, rg_interval
+    from regression.single_judge.rogan_gladen import allocate_calibration, rg_interval
 
     sizes = np.arange(40, 1001, 20) if m is None else np.asarray(m)
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -162,7 +163,7 @@ def plot_bias_vs_delta_j(
     """
     import matplotlib.pyplot as plt
 
-    from regression import shared_calibration_bias
+    from regression.single_judge.comparison import shared_calibration_bias
 
     dj = np.linspace(-0.2, 0.2, 81) if delta_j is None else np.asarray(delta_j, dtype=float)
     q_a = (1 + j_a) / 2

@@ -6,8 +6,10 @@ hierarchical judges, and the stacked default); :mod:`regression.transfer.model`
 fits them with pandas in and out (:class:`TransferModel`, :class:`TransferResult`).
 """
 
+from regression.transfer.adapter import transfer_data
 from regression.transfer.estimators import ESTIMATORS, Estimate, TransferData
-from regression.transfer.model import LABELS, TransferModel, TransferResult, transfer_data
+from regression.transfer.model import TransferModel
+from regression.transfer.result import LABELS, TransferResult
 
 __all__ = [
     "ESTIMATORS",

@@ -1,4 +1,4 @@
-"""The torch backend matches scipy (regression.latent.torch_backend)."""
+"""The torch backend matches scipy (regression.latent.torch_backend, torch_batch)."""
 
 import warnings
 from dataclasses import replace
@@ -111,7 +111,7 @@ def test_a_batch_needs_shared_cells():
 
 
 def _dense_hessian(hessian, n_gen, n_val):
-    """The block form of regression.latent.torch_backend.Hessian as a full matrix (problem 0)."""
+    """The block form of regression.latent.torch_batch.Hessian as a full matrix (problem 0)."""
     dim = n_gen + 2 * n_val
     full = np.zeros((dim, dim))
     full[np.arange(n_gen), np.arange(n_gen)] = hessian.g[0].numpy()
@@ -131,7 +131,7 @@ def test_likelihood_hessian_is_the_derivative_of_the_gradient(observed):
     import torch
 
     from regression.latent.losses import likelihood_loss
-    from regression.latent.torch_backend import Batch
+    from regression.latent.torch_batch import Batch
 
     world = simulate_latent_world(7, 5, 300, observed=observed, seed=3)
     cal = list(world.annotated[:2])
@@ -158,7 +158,7 @@ def test_fisher_information_is_the_hessian_where_the_counts_equal_their_expectat
     import torch
 
     from regression.latent.losses import predicted_rates, split_theta
-    from regression.latent.torch_backend import Batch
+    from regression.latent.torch_batch import Batch
 
     world = simulate_latent_world(6, 4, 200, seed=2)
     cal = list(world.annotated[:2])

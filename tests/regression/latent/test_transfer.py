@@ -12,6 +12,7 @@ from scipy import stats
 
 from regression.data.anchors import Anchors
 from regression.latent.worlds import transfer_world
+from regression.transfer.adapter import transfer_data
 from regression.transfer.estimators import (
     ESTIMATORS,
     TransferData,
@@ -25,7 +26,6 @@ from regression.transfer.estimators import (
     stack,
     transfer,
 )
-from regression.transfer.model import transfer_data
 
 
 def world_data(world, calibration):

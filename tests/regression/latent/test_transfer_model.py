@@ -25,8 +25,8 @@ from regression.latent import (
 )
 from regression.leave_out import leave_out_evaluation
 from regression.transfer import TransferModel, TransferResult
+from regression.transfer.adapter import transfer_data
 from regression.transfer.estimators import leave_one_out, offset_mean
-from regression.transfer.model import transfer_data
 
 TRUTH = load_human_precision()
 

@@ -1,4 +1,9 @@
-"""The entry points: fit partial labels into the transfer estimate, and plan a label budget."""
+"""The label budget: how many labels each generator needs, with the transfer estimate where it holds.
+
+:func:`plan_labels` lives with the transfer estimator rather than in
+:mod:`regression.labels` because it fits one (:func:`transfer_table`): the
+transfer package reads the partial labels, never the other way round.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,13 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha
+from regression.data.anchors import Anchors
+from regression.data.counts import counts_from_encoded
 from regression.labels.design import LabelDesign, label_design
 from regression.labels.plan import labels_needed, simulated_width
 from regression.labels.predict import predict_generator
 from regression.labels.result import transfer_sd
+from regression.transfer.model import TransferModel
 
 __all__ = ["plan_labels", "transfer_table"]
 
@@ -18,10 +26,6 @@ def transfer_table(design: LabelDesign) -> pd.DataFrame | None:
     """The transfer estimate's 95 % intervals, fitted on the calibration generators alone (None without one)."""
     if not design.calibration:
         return None
-    from regression.data.anchors import Anchors
-    from regression.data.counts import counts_from_encoded
-    from regression.transfer.model import TransferModel
-
     counts = counts_from_encoded(design.encoded)
     anchors = Anchors.from_encoded(design.encoded, design.calibration)
     model = TransferModel()
