@@ -54,18 +54,11 @@ from jurycal.datasets import (
     load_paper_regression_errors,
     load_validator_rates,
 )
-from regression import (
-    Anchors,
-    LatentTraitModel,
-    TransferModel,
-    leave_out_evaluation,
-    simulate_item_votes,
-    simulate_latent_world,
-    transfer_world,
-)
+from regression import Anchors, LatentTraitModel, TransferModel, leave_out_evaluation
 from regression.latent.data import LatentData
 from regression.latent.losses import paper_loss
 from regression.latent.worlds import TRANSFER_WORLDS
+from regression.simulate import simulate_item_votes, simulate_latent_world, transfer_world
 
 ANNOTATED = list(ANNOTATED_GENERATORS)
 TRUTH = load_human_precision()
@@ -160,7 +153,8 @@ def speed_table() -> pd.DataFrame:
 
 _BIG_FIT = """
 import json, resource, time, warnings
-from regression import Anchors, LatentTraitModel, simulate_latent_world
+from regression import Anchors, LatentTraitModel
+from regression.simulate import simulate_latent_world
 
 
 def memory_mib(field):

@@ -1,6 +1,6 @@
 """Voting baselines for the latent-trait leave-s-out evaluation (agreeableness paper section 5.2).
 
-Each is a function of a :class:`regression.Split` returning the
+Each is a function of a :class:`regression.leave_out.Split` returning the
 estimated precision per generator, so that it plugs into
 ``regression.leave_out_evaluation(..., baselines={**DEFAULT_BASELINES, **VOTING_BASELINES})``.
 They need the item-level votes (the evaluation given the judgments table);
@@ -64,7 +64,7 @@ def minority_veto_baseline(split: Split) -> pd.Series:
     return _precision(split, "minority_veto", best)
 
 
-#: Name -> voting baseline of a :class:`regression.Split`.
+#: Name -> voting baseline of a :class:`regression.leave_out.Split`.
 VOTING_BASELINES: Mapping[str, Callable[[Split], pd.Series]] = MappingProxyType(
     {"majority": majority_baseline, "minority_veto": minority_veto_baseline}
 )

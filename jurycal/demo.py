@@ -45,13 +45,13 @@ from jurycal.datasets import (
 from jurycal.report import Report, add_comparison, add_leaderboard
 from regression import (
     Anchors,
-    CalibrationTable,
     ConfidenceInterval,
     TransferModel,
     compare_models,
     estimate_prevalence,
 )
 from regression.latent.plots import plot_validator_rates
+from regression.single_judge import CalibrationTable
 from repair import repair_judgments
 
 __all__ = ["arena_labels", "arena_section", "run_demo"]

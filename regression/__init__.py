@@ -1,287 +1,96 @@
 """Bias-corrected estimation from LLM-judge verdicts.
 
 Single judge: Rogan-Gladen with the adjusted interval (Lee et al.), PPI++, and
-Fiedler's diagnostics and comparisons. Many judges: the latent-trait regression
-over the generator x validator matrix (agreeableness paper, section 5).
+Fiedler's diagnostics and comparisons. Many judges: the estimators of the
+generators' precision chosen by name (:mod:`regression.registry`), the
+transfer estimator for new generators and the latent-trait regression over the
+generator x validator matrix (agreeableness paper, section 5).
 
-The names below load on first use (SPEC 1 style), so ``import regression`` is cheap
-and a command that needs one estimator does not pay for the others.
+The public names are listed once, in ``__init__.pyi``, and load on first use
+(:func:`regression.lazy.attach_stub`), so ``import regression`` is cheap and a
+command that needs one estimator does not pay for the others. The rest is
+imported from its own module (``regression.single_judge``, ``regression.latent``,
+...); simulators are under :mod:`regression.simulate`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import importlib
+import warnings
+from typing import Any
 
-from regression.lazy import attach
+from regression.lazy import attach_stub
 
-if TYPE_CHECKING:
-    from regression.data import (
-        Anchors,
-        Counts,
-        confusion_from_judgments,
-        counts_from_judgments,
-    )
-    from regression.errors import (
-        DuplicateRowError,
-        InputError,
-        JurycalWarning,
-        LabelError,
-        MissingColumnError,
-        MissingValueError,
-        SettingsWarning,
-    )
-    from regression.intervals import (
-        ConfidenceInterval,
-        wald_interval,
-        wilson_interval,
-    )
-    from regression.labels import (
-        PartialLabels,
-        suggest_labels,
-    )
-    from regression.latent import (
-        ConvergenceWarning,
-        ItemWorld,
-        LatentTraitModel,
-        LatentTraitResult,
-        LatentWorld,
-        MisfitWarning,
-        UnidentifiedWarning,
-        simulate_item_votes,
-        simulate_latent_world,
-        simulate_transfer_world,
-        transfer_world,
-    )
-    from regression.leave_out import (
-        DEFAULT_BASELINES,
-        Split,
-        leave_out_evaluation,
-    )
-    from regression.ranking import (
-        Leaderboard,
-        could_be_best,
-        leaderboard,
-        rank_sets,
-    )
-    from regression.registry import (
-        REGISTRY,
-        make_estimator,
-    )
-    from regression.results import JointError
-    from regression.single_judge import (
-        COMPARISON_METHODS,
-        LOW_J,
-        NEAR_TIE,
-        BootstrapResult,
-        CalibrationTable,
-        ComparisonEstimate,
-        DeltaJResult,
-        JudgeCounts,
-        ModelComparison,
-        PairedJudgeTable,
-        PPIMeanResult,
-        PrevalenceEstimate,
-        SimulatedComparison,
-        SimulatedSingleJudge,
-        SingleJudgeResult,
-        YoudenJResult,
-        allocate_calibration,
-        compare_models,
-        count_bootstrap,
-        coverage_study,
-        delta_j_warnings,
-        delta_youden_j,
-        distribution_shift_study,
-        estimate_prevalence,
-        judge_warnings,
-        naive_estimate,
-        near_tie_warnings,
-        percentile_interval,
-        ppi_binary_from_counts,
-        ppi_mean,
-        resample_binomial,
-        resample_table,
-        resample_tables,
-        rg_estimate,
-        rg_interval,
-        rg_standard_error,
-        shared_calibration_bias,
-        simulate_comparison,
-        simulate_single_judge,
-        youden_j,
-    )
-    from regression.transfer import (
-        TransferModel,
-        TransferResult,
-    )
-    from regression.transfer.label_budget import plan_labels
+_front_getattr, __dir__, __all__ = attach_stub(__name__, __file__)
 
-#: Public name -> the module that defines it.
-_EXPORTS = {
-    "JointError": "regression.results",
-    "Leaderboard": "regression.ranking",
-    "could_be_best": "regression.ranking",
-    "leaderboard": "regression.ranking",
-    "rank_sets": "regression.ranking",
-    "REGISTRY": "regression.registry",
-    "make_estimator": "regression.registry",
-    "PartialLabels": "regression.labels",
-    "plan_labels": "regression.transfer.label_budget",
-    "suggest_labels": "regression.labels",
+#: Names that left the front door (issue 26): each still resolves, for one release, with a
+#: FutureWarning naming the module to import it from.
+_MOVED = {
+    "confusion_from_judgments": "regression.data",
+    "ConvergenceWarning": "regression.errors",
     "DuplicateRowError": "regression.errors",
-    "InputError": "regression.errors",
-    "JurycalWarning": "regression.errors",
     "LabelError": "regression.errors",
+    "MisfitWarning": "regression.errors",
     "MissingColumnError": "regression.errors",
     "MissingValueError": "regression.errors",
     "SettingsWarning": "regression.errors",
-    "Anchors": "regression.data",
-    "confusion_from_judgments": "regression.data",
-    "Counts": "regression.data",
-    "counts_from_judgments": "regression.data",
-    "ConfidenceInterval": "regression.intervals",
+    "UnidentifiedWarning": "regression.errors",
     "wald_interval": "regression.intervals",
     "wilson_interval": "regression.intervals",
-    "ConvergenceWarning": "regression.latent",
-    "ItemWorld": "regression.latent",
-    "LatentTraitModel": "regression.latent",
-    "LatentTraitResult": "regression.latent",
-    "LatentWorld": "regression.latent",
-    "MisfitWarning": "regression.latent",
-    "simulate_item_votes": "regression.latent",
-    "simulate_latent_world": "regression.latent",
-    "simulate_transfer_world": "regression.latent",
-    "transfer_world": "regression.latent",
-    "UnidentifiedWarning": "regression.latent",
     "DEFAULT_BASELINES": "regression.leave_out",
-    "leave_out_evaluation": "regression.leave_out",
     "Split": "regression.leave_out",
+    "could_be_best": "regression.ranking",
+    "rank_sets": "regression.ranking",
+    "coverage_study": "regression.simulate",
+    "distribution_shift_study": "regression.simulate",
+    "ItemWorld": "regression.simulate",
+    "LatentWorld": "regression.simulate",
+    "simulate_comparison": "regression.simulate",
+    "simulate_item_votes": "regression.simulate",
+    "simulate_latent_world": "regression.simulate",
+    "simulate_single_judge": "regression.simulate",
+    "simulate_transfer_world": "regression.simulate",
+    "SimulatedComparison": "regression.simulate",
+    "SimulatedSingleJudge": "regression.simulate",
+    "transfer_world": "regression.simulate",
     "allocate_calibration": "regression.single_judge",
     "BootstrapResult": "regression.single_judge",
     "CalibrationTable": "regression.single_judge",
-    "compare_models": "regression.single_judge",
     "COMPARISON_METHODS": "regression.single_judge",
     "ComparisonEstimate": "regression.single_judge",
     "count_bootstrap": "regression.single_judge",
-    "coverage_study": "regression.single_judge",
     "delta_j_warnings": "regression.single_judge",
     "delta_youden_j": "regression.single_judge",
     "DeltaJResult": "regression.single_judge",
-    "distribution_shift_study": "regression.single_judge",
-    "estimate_prevalence": "regression.single_judge",
     "judge_warnings": "regression.single_judge",
     "JudgeCounts": "regression.single_judge",
     "LOW_J": "regression.single_judge",
-    "ModelComparison": "regression.single_judge",
     "naive_estimate": "regression.single_judge",
     "NEAR_TIE": "regression.single_judge",
     "near_tie_warnings": "regression.single_judge",
     "PairedJudgeTable": "regression.single_judge",
     "percentile_interval": "regression.single_judge",
     "ppi_binary_from_counts": "regression.single_judge",
-    "ppi_mean": "regression.single_judge",
     "PPIMeanResult": "regression.single_judge",
     "PrevalenceEstimate": "regression.single_judge",
     "resample_binomial": "regression.single_judge",
     "resample_table": "regression.single_judge",
     "resample_tables": "regression.single_judge",
     "rg_estimate": "regression.single_judge",
-    "rg_interval": "regression.single_judge",
     "rg_standard_error": "regression.single_judge",
     "shared_calibration_bias": "regression.single_judge",
-    "simulate_comparison": "regression.single_judge",
-    "simulate_single_judge": "regression.single_judge",
-    "SimulatedComparison": "regression.single_judge",
-    "SimulatedSingleJudge": "regression.single_judge",
-    "SingleJudgeResult": "regression.single_judge",
     "youden_j": "regression.single_judge",
     "YoudenJResult": "regression.single_judge",
-    "TransferModel": "regression.transfer",
-    "TransferResult": "regression.transfer",
 }
 
-__all__ = [
-    "JointError",
-    "Leaderboard",
-    "could_be_best",
-    "leaderboard",
-    "rank_sets",
-    "allocate_calibration",
-    "Anchors",
-    "BootstrapResult",
-    "CalibrationTable",
-    "compare_models",
-    "COMPARISON_METHODS",
-    "ComparisonEstimate",
-    "ConfidenceInterval",
-    "confusion_from_judgments",
-    "ConvergenceWarning",
-    "count_bootstrap",
-    "Counts",
-    "counts_from_judgments",
-    "coverage_study",
-    "DEFAULT_BASELINES",
-    "delta_j_warnings",
-    "delta_youden_j",
-    "DeltaJResult",
-    "distribution_shift_study",
-    "DuplicateRowError",
-    "estimate_prevalence",
-    "InputError",
-    "ItemWorld",
-    "judge_warnings",
-    "JudgeCounts",
-    "JurycalWarning",
-    "LabelError",
-    "LatentTraitModel",
-    "LatentTraitResult",
-    "LatentWorld",
-    "leave_out_evaluation",
-    "LOW_J",
-    "make_estimator",
-    "MisfitWarning",
-    "MissingColumnError",
-    "MissingValueError",
-    "ModelComparison",
-    "naive_estimate",
-    "NEAR_TIE",
-    "near_tie_warnings",
-    "PairedJudgeTable",
-    "PartialLabels",
-    "percentile_interval",
-    "plan_labels",
-    "ppi_binary_from_counts",
-    "ppi_mean",
-    "PPIMeanResult",
-    "PrevalenceEstimate",
-    "REGISTRY",
-    "resample_binomial",
-    "resample_table",
-    "resample_tables",
-    "rg_estimate",
-    "rg_interval",
-    "rg_standard_error",
-    "SettingsWarning",
-    "shared_calibration_bias",
-    "simulate_comparison",
-    "simulate_item_votes",
-    "simulate_latent_world",
-    "simulate_single_judge",
-    "simulate_transfer_world",
-    "SimulatedComparison",
-    "SimulatedSingleJudge",
-    "SingleJudgeResult",
-    "Split",
-    "suggest_labels",
-    "transfer_world",
-    "TransferModel",
-    "TransferResult",
-    "UnidentifiedWarning",
-    "wald_interval",
-    "wilson_interval",
-    "youden_j",
-    "YoudenJResult",
-]
 
-
-__getattr__, __dir__ = attach("regression", _EXPORTS)
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        warnings.warn(
+            f"regression.{name} left the front door; import it from {_MOVED[name]} "
+            f"(from {_MOVED[name]} import {name}). The alias goes in the next release.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module(_MOVED[name]), name)
+    return _front_getattr(name)

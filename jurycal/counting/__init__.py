@@ -4,7 +4,7 @@ The estimators need only two small summaries of the judgments table: the
 generator x validator counts (:class:`regression.Counts`, the sufficient
 statistic of the agreeableness paper's matrix model, section 5.1, eq. (9)) and,
 for the calibration generators, each validator's confusion counts against the
-human labels (:func:`regression.confusion_from_judgments`). Counting is
+human labels (:func:`regression.data.confusion_from_judgments`). Counting is
 the one step whose work grows with the number of rows, so it runs where the rows
 are and only the summaries travel:
 

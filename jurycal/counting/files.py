@@ -444,7 +444,7 @@ def confusion_files(
     -------
     DataFrame
         ``generator, validator, tp, fn, fp, tn`` sorted by generator and
-        validator, equal to :func:`regression.confusion_from_judgments`
+        validator, equal to :func:`regression.data.confusion_from_judgments`
         on the same tables.
 
     Raises

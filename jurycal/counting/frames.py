@@ -129,7 +129,7 @@ def confusion_frame(judgments: Any, human: Any) -> pd.DataFrame:
         ``generator, validator, tp, fn, fp, tn`` sorted by generator and
         validator; valid is the positive class. Only items with both a human
         label and a non-missing validator label count, as in
-        :func:`regression.confusion_from_judgments`, whose numbers it
+        :func:`regression.data.confusion_from_judgments`, whose numbers it
         equals.
 
     Raises

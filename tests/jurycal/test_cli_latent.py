@@ -7,7 +7,8 @@ import pytest
 
 from jurycal.cli import main
 from jurycal.datasets import load_agreeableness_judgments
-from regression import LatentTraitModel, MisfitWarning
+from regression import LatentTraitModel
+from regression.errors import MisfitWarning
 
 CALIBRATION = ["gpt-4o", "claude_3_opus", "deepseek-chat"]
 

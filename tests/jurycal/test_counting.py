@@ -2,7 +2,7 @@
 
 Every route must give exactly the numbers of the in-memory reference,
 ``regression.counts_from_judgments`` (and
-``regression.confusion_from_judgments``), on the same rows.
+``regression.data.confusion_from_judgments``), on the same rows.
 """
 
 import gzip
@@ -25,7 +25,8 @@ from jurycal.counting import (
 )
 from jurycal.datasets import load_agreeableness_judgments
 from jurycal.io import count_judgments, write_table
-from regression import Counts, confusion_from_judgments, counts_from_judgments
+from regression import Counts, counts_from_judgments
+from regression.data import confusion_from_judgments
 
 pytestmark = [
     # narwhals 2.x announces that its Dask support moves to the narwhals-dask package.

@@ -5,19 +5,20 @@ import warnings
 import pandas as pd
 import pytest
 
-import regression
 from ensemble.voting import NoVoteWarning
-from regression import (
+from regression import InputError, JurycalWarning
+from regression.checks import check_human_labels, coerce_binary, require_columns
+from regression.data import encode_judgments
+from regression.errors import (
+    ConvergenceWarning,
     DuplicateRowError,
-    InputError,
-    JurycalWarning,
     LabelError,
+    MisfitWarning,
     MissingColumnError,
     MissingValueError,
     SettingsWarning,
+    UnidentifiedWarning,
 )
-from regression.checks import check_human_labels, coerce_binary, require_columns
-from regression.data import encode_judgments
 from regression.single_judge.ppi import SmallCalibrationWarning
 
 VOTES = pd.DataFrame(
@@ -66,9 +67,9 @@ def test_missing_values_name_their_row():
 @pytest.mark.parametrize(
     "category",
     [
-        regression.ConvergenceWarning,
-        regression.MisfitWarning,
-        regression.UnidentifiedWarning,
+        ConvergenceWarning,
+        MisfitWarning,
+        UnidentifiedWarning,
         SettingsWarning,
         SmallCalibrationWarning,
         NoVoteWarning,

@@ -8,18 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ensemble import EnsemblePrecision, Proportion
-from regression import (
-    BootstrapResult,
-    CalibrationTable,
-    ConfidenceInterval,
-    compare_models,
-    delta_youden_j,
-    estimate_prevalence,
-    ppi_mean,
-    wilson_interval,
-    youden_j,
-)
-from regression.intervals import IntervalMixin, alpha_from_level
+from regression import ConfidenceInterval, compare_models, estimate_prevalence, ppi_mean
+from regression.intervals import IntervalMixin, alpha_from_level, wilson_interval
+from regression.single_judge import BootstrapResult, CalibrationTable, delta_youden_j, youden_j
 
 
 @dataclass(frozen=True)

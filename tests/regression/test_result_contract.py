@@ -19,9 +19,10 @@ import pytest
 
 from ensemble import ensemble_precision
 from jurycal.report import Report, add_estimate
-from regression import LatentTraitModel, estimate_prevalence, ppi_mean, simulate_item_votes
+from regression import LatentTraitModel, estimate_prevalence, ppi_mean
 from regression.errors import SettingsWarning
 from regression.results import INTERVAL_COLUMNS, METHODS, EstimateResult, Summary
+from regression.simulate import simulate_item_votes
 from regression.single_judge import CalibrationTable
 
 CAL = CalibrationTable(tp=40, fn=10, fp=15, tn=35)

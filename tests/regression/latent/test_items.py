@@ -7,15 +7,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from regression import (
-    Anchors,
-    LatentTraitModel,
-    counts_from_judgments,
-    simulate_item_votes,
-    simulate_latent_world,
-)
+from regression import Anchors, LatentTraitModel, counts_from_judgments
 from regression.data.judgments import encode_judgments
 from regression.latent.items import draw_item_weights, encode_items, item_replicates
+from regression.simulate import simulate_item_votes, simulate_latent_world
 
 ARRAYS = ("rate", "n", "g_val", "g_n", "tpr_val", "tpr_n", "tnr_val", "tnr_n")
 

@@ -10,12 +10,9 @@ from jurycal.datasets import (
     load_paper_regression_errors,
     load_validator_rates,
 )
-from regression import (
-    DEFAULT_BASELINES,
-    LatentTraitModel,
-    leave_out_evaluation,
-    simulate_latent_world,
-)
+from regression import LatentTraitModel, leave_out_evaluation
+from regression.leave_out import DEFAULT_BASELINES
+from regression.simulate import simulate_latent_world
 
 TRUTH = load_human_precision()
 ANNOTATED = list(ANNOTATED_GENERATORS)

@@ -17,17 +17,14 @@ from jurycal.datasets import (  # noqa: E402
     load_paper_regression_errors,
     load_validator_rates,
 )
-from regression import (  # noqa: E402
-    LatentTraitModel,
-    leave_out_evaluation,
-    simulate_item_votes,
-)
+from regression import LatentTraitModel, leave_out_evaluation
 from regression.latent.plots import (  # noqa: E402
     plot_latent_fit,
     plot_leave_out,
     plot_precision_intervals,
     plot_validator_rates,
 )
+from regression.simulate import simulate_item_votes
 
 
 def test_plot_leave_out_draws_both_panels():

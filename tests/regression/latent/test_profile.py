@@ -5,8 +5,10 @@ import pytest
 from scipy import stats
 from scipy.optimize import minimize
 
-from regression import Anchors, LatentTraitModel, UnidentifiedWarning, simulate_latent_world
+from regression import Anchors, LatentTraitModel
+from regression.errors import UnidentifiedWarning
 from regression.latent.losses import likelihood_loss, likelihood_weight
+from regression.simulate import simulate_latent_world
 
 
 def _fit(world, n_cal=3, **settings):

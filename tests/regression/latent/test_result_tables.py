@@ -7,9 +7,10 @@ import pandas as pd
 import pytest
 
 import regression.data.judgments as judgments_module
-from regression import LatentTraitModel, leave_out_evaluation, simulate_item_votes
+from regression import LatentTraitModel, leave_out_evaluation
 from regression.data import counts_from_judgments, encode_judgments
 from regression.data.anchors import confusion_from_encoded, confusion_from_judgments
+from regression.simulate import simulate_item_votes
 
 
 def _world(seed=0):

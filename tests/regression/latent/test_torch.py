@@ -13,7 +13,8 @@ from jurycal.datasets import (
     load_human_precision,
     load_validator_rates,
 )
-from regression import Anchors, LatentTraitModel, simulate_latent_world
+from regression import Anchors, LatentTraitModel
+from regression.simulate import simulate_latent_world
 
 
 def _both(fit):
@@ -185,7 +186,7 @@ def test_fisher_information_is_the_hessian_where_the_counts_equal_their_expectat
     assert np.linalg.eigvalsh(expected).min() > 0
 
 
-@pytest.mark.filterwarnings("ignore::regression.MisfitWarning")
+@pytest.mark.filterwarnings("ignore::regression.errors.MisfitWarning")
 def test_newton_reaches_the_same_optimum_from_the_boundary_start():
     """Starting the validators at TPR = TNR = 1 (App. D) instead of 0.5 changes nothing anchored."""
     judgments, human = load_agreeableness_judgments()

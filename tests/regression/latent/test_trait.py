@@ -12,15 +12,9 @@ from jurycal.datasets import (
     load_human_precision,
     load_validator_rates,
 )
-from regression import (
-    Anchors,
-    ConvergenceWarning,
-    Counts,
-    LatentTraitModel,
-    MisfitWarning,
-    UnidentifiedWarning,
-    simulate_latent_world,
-)
+from regression import Anchors, Counts, LatentTraitModel
+from regression.errors import ConvergenceWarning, MisfitWarning, UnidentifiedWarning
+from regression.simulate import simulate_latent_world
 
 TRUTH = load_human_precision()
 
@@ -70,7 +64,7 @@ def test_unanchored_fit_warns_and_keeps_positive_youden_j():
     assert any("unanchored" in w for w in result.warnings)
 
 
-@pytest.mark.filterwarnings("ignore::regression.MisfitWarning")
+@pytest.mark.filterwarnings("ignore::regression.errors.MisfitWarning")
 def test_non_convergence_is_reported():
     world = simulate_latent_world(6, 5, 300, n_annotated=2, seed=1)
     with pytest.warns(ConvergenceWarning, match="did not converge"):

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from regression import (
+from regression import compare_models
+from regression.single_judge import (
     BootstrapResult,
     CalibrationTable,
-    compare_models,
     count_bootstrap,
     delta_youden_j,
     percentile_interval,

@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regression import (
+from regression import compare_models
+from regression.simulate import simulate_comparison
+from regression.single_judge import (
     COMPARISON_METHODS,
     CalibrationTable,
     JudgeCounts,
-    compare_models,
     rg_estimate,
     shared_calibration_bias,
-    simulate_comparison,
 )
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from regression import (
+from regression.single_judge import (
     CalibrationTable,
     delta_j_warnings,
     delta_youden_j,

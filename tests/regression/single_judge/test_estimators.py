@@ -4,17 +4,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from regression import (
+from regression import estimate_prevalence, ppi_mean, rg_interval
+from regression.intervals import wald_interval, wilson_interval
+from regression.single_judge import (
     CalibrationTable,
     JudgeCounts,
     PairedJudgeTable,
-    estimate_prevalence,
     naive_estimate,
-    ppi_mean,
     rg_estimate,
-    rg_interval,
-    wald_interval,
-    wilson_interval,
 )
 
 CAL = pd.DataFrame(

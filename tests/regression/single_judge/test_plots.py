@@ -8,11 +8,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from regression import (  # noqa: E402
-    coverage_study,  # noqa: E402
-    estimate_prevalence,
-    shared_calibration_bias,
-)
+from regression import estimate_prevalence
+from regression.simulate import coverage_study
+from regression.single_judge import shared_calibration_bias
 from regression.single_judge.plots import (  # noqa: E402
     plot_bias_vs_delta_j,
     plot_coverage,

@@ -8,8 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ppi_py import ppi_mean_ci, ppi_mean_pointestimate
 
-from regression import ppi_binary_from_counts, ppi_mean
-from regression.single_judge import PPI_MIN_PER_CLASS, SmallCalibrationWarning
+from regression import ppi_mean
+from regression.single_judge import (
+    PPI_MIN_PER_CLASS,
+    SmallCalibrationWarning,
+    ppi_binary_from_counts,
+)
 
 
 @pytest.mark.parametrize("seed", range(6))

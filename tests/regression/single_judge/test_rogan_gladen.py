@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import norm
 
-from regression import allocate_calibration, rg_estimate, rg_interval, rg_standard_error
+from regression import rg_interval
+from regression.single_judge import allocate_calibration, rg_estimate, rg_standard_error
 
 
 def _lee_fig8(p, q0, q1, n, m0, m1, alpha=0.05):

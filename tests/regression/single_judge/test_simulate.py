@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from regression import (
+from regression.simulate import (
     coverage_study,
     distribution_shift_study,
     simulate_comparison,
