@@ -22,6 +22,7 @@ from .leave_out import leave_out_evaluation as leave_out_evaluation
 from .ranking import Leaderboard as Leaderboard
 from .ranking import leaderboard as leaderboard
 from .registry import REGISTRY as REGISTRY
+from .registry import fit as fit
 from .registry import make_estimator as make_estimator
 from .results import JointError as JointError
 from .results import Summary as Summary

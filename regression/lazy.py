@@ -42,7 +42,9 @@ def read_stub(package: str, stub: Path) -> dict[str, str]:
             alias.asname not in (None, alias.name) for alias in node.names
         )
         if not (isinstance(node, ast.ImportFrom) and node.level == 1) or renamed:
-            raise ValueError(f"{stub} line {node.lineno}: only 'from .module import name' lines, each name as itself.")
+            raise ValueError(
+                f"{stub} line {node.lineno}: only 'from .module import name' lines, each name as itself."
+            )
         for alias in node.names:
             if node.module is None:
                 exports[alias.name] = f"{package}.{alias.name}"

@@ -26,6 +26,7 @@ GROUND_FLOOR = (
     "regression.lazy",
     "regression.progress",
     "regression.results",
+    "regression.settings",
 )
 #: Studies that serve only benchmarks/; their move there is issue 26's other branches' work
 #: (i29: ranking_study, i30: labels/study), so they are left out until it lands.

@@ -18,7 +18,7 @@ import argparse
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,7 @@ __all__ = [
     "command_options",
     "emit",
     "find_name",
+    "in_file",
     "jsonable",
     "n_boot_value",
     "plot_path",
@@ -224,7 +225,9 @@ def _as_text(values: pd.Series) -> pd.Series:
     return values.astype("str")
 
 
-def read_input(path: Path, what: str, columns: Iterable[str] = ()) -> pd.DataFrame:
+def read_input(
+    path: Path, what: str, columns: Iterable[str] = (), *, check_labels: bool = True
+) -> pd.DataFrame:
     """Read ``path``, check it has ``columns``, and turn its :data:`NAME_COLUMNS` into text.
 
     Parameters
@@ -237,6 +240,9 @@ def read_input(path: Path, what: str, columns: Iterable[str] = ()) -> pd.DataFra
         The columns the command needs. Those among :data:`LABEL_COLUMNS` are
         checked here (missing labels allowed), so that a label that is not
         binary is named with its file line.
+    check_labels : bool
+        False: leave the labels to the library, which converts and checks them
+        once (:func:`in_file` names the file line of its error).
 
     Returns
     -------
@@ -257,7 +263,7 @@ def read_input(path: Path, what: str, columns: Iterable[str] = ()) -> pd.DataFra
     for column in NAME_COLUMNS:
         if column in frame.columns:
             frame[column] = _as_text(frame[column])
-    for column in LABEL_COLUMNS:
+    for column in LABEL_COLUMNS if check_labels else ():
         if column in columns:
             try:
                 coerce_binary(column, frame[column], allow_missing=True)
@@ -318,27 +324,45 @@ def refuse_duplicates(frame: pd.DataFrame, keys: Sequence[str], path: Path, what
     )
 
 
-def read_judgments(path: Path) -> pd.DataFrame:
-    """The judgments table (``generator, item, validator, label``), one row per vote."""
-    judgments = read_input(path, "judgments file", JUDGMENT_COLUMNS)
-    refuse_duplicates(judgments, ["generator", "item", "validator"], path, "judgments file")
+def read_judgments(path: Path, *, check: bool = True) -> pd.DataFrame:
+    """The judgments table (``generator, item, validator, label``), one row per vote.
+
+    ``check=False``: labels and repeats are left to the library's one check (:func:`in_file`).
+    """
+    judgments = read_input(path, "judgments file", JUDGMENT_COLUMNS, check_labels=check)
+    if check:
+        refuse_duplicates(judgments, ["generator", "item", "validator"], path, "judgments file")
     return judgments
 
 
-def read_human(path: Path) -> pd.DataFrame:
-    """Human labels (``generator, item, human``), one row per labelled item."""
-    human = read_input(path, "human-label file", HUMAN_COLUMNS)
-    refuse_duplicates(human, ["generator", "item"], path, "human-label file")
+def read_human(path: Path, *, check: bool = True) -> pd.DataFrame:
+    """Human labels (``generator, item, human``), one row per labelled item.
+
+    ``check=False``: labels and repeats are left to the library's one check (:func:`in_file`).
+    """
+    human = read_input(path, "human-label file", HUMAN_COLUMNS, check_labels=check)
+    if check:
+        refuse_duplicates(human, ["generator", "item"], path, "human-label file")
     return human
 
 
-def read_votes(judgments: Path, human: Path | None) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+def read_votes(
+    judgments: Path, human: Path | None, *, check: bool = True
+) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """The judgments table and, when given, the human labels, their items of one type."""
-    votes = read_judgments(judgments)
+    votes = read_judgments(judgments, check=check)
     if human is None:
         return votes, None
-    votes, labels = same_item_type(votes, read_human(human))
+    votes, labels = same_item_type(votes, read_human(human, check=check))
     return votes, labels
+
+
+def in_file(step: Callable[[], Any], path: Path, what: str) -> Any:
+    """``step()``, whose ``ValueError`` about the table read from ``path`` names the file and line."""
+    try:
+        return step()
+    except ValueError as err:
+        raise ValueError(_at_line(str(err), path, what)) from None
 
 
 def find_name(name: str, known: Iterable[Any], what: str, where: str) -> str:

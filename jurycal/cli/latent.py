@@ -1,9 +1,13 @@
-"""``jurycal fit`` and ``jurycal estimate``: the latent-trait regression of the agreeableness paper.
+"""``jurycal fit``, ``estimate`` and ``rank``: many judges, with the estimator ``--estimator`` names.
 
-``fit`` estimates every generator's precision g and every validator's TPR /
-TNR from the judgments, anchored on the calibration generators' human labels
+``fit`` estimates every generator's precision g (and every validator's TPR /
+TNR) from the judgments, anchored on the calibration generators' human labels
 (agreeableness paper, section 5); ``estimate`` adds a generator without human
-labels of its own to a fit on the others (the paper's section 5.1 use).
+labels of its own to a fit on the others (the paper's section 5.1 use);
+``rank`` turns a fit into a leaderboard. The estimators are
+:data:`regression.registry.REGISTRY`'s; both files are read, checked and
+encoded once (:func:`read_design`) and the checked design is what the
+estimator fits.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import argparse
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -24,6 +28,7 @@ from jurycal.cli.common import (
     command_options,
     emit,
     find_name,
+    in_file,
     n_boot_value,
     plot_path,
     progress_setting,
@@ -39,17 +44,19 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LIKELIHOOD_DEFAULTS",
+    "make_model",
+    "read_design",
     "register",
     "run_estimate",
     "run_fit",
     "run_rank",
-    "settle_options",
 ]
 
 
 def register(subparsers: Any) -> None:
     """Add ``fit``, ``estimate`` and ``rank`` to the ``jurycal`` subparsers."""
-    from regression.latent import BACKENDS, INTERVAL_METHODS, MODEL_LOSSES
+    from regression.latent import BACKENDS, INTERVAL_METHODS
+    from regression.registry import DEFAULT, REGISTRY
 
     for name, handler in (("fit", run_fit), ("estimate", run_estimate), ("rank", run_rank)):
         parser = subparsers.add_parser(
@@ -92,12 +99,18 @@ def register(subparsers: Any) -> None:
                 help="pair intervals each at the level alone, not simultaneous",
             )
         parser.add_argument(
-            "--loss",
-            choices=MODEL_LOSSES,
-            default="transfer",
-            help="transfer (default): the estimator for new generators, with its self-check "
+            "--estimator",
+            choices=list(REGISTRY),
+            default=None,
+            help=f"{DEFAULT} (default): the estimator for new generators, with its self-check "
             "on the calibration generators; likelihood / paper: the latent-trait fit of "
             "section 5 (the options below apply to these two only)",
+        )
+        parser.add_argument(
+            "--loss",
+            choices=list(REGISTRY),
+            default=None,
+            help="deprecated: the old name of --estimator",
         )
         parser.add_argument(
             "--backend", choices=BACKENDS, help=f"default {LIKELIHOOD_DEFAULTS['backend']}"
@@ -131,65 +144,97 @@ def register(subparsers: Any) -> None:
         parser.set_defaults(handler=handler)
 
 
-#: The settings of the likelihood and paper-loss fits, which the transfer estimator has not.
+#: The defaults of the options of the likelihood and paper-loss fits.
 LIKELIHOOD_DEFAULTS = {"backend": "scipy", "restarts": 25, "interval": "auto", "n_boot": 200}
+#: The options that are estimator settings -> the setting (the rest are the result's options).
+SETTING_OF = {"backend": "backend", "restarts": "n_restarts", "seed": "seed"}
 
 
-def settle_options(args: argparse.Namespace) -> None:
-    """Fill the fit settings ``--loss`` uses; refuse those it has not.
+def make_model(args: argparse.Namespace) -> Any:
+    """The estimator ``--estimator`` names, with the settings given; fills the other defaults.
+
+    ``--loss`` is the deprecated name of ``--estimator`` (a warning on stderr).
+    The estimator refuses a setting it has not (:func:`regression.registry.make_estimator`,
+    the one place), reported here by its option; ``--interval`` and ``--n-boot``
+    are refused where the estimator's result takes no interval options.
 
     Raises
     ------
     ValueError
-        ``--backend``, ``--restarts``, ``--interval`` or ``--n-boot`` given with
-        ``--loss transfer``, whose estimate needs no optimiser and whose interval
-        is its own.
+        An option the estimator has not, naming it.
     """
+    from regression.registry import DEFAULT, REGISTRY, make_estimator
+
+    if args.loss is not None:
+        warnings.warn(
+            f"--loss is deprecated; write --estimator {args.loss} (--loss goes in the next "
+            "release).",
+            FutureWarning,
+            stacklevel=2,
+        )
+        args.estimator = args.estimator or args.loss
+    args.estimator = args.estimator or DEFAULT
+    entry = REGISTRY[args.estimator]
     given = [name for name in LIKELIHOOD_DEFAULTS if getattr(args, name) is not None]
-    if args.loss == "transfer":
-        if given:
-            options = ", ".join("--" + name.replace("_", "-") for name in given)
-            raise ValueError(
-                f"{options} set(s) the likelihood and paper-loss fits; the transfer estimator "
-                "(the default --loss) has no optimiser and its interval comes from its own "
-                "held-out errors. Add --loss likelihood (or paper) to use them."
-            )
-        return
+    refused = [
+        name
+        for name in given
+        if (name in SETTING_OF and SETTING_OF[name] not in entry.settings)
+        or (name not in SETTING_OF and "method" not in entry.result.SUMMARY_OPTIONS)
+    ]
+    if refused:
+        options = ", ".join("--" + name.replace("_", "-") for name in refused)
+        raise ValueError(
+            f"{options} set(s) the likelihood and paper-loss fits; the {args.estimator} "
+            "estimator has no optimiser and its interval comes from its own held-out errors. "
+            "Add --estimator likelihood (or paper) to use them."
+        )
     for name, value in LIKELIHOOD_DEFAULTS.items():
-        if getattr(args, name) is None:
+        if getattr(args, name) is None and name not in refused:
             setattr(args, name, value)
+    settings = {
+        setting: getattr(args, option)
+        for option, setting in SETTING_OF.items()
+        if setting in entry.settings
+    }
+    return make_estimator(args.estimator, **settings)
 
 
-def _read(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame]:
-    judgments, human = read_votes(args.judgments, args.human)
-    return judgments, cast(pd.DataFrame, human)  # a path was given, so labels were read
+def read_design(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame, Any]:
+    """Both files read, checked and encoded once: the :class:`~regression.labels.LabelDesign`.
 
+    Returns the judgments as read, the checked human labels (``human`` 1.0 /
+    0.0) and the design.
 
-def _model(args: argparse.Namespace) -> Any:
-    """The estimator ``--loss`` names, with the settings it has (``settle_options`` refused the
-    optimiser's settings for the transfer estimator)."""
-    from regression.registry import make_estimator
-
-    if args.loss == "transfer":
-        return make_estimator("transfer")
-    return make_estimator(args.loss, n_restarts=args.restarts, backend=args.backend, seed=args.seed)
-
-
-def _read_and_fit(args: argparse.Namespace, advance: Any) -> tuple[pd.DataFrame, list[str], Any]:
-    """The steps "read" and "fit": both files, the calibration generators, the estimator ``--loss`` names.
-
-    Returns the human labels, the calibration generators and the fitted result.
+    The files are read without the label checks of :func:`read_votes`; the
+    labels are converted and checked once, here, by the library
+    (:func:`~regression.data.checked_human_labels`,
+    :func:`~regression.labels.label_design`), and its error names the file and line.
     """
+    from regression.data import checked_human_labels
+    from regression.labels import label_design
+
+    judgments, human = read_votes(args.judgments, args.human, check=False)
+    assert human is not None  # a path was given
+    labels = in_file(lambda: checked_human_labels(human), args.human, "human-label file")
+    design = in_file(lambda: label_design(judgments, labels), args.judgments, "judgments file")
+    return judgments, labels.labels, design
+
+
+def _read_and_fit(args: argparse.Namespace, advance: Any) -> tuple[Any, list[str], Any]:
+    """The steps "read" and "fit": both files, the calibration generators, the fitted estimator.
+
+    Returns the label design, the calibration generators and the fitted result.
+    """
+    model = make_model(args)
     advance("read")
-    judgments, human = _read(args)
-    calibration = _calibration(args, judgments, human)
+    _, _, design = read_design(args)
+    calibration = _calibration(args, design)
     advance("fit")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # every warning is on the result and printed below
-        result = _model(args).fit_table(
-            judgments, human, calibration, shared_items=args.shared_items
-        )
-    return human, calibration, result
+        result = model.fit_table(design, None, calibration, shared_items=args.shared_items)
+    return design, calibration, result
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -201,9 +246,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
     )
 
 
-def _calibration(
-    args: argparse.Namespace, judgments: pd.DataFrame, human: pd.DataFrame
-) -> list[str]:
+def _calibration(args: argparse.Namespace, design: Any) -> list[str]:
     """The calibration generators: ``--calibration`` checked against both files, or the default.
 
     The default with the transfer estimator: every generator whose judged
@@ -211,20 +254,16 @@ def _calibration(
     :mod:`regression.labels`); with the likelihood or paper loss, every
     generator with human labels.
     """
-    labelled = human["generator"].dropna().unique()
+    labelled = design.encoded.human["generator"].unique()
     if not args.calibration:
-        if args.loss != "transfer":
+        if args.estimator != "transfer":
             return sorted(str(g) for g in labelled)
-        from regression.labels import label_design
-
-        return sorted(label_design(judgments, human).calibration)
+        return sorted(design.calibration)
     where_human = f"the human-label file {str(args.human)!r}"
     where_votes = f"the judgments file {str(args.judgments)!r}"
     for name in args.calibration:
         find_name(name, labelled, "calibration generator", where_human)
-        find_name(
-            name, judgments["generator"].dropna().unique(), "calibration generator", where_votes
-        )
+        find_name(name, design.encoded.generators, "calibration generator", where_votes)
     return list(dict.fromkeys(args.calibration))
 
 
@@ -238,14 +277,12 @@ def _summary(
 
     Each result class names the options its ``summary`` takes
     (``SUMMARY_OPTIONS``): the latent-trait fits take the interval settings;
-    the transfer estimator has one interval of its own (``settle_options``
-    refuses those settings with it), so it is given none of them.
+    the transfer estimator has one interval of its own (``make_model``
+    refuses those settings with it), so it is given none of them. ``human``:
+    the checked labels (1.0 / 0.0), converted once on reading.
     """
-    from regression.checks import coerce_binary
-
-    labels = human.assign(human=coerce_binary("human", human["human"], allow_missing=True))
     offered: dict[str, Any] = {
-        "truth": labels.groupby("generator")["human"].mean(),
+        "truth": human.groupby("generator")["human"].mean(),
         "method": None if args.interval == "none" else args.interval,
         "n_boot": args.n_boot,
         "seed": args.seed,
@@ -297,10 +334,10 @@ def _plot(
 
 def run_fit(args: argparse.Namespace) -> int:
     """Fit the latent-trait model and print (or write) its table, validators and diagnostics."""
-    settle_options(args)
     _check_outputs(args)
     with steps(args, ["read", "fit", "intervals", "write"]) as advance:
-        human, calibration, result = _read_and_fit(args, advance)
+        design, calibration, result = _read_and_fit(args, advance)
+        human = design.encoded.human
         advance("intervals")
         summary = _summary(args, result, human, calibration)
         table = summary.tables["precision"]
@@ -326,7 +363,6 @@ def run_rank(args: argparse.Namespace) -> int:
     """Fit, then the leaderboard: rank sets, could-be-best and the pairs' differences."""
     from regression.ranking import compare, leaderboard
 
-    settle_options(args)
     _check_outputs(args)
     with steps(args, ["read", "fit", "rank", "write"]) as advance:
         _, _, result = _read_and_fit(args, advance)
@@ -377,19 +413,19 @@ def run_estimate(args: argparse.Namespace) -> int:
     """Fit on the other generators, add ``--generator``, and say what it moved."""
     from regression import counts_from_judgments
 
-    settle_options(args)
+    model = make_model(args)
     _check_outputs(args)
     with steps(args, ["read", "fit", "add the generator", "intervals"]) as advance:
         advance("read")
-        judgments, human = _read(args)
+        judgments, human, design = read_design(args)
         new = find_name(
             args.generator,
-            judgments["generator"].dropna().unique(),
+            design.encoded.generators,
             "generator",
             f"the judgments file {str(args.judgments)!r}",
         )
         is_new = judgments["generator"] == new
-        calibration = [g for g in _calibration(args, judgments, human) if g != new]
+        calibration = [g for g in _calibration(args, design) if g != new]
         if not calibration:
             raise ValueError(
                 f"no calibration generator besides {new!r}: the human-label file "
@@ -398,16 +434,16 @@ def run_estimate(args: argparse.Namespace) -> int:
         advance("fit")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # every warning is on the result and printed below
-            base = _model(args).fit_table(
+            base = model.fit_table(
                 judgments[~is_new], human[human["generator"].astype(str) != new], calibration
             )
             advance("add the generator")
             new_counts = counts_from_judgments(judgments[is_new])
             partial = (human["generator"].astype(str) == new).any()
-            if args.interval == "items" or (partial and args.loss == "transfer"):
+            if args.interval == "items" or (partial and args.estimator == "transfer"):
                 # partial labels of the new generator (regression.labels) need the whole table
                 # add_generators keeps no item votes; the same model fitted to the whole table does.
-                result = _model(args).fit_table(judgments, human, calibration)
+                result = model.fit_table(design, None, calibration)
             else:
                 result = base.add_generators(new_counts.rates, new_counts.n_labeled.astype(float))
         advance("intervals")

@@ -14,7 +14,12 @@ from regression.data.anchors import (
     confusion_from_judgments,
 )
 from regression.data.counts import Counts, counts_from_encoded, counts_from_judgments
-from regression.data.judgments import EncodedJudgments, encode_judgments
+from regression.data.judgments import (
+    EncodedJudgments,
+    HumanLabels,
+    checked_human_labels,
+    encode_judgments,
+)
 from regression.data.matrix import (
     check_anchor_labels,
     check_coverage,
@@ -30,9 +35,11 @@ __all__ = [
     "ConfusionCounts",
     "Counts",
     "EncodedJudgments",
+    "HumanLabels",
     "check_anchor_labels",
     "check_coverage",
     "check_new_rows",
+    "checked_human_labels",
     "checked_rates",
     "confusion_from_encoded",
     "confusion_from_judgments",

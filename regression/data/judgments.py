@@ -26,7 +26,7 @@ from regression.checks import (
 )
 from regression.errors import DuplicateRowError, MissingValueError
 
-__all__ = ["EncodedJudgments", "encode_judgments"]
+__all__ = ["EncodedJudgments", "HumanLabels", "checked_human_labels", "encode_judgments"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,8 +72,39 @@ class EncodedJudgments:
         return np.where(at >= 0, values[at], np.nan)
 
 
+@dataclass(frozen=True, eq=False)
+class HumanLabels:
+    """Human labels checked once, so that no later step converts or checks them again.
+
+    Attributes
+    ----------
+    labels : DataFrame
+        ``generator, item, human`` with ``human`` 1.0 / 0.0, one row per item
+        (:func:`regression.checks.check_human_labels`).
+    given : DataFrame
+        The table as given, for its optional columns (``inclusion_probability``).
+    """
+
+    labels: pd.DataFrame
+    given: pd.DataFrame
+
+
+def checked_human_labels(human_labels: pd.DataFrame | HumanLabels) -> HumanLabels:
+    """``human_labels`` checked and converted once (as is when already a :class:`HumanLabels`).
+
+    Raises
+    ------
+    ValueError
+        As :func:`regression.checks.check_human_labels`: an :class:`~regression.errors.InputError`
+        naming the offending row.
+    """
+    if isinstance(human_labels, HumanLabels):
+        return human_labels
+    return HumanLabels(check_human_labels(human_labels), human_labels)
+
+
 def encode_judgments(
-    judgments: pd.DataFrame, human_labels: pd.DataFrame | None = None
+    judgments: pd.DataFrame, human_labels: pd.DataFrame | HumanLabels | None = None
 ) -> EncodedJudgments:
     """Check the judgments table (and the human labels) and encode them.
 
@@ -83,8 +114,9 @@ def encode_judgments(
         ``generator, item, validator, label``; ``label`` 1 / 0, bool,
         ``"valid"`` / ``"invalid"``, or missing (``pd.NA``, NaN, None: not a
         label, counted nowhere).
-    human_labels : DataFrame, optional
-        ``generator, item, human``: one label per item.
+    human_labels : DataFrame or HumanLabels, optional
+        ``generator, item, human``: one label per item (a :class:`HumanLabels`
+        is not checked again).
 
     Returns
     -------
@@ -115,7 +147,7 @@ def encode_judgments(
         first = tuple(plain(v) for v in keys.iloc[row])
         raise DuplicateRowError(
             f"judgments has a duplicate (generator, item, validator) = {first!r} "
-            f"(first repeated at row {row}); each validator labels each item once.",
+            f"(first repeated at position {row}); each validator labels each item once.",
             row=row,
             column="validator",
             value=first,
@@ -129,7 +161,7 @@ def encode_judgments(
             raise MissingValueError(
                 f"judgments has a missing {which} at row {row}.", row=row, column=which
             )
-    human = None if human_labels is None else check_human_labels(human_labels)
+    human = None if human_labels is None else checked_human_labels(human_labels).labels
     return EncodedJudgments(
         generators=pd.Index(generators, name="generator"),
         validators=pd.Index(validators, name="validator"),

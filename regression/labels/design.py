@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import plain
-from regression.data.judgments import EncodedJudgments, encode_judgments
+from regression.data.judgments import EncodedJudgments, HumanLabels, encode_judgments
 from regression.errors import InputError
 
 __all__ = ["PROBABILITY_COLUMN", "LabelDesign", "label_design"]
@@ -105,16 +105,19 @@ def _probabilities(human_labels: pd.DataFrame) -> np.ndarray | None:
     return np.where(given, raw, np.nan)
 
 
-def label_design(judgments: pd.DataFrame, human_labels: pd.DataFrame | None) -> LabelDesign:
+def label_design(
+    judgments: pd.DataFrame, human_labels: pd.DataFrame | HumanLabels | None
+) -> LabelDesign:
     """Check the judgments and (partial) human labels and encode them item by item.
 
     Parameters
     ----------
     judgments : DataFrame
         ``generator, item, validator, label``.
-    human_labels : DataFrame or None
+    human_labels : DataFrame, HumanLabels or None
         ``generator, item, human`` and optionally ``inclusion_probability``:
-        labels for any subset of any generator's judged items.
+        labels for any subset of any generator's judged items (a
+        :class:`~regression.data.judgments.HumanLabels` is not checked again).
 
     Returns
     -------
@@ -149,7 +152,8 @@ def label_design(judgments: pd.DataFrame, human_labels: pd.DataFrame | None) -> 
     items[PROBABILITY_COLUMN] = np.nan
     weighted = pd.Series(False, index=encoded.generators)
     if human_labels is not None and encoded.human is not None:
-        probability = _probabilities(human_labels)
+        table = human_labels.given if isinstance(human_labels, HumanLabels) else human_labels
+        probability = _probabilities(table)
         human = encoded.human
         at = unique.get_indexer(pd.MultiIndex.from_frame(human[["generator", "item"]]))
         if (at < 0).any():

@@ -7,10 +7,9 @@ generator i valid with probability (section 5.1, eq. (1); App. C.2, eq. (8))
     P_hat[i, j] = g_i v+_j + (1 - g_i)(1 - v-_j).
 
 :class:`LatentTraitModel` fits g, v+ and v- to the observed matrix, anchored by
-human labels on a few "calibration" generators, with one of two losses, or,
-by default (``loss="transfer"``), estimates new generators with
-:class:`~regression.transfer.model.TransferModel`, which holds when the
-judges' TPR / TNR move between generators (``docs/new-generators.md``):
+human labels on a few "calibration" generators, with one of two losses (for
+new generators whose judges move between generators, the default estimator is
+:class:`~regression.transfer.model.TransferModel`: ``docs/new-generators.md``):
 
 * ``loss="paper"``: App. C.4, eqs. (11)-(13): mean BCE over the observed cells
   plus lambda-weighted RMSEs pulling g (calibration generators), v+ and v- towards
@@ -24,15 +23,17 @@ judges' TPR / TNR move between generators (``docs/new-generators.md``):
 The model is a :class:`~regression.latent.solver.Solver` (its settings and
 minimisation) with the two ways in: :meth:`LatentTraitModel.fit` (a matrix) and
 :meth:`LatentTraitModel.fit_table` (the judgments table).
+
+``LatentTraitModel()`` with no ``loss`` was the transfer estimator's entry; it
+stays one release as an alias that warns (:data:`ALIAS_WARNING`) and returns
+what ``TransferModel().fit(...)`` / ``.fit_table(...)`` return, a
+:class:`~regression.transfer.result.TransferResult`.
 """
 
 from __future__ import annotations
 
-import copy
-import inspect
 import warnings
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -40,19 +41,24 @@ import pandas as pd
 
 from regression.data.anchors import Anchors
 from regression.data.counts import Counts, counts_from_encoded
-from regression.data.judgments import encode_judgments
+from regression.data.judgments import EncodedJudgments, HumanLabels, encode_judgments
 from regression.data.matrix import matrix_inputs
-from regression.errors import SettingsWarning
+from regression.labels.design import LabelDesign
 from regression.latent.fit import fit_result
 from regression.latent.items import encode_items
 from regression.latent.result import LatentTraitResult
-from regression.latent.solver import LOSSES, Solver
-from regression.transfer.model import TransferModel, TransferResult
+from regression.latent.solver import Solver
+from regression.transfer.model import TransferModel
 
-__all__ = ["MODEL_LOSSES", "LatentTraitModel"]
+__all__ = ["ALIAS_WARNING", "LatentTraitModel"]
 
-#: The ``loss`` settings of :class:`LatentTraitModel`; the first is the default.
-MODEL_LOSSES = ("transfer", *LOSSES)
+#: What ``LatentTraitModel()`` with no ``loss`` says: it is the transfer estimator's old entry.
+ALIAS_WARNING = (
+    "LatentTraitModel() with no loss is the old entry of the transfer estimator: it returns "
+    "TransferModel()'s TransferResult, not a latent-trait fit. Write TransferModel() or "
+    "regression.fit(judgments, human_labels) for it, or LatentTraitModel(loss='likelihood') "
+    "(or 'paper') for the latent-trait fit; the alias goes in the next release."
+)
 
 
 class LatentTraitModel(Solver):
@@ -60,16 +66,14 @@ class LatentTraitModel(Solver):
 
     Parameters
     ----------
-    loss : {"transfer", "likelihood", "paper"}
-        ``"transfer"`` (default): the estimator for new generators that holds
-        when the judges' TPR / TNR move between generators
-        (:class:`~regression.transfer.model.TransferModel`; see
-        ``docs/new-generators.md``); it returns a
-        :class:`~regression.transfer.model.TransferResult`; it has no
-        optimiser, so the settings below are checked but unused, and one given
-        away from its default draws a :class:`~regression.errors.SettingsWarning` that names it. ``"likelihood"``: joint binomial
-        likelihood of the counts and the calibration data (eq. (1) with fixed
-        TPR / TNR). ``"paper"``: App. C.4, eqs. (11)-(13).
+    loss : {"likelihood", "paper"}
+        ``"likelihood"``: joint binomial likelihood of the counts and the
+        calibration data (eq. (1) with fixed TPR / TNR). ``"paper"``: App. C.4,
+        eqs. (11)-(13). None (the old default) is a deprecated alias of
+        :class:`~regression.transfer.model.TransferModel`: it warns
+        (``FutureWarning``, :data:`ALIAS_WARNING`), returns a
+        :class:`~regression.transfer.result.TransferResult`, and refuses the
+        settings below, which it has not.
     lambdas : (float, float, float)
         ``(lambda_g, lambda_v+, lambda_v-)`` of the paper loss (section 5.1:
         2, 1, 10). Ignored by the likelihood.
@@ -138,49 +142,26 @@ class LatentTraitModel(Solver):
     0.94
     """
 
-    def __init__(self, *, loss: str = "transfer", **settings: Any) -> None:
-        # the settings and their defaults are the Solver's; only the default loss differs
-        super().__init__(loss=loss, **settings)
+    def __init__(self, *, loss: str | None = None, **settings: Any) -> None:
+        # the settings and their defaults are the Solver's; loss=None is the transfer alias
+        super().__init__(loss=loss, **settings)  # type: ignore[arg-type]
 
     def check_settings(self) -> None:
         """Raise a ``ValueError`` naming the first setting that is not recognized or clashes."""
-        if self.loss not in MODEL_LOSSES:
-            raise ValueError(f"loss ({self.loss!r}) not recognized; must be one of {MODEL_LOSSES}.")
-        if self.loss != "transfer":
-            super().check_settings()
+        if self.loss is None:
+            changed = {
+                name: value
+                for name, value in self.get_params().items()
+                if name != "loss" and value != self.setting_defaults()[name]
+            }
+            TransferModel.refuse_unknown(changed, "transfer")
             return
-        # the transfer estimators ignore the optimiser settings; check them all the same,
-        # as for the likelihood, so that a typo is caught
-        probe = copy.copy(self)
-        probe.loss = "likelihood"
-        Solver.check_settings(probe)
-        message = self._ignored_settings()
-        if message:
-            # code written for the likelihood default would otherwise switch estimator unseen
-            warnings.warn(message, SettingsWarning, stacklevel=3)
+        super().check_settings()
 
-    def _ignored_settings(self) -> str:
-        """The warning that optimiser settings were given to the transfer estimator; '' if none."""
-        changed = [
-            name
-            for name, parameter in inspect.signature(Solver.__init__).parameters.items()
-            if name not in ("self", "loss")
-            and parameter.default is not inspect.Parameter.empty
-            and getattr(self, name) != parameter.default
-        ]
-        if not changed:
-            return ""
-        return (
-            f"{', '.join(changed)} set(s) the likelihood and paper-loss fits, which "
-            "LatentTraitModel() does not run by default: it estimates with the transfer "
-            "estimator (docs/new-generators.md), which has no optimiser. Pass "
-            "loss='likelihood' (or 'paper') for the latent-trait fit."
-        )
-
-    def _with_settings_warning(self, result: TransferResult) -> TransferResult:
-        """``result`` with the warning of :meth:`_ignored_settings` kept on it, as every warning."""
-        message = self._ignored_settings()
-        return replace(result, warnings=(*result.warnings, message)) if message else result
+    def _transfer_alias(self) -> TransferModel:
+        """The estimator ``LatentTraitModel()`` with no loss stands for, with its warning."""
+        warnings.warn(ALIAS_WARNING, FutureWarning, stacklevel=3)
+        return TransferModel()
 
     @classmethod
     def paper_release(cls, **overrides: Any) -> LatentTraitModel:
@@ -209,8 +190,8 @@ class LatentTraitModel(Solver):
         rates: pd.DataFrame | Counts,
         counts: pd.DataFrame | Counts | None = None,
         anchors: Anchors | None = None,
-    ) -> LatentTraitResult | TransferResult:
-        """Fit g, v+, v- to a generator x validator matrix (``loss="transfer"``: see the class).
+    ) -> LatentTraitResult:
+        """Fit g, v+, v- to a generator x validator matrix (no ``loss``: the alias, see the class).
 
         Parameters
         ----------
@@ -228,8 +209,8 @@ class LatentTraitModel(Solver):
 
         Returns
         -------
-        LatentTraitResult or TransferResult
-            A :class:`TransferResult` for ``loss="transfer"``.
+        LatentTraitResult
+            (The alias, no ``loss``: a :class:`~regression.transfer.result.TransferResult`.)
 
         Raises
         ------
@@ -241,27 +222,30 @@ class LatentTraitModel(Solver):
             duplicate generators or validators.
         """
         self.check_settings()
-        if self.loss == "transfer":
-            return self._with_settings_warning(TransferModel().fit(rates, counts, anchors))
+        if self.loss is None:
+            result: Any = self._transfer_alias().fit(rates, counts, anchors)
+            return result
         table, n = matrix_inputs(rates, counts)
         return fit_result(self, table, n, Anchors() if anchors is None else anchors)
 
     def fit_table(
         self,
-        judgments: pd.DataFrame,
-        human_labels: pd.DataFrame | None = None,
+        judgments: pd.DataFrame | LabelDesign,
+        human_labels: pd.DataFrame | HumanLabels | None = None,
         calibration_generators: Iterable[str] | None = None,
         *,
         shared_items: bool = False,
-    ) -> LatentTraitResult | TransferResult:
+    ) -> LatentTraitResult:
         """Fit from the judgments table and human labels, each checked once.
 
         Parameters
         ----------
-        judgments : DataFrame
+        judgments : DataFrame or LabelDesign
             ``generator, item, validator, label`` (see
-            :func:`~regression.data.judgments.encode_judgments`).
-        human_labels : DataFrame, optional
+            :func:`~regression.data.judgments.encode_judgments`), or the
+            :class:`~regression.labels.design.LabelDesign` of both tables,
+            already checked and encoded (then no ``human_labels``).
+        human_labels : DataFrame or HumanLabels, optional
             ``generator, item, human``.
         calibration_generators : iterable of str, optional
             The generators whose human labels anchor the fit; default every
@@ -277,6 +261,7 @@ class LatentTraitModel(Solver):
         -------
         LatentTraitResult
             Keeps the encoded votes, so ``interval(method="items")`` works.
+            (The alias, no ``loss``: a :class:`~regression.transfer.result.TransferResult`.)
 
         Raises
         ------
@@ -294,24 +279,43 @@ class LatentTraitModel(Solver):
         bootstrap (:func:`~regression.latent.items.encode_items`) derive from it.
         """
         self.check_settings()
+        if isinstance(judgments, LabelDesign):
+            if human_labels is not None:
+                raise ValueError("give a LabelDesign alone: it already holds the human labels.")
+            if self.loss is None:
+                alias: Any = self._transfer_alias().fit_table(
+                    judgments, None, calibration_generators, shared_items=shared_items
+                )
+                return alias
+            return self._fit_encoded(judgments.encoded, calibration_generators, shared_items)
         if human_labels is None and calibration_generators:
             raise ValueError("calibration_generators given without human_labels.")
-        if self.loss == "transfer":
+        if self.loss is None:
             if human_labels is None:
                 raise ValueError(
-                    "loss='transfer' needs human_labels on at least one calibration generator; "
-                    "for an unanchored fit use loss='likelihood'."
+                    "LatentTraitModel() with no loss (the transfer estimator) needs human_labels "
+                    "on at least one calibration generator; for an unanchored fit use "
+                    "loss='likelihood'."
                 )
-            return self._with_settings_warning(
-                TransferModel().fit_table(
-                    judgments, human_labels, calibration_generators, shared_items=shared_items
-                )
+            result: Any = self._transfer_alias().fit_table(
+                judgments, human_labels, calibration_generators, shared_items=shared_items
             )
+            return result
         encoded = encode_judgments(judgments, human_labels)
+        return self._fit_encoded(encoded, calibration_generators, shared_items)
+
+    def _fit_encoded(
+        self,
+        encoded: EncodedJudgments,
+        calibration_generators: Iterable[str] | None,
+        shared_items: bool,
+    ) -> LatentTraitResult:
+        if encoded.human is None and calibration_generators:
+            raise ValueError("calibration_generators given without human_labels.")
         counts = counts_from_encoded(encoded)
         anchors = (
             Anchors()
-            if human_labels is None
+            if encoded.human is None
             else Anchors.from_encoded(encoded, calibration_generators, shared_items=shared_items)
         )
         items, _ = encode_items(encoded, counts.rates, shared_items=shared_items)

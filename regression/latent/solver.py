@@ -32,6 +32,7 @@ from regression.errors import ConvergenceWarning, MisfitWarning, UnidentifiedWar
 from regression.latent.data import LatentData, latent_data
 from regression.latent.losses import likelihood_loss, paper_loss, predicted_rates, split_theta
 from regression.progress import show_progress
+from regression.settings import Settings
 
 __all__ = [
     "BACKENDS",
@@ -143,7 +144,7 @@ class Restarts:
         return int(same.sum())
 
 
-class Solver:
+class Solver(Settings):
     """The settings of a latent-trait fit and the minimisation of its loss.
 
     The parameters are those of :class:`~regression.latent.model.LatentTraitModel`,

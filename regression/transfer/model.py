@@ -18,9 +18,11 @@ import pandas as pd
 
 from regression.data.anchors import Anchors
 from regression.data.counts import Counts, counts_from_encoded
+from regression.data.judgments import HumanLabels
 from regression.data.matrix import default_n, matrix_inputs
-from regression.labels.design import label_design
+from regression.labels.design import LabelDesign, label_design
 from regression.labels.result import fit_partial
+from regression.settings import Settings
 from regression.transfer.adapter import transfer_data
 from regression.transfer.estimators import ESTIMATORS, logit_spread, pooled_anchors
 from regression.transfer.result import TransferResult
@@ -28,7 +30,7 @@ from regression.transfer.result import TransferResult
 __all__ = ["TransferModel"]
 
 
-class TransferModel:
+class TransferModel(Settings):
     """An estimator of new generators' precision that holds when judges move between generators.
 
     Parameters
@@ -95,15 +97,17 @@ class TransferModel:
 
     def fit_table(
         self,
-        judgments: pd.DataFrame,
-        human_labels: pd.DataFrame,
+        judgments: pd.DataFrame | LabelDesign,
+        human_labels: pd.DataFrame | HumanLabels | None = None,
         calibration_generators: Iterable[str] | None = None,
         *,
         shared_items: bool = False,
     ) -> TransferResult:
         """Fit from the judgments table and the human labels (default: every labelled generator calibrates).
 
-        ``shared_items=True`` says an item id names the same prompt for every
+        ``judgments`` may be the :class:`~regression.labels.design.LabelDesign`
+        of both tables, already checked and encoded (the CLI builds it once);
+        ``human_labels`` is then not given. ``shared_items=True`` says an item id names the same prompt for every
         generator (all answered one benchmark): the calibration generators'
         label errors are then paired on the items they share
         (:func:`~regression.data.anchors.paired_precision_correlation`), which
@@ -112,7 +116,7 @@ class TransferModel:
         self.check_settings()
         # partial labels (regression.labels): generators with every judged item labelled
         # calibrate; the partially labelled ones get the estimate of fit_partial
-        design = label_design(judgments, human_labels)
+        design = _design(judgments, human_labels)
         encoded = design.encoded
         counts = counts_from_encoded(encoded)
         calibration = calibration_generators
@@ -173,3 +177,19 @@ class TransferModel:
             anchors=anchors,
             data=data,
         )
+
+
+def _design(
+    judgments: pd.DataFrame | LabelDesign, human_labels: pd.DataFrame | HumanLabels | None
+) -> LabelDesign:
+    """The label design of ``fit_table``'s input: built once here, or as given."""
+    if isinstance(judgments, LabelDesign):
+        if human_labels is not None:
+            raise ValueError("give a LabelDesign alone: it already holds the human labels.")
+        return judgments
+    if human_labels is None:
+        raise ValueError(
+            "the transfer estimator needs human_labels on at least one calibration generator; "
+            "for an unanchored fit use LatentTraitModel(loss='likelihood')."
+        )
+    return label_design(judgments, human_labels)

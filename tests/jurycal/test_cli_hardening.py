@@ -217,7 +217,7 @@ def test_likelihood_settings_with_the_transfer_default_are_refused(votes, capsys
     line = _one_line_error(err)
     assert code == 1 and out == ""
     assert "--interval, --n-boot set(s) the likelihood and paper-loss fits" in line
-    assert "Add --loss likelihood (or paper) to use them." in line
+    assert "Add --estimator likelihood (or paper) to use them." in line
 
 
 def test_huge_bootstrap_and_restart_counts_are_refused(votes, capsys):

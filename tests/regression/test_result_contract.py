@@ -19,8 +19,7 @@ import pytest
 
 from ensemble import ensemble_precision
 from jurycal.report import Report, add_estimate
-from regression import LatentTraitModel, estimate_prevalence, ppi_mean
-from regression.errors import SettingsWarning
+from regression import LatentTraitModel, TransferModel, estimate_prevalence, ppi_mean
 from regression.results import INTERVAL_COLUMNS, METHODS, EstimateResult, Summary
 from regression.simulate import simulate_item_votes
 from regression.single_judge import CalibrationTable
@@ -58,7 +57,7 @@ def _ensemble() -> Any:
 
 def _transfer() -> Any:
     world = _world()
-    return _quiet(lambda: LatentTraitModel().fit_table(world.judgments, world.human_labels))
+    return _quiet(lambda: TransferModel().fit_table(world.judgments, world.human_labels))
 
 
 def _partial_transfer() -> Any:
@@ -70,7 +69,7 @@ def _partial_transfer() -> Any:
     labels = pd.concat(
         [human[human["generator"] != partial], own.sample(len(own) // 2, random_state=0)]
     )
-    return _quiet(lambda: LatentTraitModel().fit_table(world.judgments, labels))
+    return _quiet(lambda: TransferModel().fit_table(world.judgments, labels))
 
 
 def _latent() -> Any:
@@ -228,14 +227,6 @@ def test_a_warning_of_ppi_mean_is_kept_on_the_result():
         res = ppi_mean([1, 0], [1, 0], [1] * 60 + [0] * 40)
     assert [str(w.message) for w in caught] == list(res.warnings)
     assert res.summary().warnings == res.warnings
-
-
-def test_a_settings_warning_of_the_transfer_default_is_kept_on_the_result():
-    world = _world()
-    with pytest.warns(SettingsWarning) as caught:
-        res = LatentTraitModel(n_restarts=3).fit_table(world.judgments, world.human_labels)
-    messages = [str(w.message) for w in caught if issubclass(w.category, SettingsWarning)]
-    assert messages and set(messages) <= set(res.warnings)
 
 
 def test_the_latent_fits_warnings_are_kept_on_the_result():

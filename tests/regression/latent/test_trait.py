@@ -250,7 +250,7 @@ def test_calibration_generator_without_invalid_items_is_noted_on_the_result():
 )
 def test_bad_settings_are_named(settings, message):
     with pytest.raises(ValueError, match=message):
-        LatentTraitModel(**settings).fit(load_validator_rates("none"))
+        LatentTraitModel(**{"loss": "likelihood", **settings}).fit(load_validator_rates("none"))
 
 
 def test_interval_without_counts_uses_the_pseudo_count_of_the_fit():

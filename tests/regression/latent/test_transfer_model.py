@@ -166,7 +166,7 @@ def test_inputs_it_cannot_use_are_named():
         LatentTraitModel().fit(rates, anchors=pooled_only)
     with pytest.raises(ValueError, match=r"method \('median'\) not recognized"):
         TransferModel(method="median").fit(rates, anchors=bundled_anchors(["gpt-4o"]))
-    with pytest.raises(ValueError, match=r"backend \('jax'\) not recognized"):
+    with pytest.raises(ValueError, match=r"transfer estimator has no setting backend"):
         LatentTraitModel(backend="jax").fit(rates, anchors=bundled_anchors(["gpt-4o"]))
 
 
@@ -224,13 +224,11 @@ def test_fig6_style_plot_draws_every_estimator():
     assert set(methods) <= set(labels)
 
 
-def test_optimiser_settings_with_the_transfer_default_warn_and_name_themselves():
+def test_optimiser_settings_with_the_transfer_alias_are_refused_by_name():
     rates = load_validator_rates("none")
     anchors = bundled_anchors(["gpt-4o", "gpt-4-turbo"])
-    with pytest.warns(UserWarning, match=r"^n_restarts, backend set\(s\) the likelihood"):
-        result = LatentTraitModel(n_restarts=5, backend="torch").fit(rates, anchors=anchors)
-    assert isinstance(result, TransferResult)
+    with pytest.raises(ValueError, match=r"^the transfer estimator has no setting n_restarts"):
+        LatentTraitModel(n_restarts=5, backend="torch").fit(rates, anchors=anchors)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        LatentTraitModel().fit(rates, anchors=anchors)
         LatentTraitModel(loss="likelihood", n_restarts=1).check_settings()

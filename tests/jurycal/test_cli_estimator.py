@@ -1,0 +1,109 @@
+"""`--estimator` chooses from the registry, and the fit path reads, checks and encodes once."""
+
+import json
+import warnings
+
+import pytest
+
+import regression.checks
+import regression.data.judgments
+import regression.labels.design
+from jurycal.cli import main
+from regression import TransferModel
+from regression.simulate import simulate_item_votes
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    root = tmp_path_factory.mktemp("estimator")
+    world = simulate_item_votes(6, 4, 80, n_annotated=3, seed=2)
+    # labels as text, as files often hold them: converting them is real work
+    judgments = world.judgments.assign(
+        label=world.judgments["label"].map({1.0: "valid", 0.0: "invalid"})
+    )
+    judgments.to_csv(root / "j.csv", index=False)
+    world.human_labels.to_csv(root / "h.csv", index=False)
+    return root, world
+
+
+def _fit(root, capsys, *options):
+    code = main(["fit", str(root / "j.csv"), str(root / "h.csv"), "--json", *options])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_estimator_names_a_registered_estimator(files, capsys):
+    root, world = files
+    code, out, err = _fit(root, capsys, "--estimator", "transfer")
+    assert code == 0, err
+    payload = json.loads(out)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = TransferModel().fit_table(world.judgments, world.human_labels)
+    rows = {r["generator"]: r["estimate"] for r in payload["generators"]}
+    assert rows == pytest.approx(expected.precision.to_dict(), abs=1e-9)
+    code, out, err = _fit(
+        root, capsys, "--estimator", "likelihood", "--restarts", "1", "--interval", "none"
+    )
+    assert code == 0, err
+    assert json.loads(out)["method"] == "likelihood"
+
+
+def test_loss_is_a_deprecated_alias_that_warns_on_stderr(files, capsys):
+    root, _ = files
+    code, out, err = _fit(
+        root, capsys, "--loss", "likelihood", "--restarts", "1", "--interval", "none"
+    )
+    assert code == 0, err
+    assert json.loads(out)["method"] == "likelihood"
+    assert "--loss is deprecated; write --estimator likelihood" in err
+
+
+def test_an_option_the_estimator_has_not_is_refused_naming_it(files, capsys):
+    root, _ = files
+    code, out, err = _fit(root, capsys, "--estimator", "transfer", "--restarts", "3")
+    assert code == 1 and out == ""
+    assert "--restarts set(s) the likelihood and paper-loss fits" in err
+    assert "Add --estimator likelihood (or paper)" in err
+
+
+def test_the_fit_path_converts_and_checks_the_labels_once(files, capsys, monkeypatch):
+    root, _ = files
+    calls = {"coerce_binary": [], "check_human_labels": 0, "encode_judgments": 0, "label_design": 0}
+
+    def count(module, name):
+        original = getattr(module, name)
+
+        def counted(*args, **kwargs):
+            if name == "coerce_binary":
+                calls[name].append(args[0])  # which column
+            else:
+                calls[name] += 1
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, counted)
+
+    # each function where it is looked up: the module that calls it
+    count(regression.data.judgments, "coerce_binary")
+    count(regression.checks, "coerce_binary")
+    count(regression.data.judgments, "check_human_labels")
+    count(regression.data.judgments, "encode_judgments")
+    count(regression.labels.design, "encode_judgments")
+    count(regression.labels, "label_design")
+    code, _, err = _fit(root, capsys, "--estimator", "transfer")
+    assert code == 0, err
+    assert sorted(calls["coerce_binary"]) == ["human", "label"]
+    assert calls["check_human_labels"] == 1
+    assert calls["encode_judgments"] == 1
+    assert calls["label_design"] == 1
+
+
+def test_a_bad_label_is_named_by_its_file_line_once_checked(files, capsys, tmp_path):
+    root, world = files
+    human = world.human_labels.astype({"human": object})
+    human.loc[2, "human"] = "maybe"
+    human.to_csv(tmp_path / "h.csv", index=False)
+    code = main(["fit", str(root / "j.csv"), str(tmp_path / "h.csv")])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert f"human-label file {str(tmp_path / 'h.csv')!r} line 4: human must be" in err
