@@ -248,12 +248,13 @@ class EnsembleRates:
         """``(TPR + TNR) / 2`` (NaN when a class is absent)."""
         return float((self.tpr.estimate + self.tnr.estimate) / 2)
 
-    def to_frame(self, confidence_level: float = 0.95) -> pd.DataFrame:
-        """Rows ``tpr, tnr, ppv, npv``; columns ``estimate, low, high, k, n`` (Wilson intervals)."""
+    def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
+        """Rows ``tpr, tnr, ppv, npv``; columns ``estimate, low, high, k, n`` (``1 - alpha`` Wilson intervals)."""
+        alpha = check_alpha(alpha)
         rows = {}
         for name in ("tpr", "tnr", "ppv", "npv"):
             p: Proportion = getattr(self, name)
-            low, high = p.confidence_interval(confidence_level)
+            low, high = p.confidence_interval(1 - alpha)
             rows[name] = {
                 "estimate": float(p.estimate),
                 "low": float(low),

@@ -110,7 +110,7 @@ def _fmt_ci(ci: ConfidenceInterval) -> str:
 def _repair_section(report: Report, quiet: bool) -> pd.DataFrame:
     items, outputs = load_repair_sample()
     judgments, repair_report = repair_judgments(items, outputs, progress=not quiet)
-    summary = repair_report.summary()
+    summary = repair_report.to_frame()
     overall = summary.loc["all"]
     report.heading("1. Repair of validator outputs")
     report.paragraph(

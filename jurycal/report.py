@@ -248,11 +248,10 @@ def add_comparison(report: Report, comparison: ModelComparison) -> None:
         "equally good on both models."
     )
     frame = comparison.to_frame().reset_index()
-    frame["covers"] = [e.covers for e in comparison.estimates]
     report.paragraph(
         "4. Estimates with bootstrap intervals (Fiedler App. E.4) and delta-method SEs:"
     )
-    report.table(frame[["method", "estimate", "ci_low", "ci_high", "se_delta", "covers"]])
+    report.table(frame[["method", "estimate", "low", "high", "se_delta", "covers"]])
     dj = comparison.delta_j
     report.paragraph(
         f"6. Delta J = J[{a}] - J[{b}] = {dj.estimate:+.3f} "

@@ -13,7 +13,7 @@ Bounds for proportions are clipped to [0, 1].
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from scipy import stats
@@ -23,6 +23,7 @@ from regression.checks import check_alpha, check_alternative, check_counts
 __all__ = [
     "ConfidenceInterval",
     "IntervalMixin",
+    "TableIntervalMixin",
     "alpha_from_level",
     "normal_bounds",
     "normal_quantile",
@@ -196,3 +197,22 @@ def _check_binomial(k: np.ndarray | int, n: np.ndarray | int) -> tuple[np.ndarra
     if np.any(k_arr > n_arr):
         raise ValueError(f"k ({k!r}) must not be greater than n ({n!r}).")
     return np.broadcast_arrays(k_arr, n_arr)  # type: ignore[return-value]
+
+
+class TableIntervalMixin:
+    """``confidence_interval`` for a result whose ``interval(alpha, alternative=...)`` is a table.
+
+    The many-generator results (latent-trait, transfer) compute their intervals
+    as a table with ``low`` and ``high`` columns; this is scipy's
+    ``confidence_interval(confidence_level)`` view of that table, written once.
+    Extra keywords (an interval ``method``, ``n_boot``) go to ``interval``.
+    """
+
+    def confidence_interval(
+        self, confidence_level: float = 0.95, alternative: str = "two-sided", **options: Any
+    ) -> ConfidenceInterval:
+        """``(low, high)`` Series of :meth:`interval` at ``confidence_level``."""
+        alpha = alpha_from_level(confidence_level)
+        # every result that inherits this defines interval(alpha, *, alternative, ...)
+        table = self.interval(alpha, alternative=alternative, **options)  # type: ignore[attr-defined]
+        return ConfidenceInterval(table["low"], table["high"])

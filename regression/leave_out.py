@@ -384,7 +384,7 @@ def score_transfer(
             rows.append(_row(s, subset, name, empty, truth, np.nan, np.nan))
             continue
         estimate = estimator(transfer_data(source.rates, source.n, anchors))
-        low, high = estimate.interval(alpha)
+        low, high = estimate.bounds(alpha)
         at = generators.get_indexer(list(held))
         inside = (low[at] <= truth.to_numpy()) & (truth.to_numpy() <= high[at])
         defined = bool(np.isfinite(low[at]).all())

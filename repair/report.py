@@ -141,7 +141,7 @@ class RepairReport:
         table["rate_after"] = table["after"] / max(self.n_pairs, 1)
         return table
 
-    def summary(self) -> pd.DataFrame:
+    def to_frame(self) -> pd.DataFrame:
         """``by_validator`` with an ``all`` row: the missing rate before and after, per validator."""
         total = self.by_validator[["pairs", "missing_before", "missing_after"]].sum().astype(float)
         total["rate_before"] = self.missing_rate_before

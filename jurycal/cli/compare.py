@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
         "delta_j_ci": list(result.delta_j.ci),
         "warnings": list(result.warnings),
     }
-    lines = [result.summary()]
+    lines = [str(result.summary())]
     if plot_path(args) is not None:
         lines.append(str(save_plot(args, plot_comparison(result))))
         payload["plot"] = str(plot_path(args))

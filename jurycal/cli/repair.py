@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
             f"nothing written to {str(args.output)!r}."
         )
     write_table(judgments, args.output)
-    summary = report.summary()
+    summary = report.to_frame()
     if args.report is not None:
         write_table(summary.reset_index(), args.report)
     text = [

@@ -18,7 +18,7 @@ import pandas as pd
 
 from regression.checks import SeedLike, as_rng, check_alpha, check_alternative, check_n_boot
 from regression.data.matrix import check_new_rows
-from regression.intervals import ConfidenceInterval
+from regression.intervals import TableIntervalMixin
 from regression.latent.bootstrap import count_replicates, percentile_ends, replicate_precisions
 from regression.latent.data import LatentData
 from regression.latent.items import draw_item_weights, item_replicates
@@ -39,7 +39,7 @@ INTERVAL_METHODS = ("auto", "profile", "parametric", "nonparametric", "items")
 
 
 @dataclass(frozen=True, eq=False)
-class LatentTraitResult(Ranked):
+class LatentTraitResult(Ranked, TableIntervalMixin):
     """A fitted latent-trait model.
 
     Attributes
@@ -554,13 +554,6 @@ class LatentTraitResult(Ranked):
             notes=tuple(notes),
             warnings=tuple(self.warnings),
         )
-
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided", **kwargs: Any
-    ) -> ConfidenceInterval:
-        """``(low, high)`` Series of :meth:`interval` at ``confidence_level``."""
-        table = self.interval(1 - confidence_level, alternative=alternative, **kwargs)
-        return ConfidenceInterval(table["low"], table["high"])
 
     def _require_refit_state(self) -> tuple[Solver, FitInputs]:
         if self.model is None or self.inputs is None:

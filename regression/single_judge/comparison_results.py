@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from regression.checks import check_alpha
 from regression.intervals import ConfidenceInterval, alpha_from_level, normal_bounds
+from regression.results import Summary
 from regression.single_judge.bootstrap import BootstrapInterval, BootstrapResult
 from regression.single_judge.diagnostics import DeltaJResult, YoudenJResult
 from regression.single_judge.tables import CalibrationTable, JudgeCounts, PairedJudgeTable
@@ -131,31 +133,43 @@ class ModelComparison:
         """rg-shared minus rg-model-specific: the plug-in shared-calibration bias of App. C."""
         return self["rg-shared"].estimate - self["rg-model-specific"].estimate
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row per estimator: estimate, bootstrap interval, bootstrap median, delta-method SE and interval."""
+    def to_frame(self, alpha: float | None = None) -> pd.DataFrame:
+        """One row per estimator: estimate, bootstrap interval, its median, delta-method SE and interval.
+
+        Columns ``estimate, low, high`` (percentile bootstrap, as every
+        ``interval()`` names them), ``boot_median``, ``se_delta``,
+        ``delta_low, delta_high`` (delta method), ``n_invalid_boot``, ``covers``;
+        ``alpha`` defaults to the comparison's own.
+        """
+        alpha = self.alpha if alpha is None else check_alpha(alpha)
         rows = []
         for est in self.estimates:
-            b_low, b_high = est.ci
-            d_low, d_high = est.confidence_interval(1 - self.alpha, kind="delta")
+            b_low, b_high = est.confidence_interval(1 - alpha)
+            d_low, d_high = est.confidence_interval(1 - alpha, kind="delta")
             rows.append(
                 {
                     "method": est.method,
                     "estimate": est.estimate,
-                    "ci_low": b_low,
-                    "ci_high": b_high,
+                    "low": b_low,
+                    "high": b_high,
                     "boot_median": est.bootstrap.median,
                     "se_delta": est.se_delta,
-                    "delta_ci_low": d_low,
-                    "delta_ci_high": d_high,
+                    "delta_low": d_low,
+                    "delta_high": d_high,
                     "n_invalid_boot": est.bootstrap.n_invalid,
+                    "covers": est.covers,
                 }
             )
         return pd.DataFrame(rows).set_index("method")
 
-    def summary(self) -> str:
-        """Plain-text report: design, J per model, Delta J, the four estimators, warnings."""
+    def summary(self, alpha: float | None = None) -> Summary:
+        """The report: design, J per model, Delta J, the four estimators, what they cover, warnings.
+
+        ``str(result.summary())`` is the plain text; the :class:`~regression.results.Summary`
+        also renders as Markdown and HTML. ``alpha`` defaults to the comparison's own.
+        """
+        alpha = self.alpha if alpha is None else check_alpha(alpha)
         a, b = self.labels
-        level = f"{100 * (1 - self.alpha):g}%"
         design = (
             f"paired test items (n = {self.paired_table.n}, {self.paired_table.n_dropped} dropped)"
             if self.paired_table is not None
@@ -163,34 +177,32 @@ class ModelComparison:
         )
         ja, jb = self.delta_j.j_a, self.delta_j.j_b
         dj_low, dj_high = self.delta_j.ci
-        lines = [
-            f"Comparison Delta theta = theta[{a}] - theta[{b}] ({level} intervals)",
-            f"  design: {design}; shared calibration = {self.shared_calibration} "
-            f"(m = {self.calibration_shared.m})",
-            f"  J[{a}] = {ja.estimate:.3f} [{ja.ci[0]:.3f}, {ja.ci[1]:.3f}] (m = "
-            f"{self.calibration_a.m}),  J[{b}] = {jb.estimate:.3f} [{jb.ci[0]:.3f}, "
-            f"{jb.ci[1]:.3f}] (m = {self.calibration_b.m})",
-            f"  Delta J = {self.delta_j.estimate:+.3f} [{dj_low:+.3f}, {dj_high:+.3f}] "
-            f"(bootstrap over calibration items)",
-            "",
-            f"  {'method':<22}{'estimate':>9}  {'bootstrap ' + level:<18}  {'delta-method SE':>15}",
+        judges = pd.DataFrame(
+            {
+                "J": [ja.estimate, jb.estimate],
+                "low": [ja.ci[0], jb.ci[0]],
+                "high": [ja.ci[1], jb.ci[1]],
+                "m": [self.calibration_a.m, self.calibration_b.m],
+            },
+            index=pd.Index([a, b], name="model"),
+        )
+        notes = [
+            f"design: {design}; shared calibration = {self.shared_calibration} "
+            f"(m = {self.calibration_shared.m}).",
+            f"Delta J = {self.delta_j.estimate:+.3f} [{dj_low:+.3f}, {dj_high:+.3f}] "
+            f"(bootstrap over calibration items, {1 - self.alpha:.0%}).",
+            f"shared - model-specific RG = {self.shared_minus_specific:+.3f} "
+            "(plug-in shared-calibration bias, Fiedler App. C).",
+            f"{1 - alpha:.0%} intervals: percentile bootstrap (low, high) and delta method.",
         ]
-        for est in self.estimates:
-            low, high = est.ci
-            lines.append(
-                f"  {est.method:<22}{est.estimate:>+9.3f}  [{low:+.3f}, {high:+.3f}]  "
-                f"{est.se_delta:>15.3f}"
-            )
-        lines += [
-            "",
-            f"  shared - model-specific RG = {self.shared_minus_specific:+.3f} "
-            "(plug-in shared-calibration bias, Fiedler App. C)",
-            "  intervals cover:",
-        ]
-        lines += [f"    {est.method}: {est.covers}" for est in self.estimates]
-        if self.warnings:
-            lines += ["", "  warnings:"] + [f"    - {w}" for w in self.warnings]
-        return "\n".join(lines)
+        notes += [f"{est.method} interval covers {est.covers}." for est in self.estimates]
+        table = self.to_frame(alpha).drop(columns="covers")
+        return Summary(
+            f"Comparison Delta theta = theta[{a}] - theta[{b}]",
+            {"estimators": table, "judges": judges},
+            notes=tuple(notes),
+            warnings=tuple(self.warnings),
+        )
 
     def __str__(self) -> str:
-        return self.summary()
+        return str(self.summary())

@@ -9,11 +9,10 @@ fits them with pandas in and out (:class:`TransferModel`, :class:`TransferResult
 from regression.transfer.adapter import transfer_data
 from regression.transfer.estimators import ESTIMATORS, Estimate, TransferData
 from regression.transfer.model import TransferModel
-from regression.transfer.result import LABELS, TransferResult
+from regression.transfer.result import TransferResult
 
 __all__ = [
     "ESTIMATORS",
-    "LABELS",
     "Estimate",
     "TransferData",
     "TransferModel",

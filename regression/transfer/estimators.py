@@ -155,10 +155,13 @@ class Estimate:
     df: float = np.inf
     details: Mapping[str, np.ndarray] = field(default_factory=dict)
 
-    def interval(
+    def bounds(
         self, alpha: float = 0.05, alternative: str = "two-sided"
     ) -> tuple[np.ndarray, np.ndarray]:
-        """``(low, high)`` at level ``1 - alpha``; one-sided bounds are 0 or 1.
+        """``(low, high)`` arrays at level ``1 - alpha``; one-sided bounds are 0 or 1.
+
+        Arrays for the estimators' internals; the result's ``interval()`` is the table
+        (:meth:`regression.transfer.result.TransferResult.interval`).
 
         ``alternative``: ``"two-sided"``, ``"less"`` (an upper bound) or
         ``"greater"`` (a lower bound), as in :mod:`regression.intervals`.

@@ -18,10 +18,10 @@ import pandas as pd
 from regression.checks import check_alpha, check_alternative
 from regression.data.anchors import Anchors
 from regression.data.matrix import check_new_rows
-from regression.intervals import ConfidenceInterval, wilson_interval
+from regression.intervals import TableIntervalMixin, wilson_interval
 from regression.labels.result import LABELS_NOTE, PartialLabels
 from regression.ranking import N_DRAWS, Ranked
-from regression.results import JointError, Summary, interval_frame, with_roles
+from regression.results import METHODS, JointError, Summary, interval_frame, with_roles
 from regression.transfer.estimators import (
     ESTIMATORS,
     TRANSFER_PARTS,
@@ -36,20 +36,10 @@ if TYPE_CHECKING:
     # the model builds this class, so the result names it for the type checker only
     from regression.transfer.model import TransferModel
 
-__all__ = ["COVERS", "LABELS", "TransferResult"]
+__all__ = ["COVERS", "TransferResult"]
 
 #: The generators whose diagnostic note :meth:`TransferResult.summary` prints.
 SUMMARY_NOTES = 20
-
-#: How reports name each estimator.
-LABELS = {
-    "transfer": "transfer (default)",
-    "hierarchical": "hierarchical judges",
-    "offset": "offset-corrected mean of judges",
-    "rogan_gladen_pooled": "Rogan-Gladen pooled",
-    "calibration_mean": "calibration mean",
-    "mean_of_judges": "mean of judges",
-}
 
 #: What each estimator's interval covers (:attr:`TransferResult.covers`).
 COVERS = {
@@ -86,7 +76,7 @@ def _self_check(
 
 
 @dataclass(frozen=True, eq=False)
-class TransferResult(Ranked):
+class TransferResult(Ranked, TableIntervalMixin):
     """A fitted :class:`TransferModel`.
 
     Attributes
@@ -175,7 +165,7 @@ class TransferResult(Ranked):
             return "one calibration generator: no self-check possible (nothing to hold out)."
         own = check.loc[self.method]
         others = "; ".join(
-            f"{LABELS[m]} {100 * check.loc[m, 'rms']:.1f}" for m in check.index if m != self.method
+            f"{METHODS[m]} {100 * check.loc[m, 'rms']:.1f}" for m in check.index if m != self.method
         )
         return (
             f"on your {int(own['n'])} calibration generators, each held out in turn, this "
@@ -209,7 +199,7 @@ class TransferResult(Ranked):
         """
         alpha = check_alpha(alpha)
         check_alternative(alternative)
-        low, high = self.estimate.interval(alpha, alternative)
+        low, high = self.estimate.bounds(alpha, alternative)
         n_labels = np.zeros(len(self.precision), dtype=int)
         role = np.full(len(self.precision), "unlabelled", dtype=object)
         if self.data is not None and self.anchors is not None:
@@ -236,13 +226,6 @@ class TransferResult(Ranked):
         if self.partial is not None:  # partial labels, role and n_labels (regression.labels)
             table = self.partial.apply(table, alpha, alternative)
         return table
-
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
-        """``(low, high)`` Series of :meth:`interval` at ``confidence_level``."""
-        table = self.interval(1 - confidence_level, alternative=alternative)
-        return ConfidenceInterval(table["low"], table["high"])
 
     @cached_property
     def joint_parts(self) -> JointParts:
@@ -403,7 +386,7 @@ class TransferResult(Ranked):
             lines.append(LABELS_NOTE)
             tables["labels"] = self.partial.worth()
         return Summary(
-            f"New-generator estimate ({LABELS[self.method]})",
+            f"New-generator estimate ({self.method}: {METHODS[self.method]})",
             tables,
             notes=tuple(lines),
             warnings=tuple(self.warnings),

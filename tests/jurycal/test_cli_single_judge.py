@@ -99,7 +99,7 @@ def test_compare_paired_json(comparison_files, capsys):
     methods = {row["method"]: row for row in payload["estimators"]}
     assert set(methods) == {"naive", "rg-shared", "rg-model-specific", "ppi++-model-specific"}
     for row in methods.values():
-        assert row["ci_low"] <= row["estimate"] <= row["ci_high"]
+        assert row["low"] <= row["estimate"] <= row["high"]
     assert payload["delta_j_ci"][0] <= payload["delta_j"] <= payload["delta_j_ci"][1]
     assert main(argv + ["--n-boot", "200", "--unpaired"]) == 0
     assert "independent test sets" in capsys.readouterr().out

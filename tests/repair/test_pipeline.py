@@ -201,7 +201,7 @@ def test_report_tables():
     assert table.index.tolist() == list(FAILURE_TYPES)
     assert table["before"].tolist() == [3, 3, 2, 1] and table["after"].tolist() == [3, 0, 0, 0]
     assert report.failures.shape == (4 * len(FAILURE_TYPES), 4)
-    summary = report.summary()
+    summary = report.to_frame()
     assert summary.loc["all", "pairs"] == 12 and summary.loc["messy", "missing_before"] == 3
     assert summary.loc["messy", "rate_after"] == 0.0 and summary.loc["silent", "rate_after"] == 1.0
     assert report.labels.to_dict("records") == [

@@ -49,7 +49,7 @@ def leave_s_out(world, estimator, sizes, alpha=0.05):
             held = np.array([gens.index(world.annotated[k]) for k in range(a) if k not in cal])
             est = estimator(world_data(world, list(cal)))
             errors[s].append(np.abs(est.precision[held] - truth[held]).max())
-            low, high = est.interval(alpha)
+            low, high = est.bounds(alpha)
             covered.extend((low[held] <= truth[held]) & (truth[held] <= high[held]))
     return {s: float(np.mean(v)) for s, v in errors.items()}, float(np.mean(covered))
 
@@ -64,7 +64,7 @@ def test_calibration_mean_is_the_t_prediction_interval():
     h = np.array([0.5, 0.55, 0.45])
     data = toy(np.full((5, 2), 0.5), np.ones((3, 2, 4)), [0, 1, 2], h)
     est = calibration_mean(data)
-    low, high = est.interval(0.05)
+    low, high = est.bounds(0.05)
     half = stats.t.ppf(0.975, 2) * np.std(h, ddof=1) * np.sqrt(1 + 1 / 3)
     np.testing.assert_allclose(est.precision, 0.5)
     np.testing.assert_allclose(high - low, 2 * half)

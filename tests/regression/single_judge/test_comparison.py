@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from regression import compare_models
+from regression.results import Summary
 from regression.simulate import simulate_comparison
 from regression.single_judge import (
     COMPARISON_METHODS,
@@ -146,7 +147,11 @@ def test_delta_method_agrees_with_bootstrap():
         assert low < est.estimate < high
     frame = res.to_frame()
     assert list(frame.index) == list(COMPARISON_METHODS)
-    assert {"boot_median", "se_delta", "delta_ci_low"} <= set(frame.columns)
+    assert {"low", "high", "boot_median", "se_delta", "delta_low", "delta_high"} <= set(
+        frame.columns
+    )
+    narrow = res.to_frame(alpha=0.5)
+    assert ((narrow["high"] - narrow["low"]) < (frame["high"] - frame["low"])).all()
 
 
 def test_unpaired_with_counts_and_warnings():
@@ -165,8 +170,9 @@ def test_unpaired_with_counts_and_warnings():
     assert "low judge quality: J = 0.083 < 0.3 (judge on flash)" in text
     assert "Delta J = J_flash - J_pro" in text and "excludes 0" in text
     summary = res.summary()
+    assert isinstance(summary, Summary) and summary.warnings == res.warnings
     for piece in ("independent test sets", "rg-shared", "ppi++-model-specific", "App. C"):
-        assert piece in summary
+        assert piece in str(summary)
 
 
 def test_near_tie_and_dropped_pairs_are_reported():
