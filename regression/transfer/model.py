@@ -11,7 +11,6 @@ diagnostics. ``LatentTraitModel()`` with no ``loss=`` fits ``TransferModel()``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -25,7 +24,7 @@ from regression.labels.result import fit_partial
 from regression.settings import Settings
 from regression.transfer.adapter import transfer_data
 from regression.transfer.estimators import ESTIMATORS, logit_spread, pooled_anchors
-from regression.transfer.result import TransferResult
+from regression.transfer.result import TransferResult, with_partial
 
 __all__ = ["TransferModel"]
 
@@ -133,10 +132,7 @@ class TransferModel(Settings):
         anchors = Anchors.from_encoded(encoded, calibration, shared_items=shared_items)
         result = self._fit(counts.rates, counts.n_labeled.astype(float), anchors)
         partial = fit_partial(design, result.interval(0.05), exclude=anchors.calibration_generators)
-        precision = result.precision.copy()
-        for generator, estimate in partial.estimates.items():
-            precision[generator] = estimate.estimate
-        return replace(result, precision=precision, partial=partial)
+        return with_partial(result, partial)
 
     def _fit(self, rates: pd.DataFrame, n: pd.DataFrame | None, anchors: Anchors) -> TransferResult:
         data = transfer_data(rates, n, anchors)

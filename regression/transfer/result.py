@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     # the model builds this class, so the result names it for the type checker only
     from regression.transfer.model import TransferModel
 
-__all__ = ["COVERS", "TransferResult"]
+__all__ = ["COVERS", "TransferResult", "with_partial"]
 
 #: The generators whose diagnostic note :meth:`TransferResult.summary` prints.
 SUMMARY_NOTES = 20
@@ -397,6 +397,9 @@ class TransferResult(Ranked, TableIntervalMixin):
     ) -> TransferResult:
         """Estimate new, unannotated generators: append their rows and refit (cheap: no optimiser).
 
+        The partially labelled generators of a ``fit_table`` keep their
+        estimates (:mod:`regression.labels`); the new rows are unlabelled.
+
         Raises
         ------
         ValueError
@@ -416,4 +419,15 @@ class TransferResult(Ranked, TableIntervalMixin):
             if self.n is None or counts is None
             else pd.concat([self.n, counts.reindex(columns=self.rates.columns)])
         )
-        return self.model.fit(new_rates, new_n, anchors=self.anchors)
+        refit = self.model.fit(new_rates, new_n, anchors=self.anchors)
+        # the new rows change no other generator's transfer estimate, so the partially
+        # labelled generators keep theirs (regression.labels)
+        return refit if self.partial is None else with_partial(refit, self.partial)
+
+
+def with_partial(result: TransferResult, partial: PartialLabels) -> TransferResult:
+    """``result`` with the partially labelled generators' estimates of ``partial`` (:mod:`regression.labels`)."""
+    precision = result.precision.copy()
+    for generator, estimate in partial.estimates.items():
+        precision[generator] = estimate.estimate
+    return replace(result, precision=precision, partial=partial)

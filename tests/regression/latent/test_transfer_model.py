@@ -16,7 +16,7 @@ from jurycal.datasets import (
     load_paper_regression_errors,
     load_validator_rates,
 )
-from regression.data import Anchors
+from regression.data import Anchors, counts_from_judgments
 from regression.latent import (
     LatentTraitModel,
     MisfitWarning,
@@ -24,6 +24,7 @@ from regression.latent import (
     transfer_world,
 )
 from regression.leave_out import leave_out_evaluation
+from regression.simulate import simulate_item_votes
 from regression.transfer import TransferModel, TransferResult
 from regression.transfer.adapter import transfer_data
 from regression.transfer.estimators import leave_one_out, offset_mean
@@ -232,3 +233,27 @@ def test_optimiser_settings_with_the_transfer_alias_are_refused_by_name():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         LatentTraitModel(loss="likelihood", n_restarts=1).check_settings()
+
+
+def test_added_generators_keep_the_partially_labelled_estimates():
+    world = simulate_item_votes(6, 4, 80, n_annotated=3, difficulty=0.5, seed=4)
+    human = world.human_labels
+    partial = world.annotated[-1]
+    own = human[human["generator"] == partial]
+    labels = pd.concat(
+        [human[human["generator"] != partial], own.sample(len(own) // 2, random_state=0)]
+    )
+    new = [g for g in world.judgments["generator"].unique() if g not in world.annotated][0]
+    old = world.judgments[world.judgments["generator"] != new]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        base = TransferModel().fit_table(old, labels)
+    assert partial in base.partial.estimates
+    counts = counts_from_judgments(world.judgments[world.judgments["generator"] == new])
+    added = base.add_generators(counts.rates, counts.n_labeled.astype(float))
+    assert added.partial is base.partial
+    assert added.precision[partial] == base.precision[partial]
+    table = added.interval()
+    assert table.loc[partial, "role"] == "partially labelled"
+    assert table.loc[partial, "method"] == "partial"
+    assert table.loc[new, "role"] == "unlabelled"
