@@ -26,11 +26,10 @@ import warnings
 
 import numpy as np
 import pandas as pd
+from ranking_study import bundled_ranking_study, simulated_ranking_study, summarise
 
 from regression.data.anchors import Anchors
 from regression.latent.worlds import transfer_world
-from ranking_study import bundled_ranking_study, simulated_ranking_study, summarise
-
 from regression.ranking import compare, rank_sets
 from regression.transfer.model import TransferModel
 

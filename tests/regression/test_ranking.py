@@ -35,7 +35,6 @@ def _ranking_study():  # benchmarks/ is a folder of scripts, not a package
     return module
 
 
-
 def joint(estimate, covariance, **kwargs):
     index = pd.Index([f"g{i}" for i in range(len(estimate))], name="generator")
     return JointError(
