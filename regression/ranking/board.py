@@ -32,6 +32,8 @@ __all__ = ["PAIR_PROCEDURES", "SHOWN", "Leaderboard", "Ranked", "leaderboard"]
 PAIR_PROCEDURES = ("step-down", "single-step")
 #: Rows of the board a summary shows (the top, then the generators asked for).
 SHOWN = 20
+#: Decided pairs a summary shows at most.
+PAIRS_SHOWN = 40
 
 
 @dataclass(frozen=True)
@@ -181,10 +183,18 @@ class Leaderboard:
             notes.append(
                 f"Shown: the top {top} of {len(board.table)} generators"
                 + (f" and {_names([str(g) for g in named])}" if named else "")
-                + ", and the decided pairs between them; the whole board is .table, every "
-                "pair .pairs."
+                + ", and the decided pairs "
+                + ("of those named" if named else "between them")
+                + "; the whole board is .table, every pair .pairs."
             )
-        pairs = decided[between] if between.any() else board.pairs.head(0)
+        if named and len(rows) < len(board.table):  # a large board: the pairs of those named
+            between = decided["generator_a"].isin(named) | decided["generator_b"].isin(named)
+        pairs = decided[between].head(PAIRS_SHOWN)
+        if between.sum() > PAIRS_SHOWN:
+            notes.append(
+                f"Decided pairs shown: the first {PAIRS_SHOWN} of {between.sum()}; every pair "
+                "is in .pairs."
+            )
         return Summary(
             f"Leaderboard ({board.method})",
             {"leaderboard": rows, "decided pairs": pairs.reset_index(drop=True)},

@@ -256,9 +256,20 @@ class PairFamily:
         self.tail_draw, self.tail_value = draw, value
 
     def _tail_chunks(self, depth: int, pairs: np.ndarray) -> Iterator[tuple[np.ndarray, Tails]]:
-        """Per chunk of pairs (at most :data:`CHUNK_CELLS` null draws): their rows and tails."""
+        """Per chunk of pairs (at most :data:`CHUNK_CELLS` null draws): their rows and tails.
+
+        A chunk holds pairs of one first generator and consecutive second
+        ones where it can (every pair, in order), so that its differences are
+        read from a slice of the draws without copying them.
+        """
         size = max(1, CHUNK_CELLS // self.n)
-        chunks = [pairs[start : start + size] for start in range(0, len(pairs), size)]
+        a, b = self.pair_a[pairs], self.pair_b[pairs]
+        breaks = np.flatnonzero((np.diff(a) != 0) | (np.diff(b) != 1)) + 1
+        chunks = [
+            run[start : start + size]
+            for run in np.split(pairs, breaks)
+            for start in range(0, len(run), size)
+        ]
         if self.threads == 1:
             for rows in chunks:
                 yield rows, self._chunk_tails(rows, depth)
@@ -269,31 +280,59 @@ class PairFamily:
 
     def _chunk_tails(self, rows: np.ndarray, depth: int) -> Tails:
         """The forward and backward tails of these pairs (the backward null is the forward negated)."""
-        null = self.draws[self.pair_a[rows]] - self.draws[self.pair_b[rows]]
-        null /= self.sd[rows, None]
-        return _top(null, depth), _top(np.negative(null), depth)
+        a, b = self.pair_a[rows], self.pair_b[rows]
+        if len(rows) > 1 and a[0] == a[-1] and b[-1] - b[0] == len(rows) - 1:
+            difference = self.draws[a[0]] - self.draws[b[0] : b[-1] + 1]
+        else:
+            difference = self.draws[a] - self.draws[b]
+        sd = self.sd[rows]
+        return _top(difference, sd, depth, 1.0), _top(difference, sd, depth, -1.0)
 
 
-def _top(null: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per row, the ``depth`` highest-ranked draws (ranks of a stable sort) and their values, highest first."""
-    n_pairs, n = null.shape
+def _top(
+    difference: np.ndarray, sd: np.ndarray, depth: int, sign: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the ``depth`` highest-ranked draws of ``sign * difference / sd`` and their values, highest first.
+
+    Ranks are those of a stable sort. Candidates are picked on the unscaled
+    difference (one comparison per draw) with a threshold that about 4 x
+    depth draws pass, read off the first draws; only they are scaled and
+    sorted. Scaling can merge neighbouring values into a tie, so a row whose
+    candidates all tie at or above its depth-th value (or that has too few)
+    is ranked whole.
+    """
+    n_rows, n = difference.shape
     if 4 * depth >= n:
-        order = np.argsort(null, axis=1, kind="stable")[:, ::-1][:, :depth]
-        return order, np.take_along_axis(null, order, axis=1)
-    # a threshold per row that about 4 x depth draws exceed, read off the first draws
+        return _top_exact(difference, sd, depth, sign)
     sample = min(n, SAMPLE_DRAWS)
     above = min(sample, int(np.ceil((4 * depth + 16) * sample / n)))
-    threshold = np.partition(null[:, :sample], sample - above, axis=1)[:, sample - above]
-    candidate = null >= threshold[:, None]
-    short = np.flatnonzero(candidate.sum(axis=1) < depth)
-    if len(short):  # too few above the sampled threshold: the exact depth-th largest
-        exact = np.partition(null[short], n - depth, axis=1)[:, n - depth]
-        candidate[short] = null[short] >= exact[:, None]
+    signed = difference[:, :sample] * sign  # exact: a sign flip
+    threshold = np.partition(signed, sample - above, axis=1)[:, sample - above] * sign
+    if sign > 0:
+        candidate = difference >= threshold[:, None]
+    else:
+        candidate = difference <= threshold[:, None]
     flat = np.flatnonzero(candidate)
     row, draw = np.divmod(flat, n)
-    value = null.reshape(-1)[flat]
+    count = np.bincount(row, minlength=n_rows)
+    value = sign * (difference.reshape(-1)[flat] / sd[row])
     # ascending by (row, value, draw): a stable sort's order, so each row's last entries rank highest
     order = np.lexsort((draw, value, row))
-    end = np.cumsum(np.bincount(row, minlength=n_pairs))
-    take = order[end[:, None] - 1 - np.arange(depth)[None, :]]
-    return draw[take], value[take]
+    end = np.cumsum(count)
+    last = np.maximum(end[:, None] - 1 - np.arange(depth)[None, :], 0)
+    take = order[last]
+    tail_draw, tail_value = draw[take], value[take]
+    lowest = value[order[np.minimum(end - count, len(order) - 1)]]
+    whole = np.flatnonzero((count < depth) | ~(lowest < tail_value[:, -1]))
+    if len(whole):
+        tail_draw[whole], tail_value[whole] = _top_exact(difference[whole], sd[whole], depth, sign)
+    return tail_draw, tail_value
+
+
+def _top_exact(
+    difference: np.ndarray, sd: np.ndarray, depth: int, sign: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_top` by a stable sort of every draw."""
+    null = sign * (difference / sd[:, None])
+    order = np.argsort(null, axis=1, kind="stable")[:, ::-1][:, :depth]
+    return order, np.take_along_axis(null, order, axis=1)

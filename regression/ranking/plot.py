@@ -43,6 +43,10 @@ def plot_board(board: Leaderboard, title: str | None, generators: Sequence[Any])
             1, 2, figsize=(13, 1.6 + 0.3 * len(rows)), gridspec_kw={"width_ratios": [1, 1]}
         )
         _estimates(left, rows, board.alpha, generators)
+        if len(rows) > NAMED_MAX:  # the generators asked for, below the top: set them apart
+            left.axhline(
+                len(rows) - NAMED_MAX - 0.5, color="#999999", linestyle="--", linewidth=0.8
+            )
         left.set_title(
             f"top {NAMED_MAX} of {g}" + (" and those asked for" if len(generators) else ""),
             loc="left",

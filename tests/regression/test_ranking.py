@@ -130,9 +130,10 @@ def test_simultaneous_coverage_holds_when_the_errors_share_a_part(df):
         diff_cover.append(((pairs["low"] <= gap) & (gap <= pairs["high"])).all())
         ranks = rank_sets(j, n_draws=3000, seed=rep)
         order = ranks.index.str[1:].astype(int).to_numpy()
+        # every rank the tied generators share lies in the set (not merely one of them)
         rank_cover.append(
             (
-                (ranks["low_rank"] <= true_worst[order]) & (true_best[order] <= ranks["high_rank"])
+                (ranks["low_rank"] <= true_best[order]) & (true_worst[order] <= ranks["high_rank"])
             ).all()
         )
     assert np.mean(diff_cover) >= 0.91
@@ -317,3 +318,14 @@ def test_a_mix_of_calibration_partially_labelled_and_unlabelled_generators_ranks
             pairs.loc[("claude_3_opus", "gpt-4-turbo"), "decided"], "undecided"
         )
     assert decided == "b higher"
+
+
+def test_a_rank_set_covers_tied_generators_only_when_it_holds_every_rank_they_share():
+    covers = _ranking_study().covers_ranks
+    truth = pd.Series([0.9, 0.9, 0.9], index=["a", "b", "c"])  # all tied: each may be 1, 2 or 3
+    meets = pd.DataFrame({"low_rank": [1, 2, 3], "high_rank": [1, 2, 3]}, index=truth.index)
+    assert not covers(meets, truth)
+    whole = pd.DataFrame({"low_rank": [1, 1, 1], "high_rank": [3, 3, 3]}, index=truth.index)
+    assert covers(whole, truth)
+    untied = pd.Series([0.9, 0.8, 0.7], index=truth.index)
+    assert covers(meets, untied)
