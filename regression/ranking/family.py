@@ -171,7 +171,7 @@ class PairFamily:
         self.sd = np.sqrt(np.maximum(variance, SCALE_FLOOR**2))
         self.observed = self.difference / self.sd
         self.threads = max(1, int(threads))
-        self.tail_draw = np.zeros((len(self.a), 0), dtype=np.int64)
+        self.tail_draw = np.zeros((len(self.a), 0), dtype=np.int32)
         self.tail_value = np.zeros((len(self.a), 0))
 
     def __len__(self) -> int:
@@ -248,7 +248,7 @@ class PairFamily:
         """Keep the ``depth`` largest null draws of every ordered pair with an active direction."""
         p = len(self.pair_a)
         wanted = np.flatnonzero(active[:p] | active[p:])
-        draw = np.full((len(self), depth), -1, dtype=np.int64)
+        draw = np.full((len(self), depth), -1, dtype=np.int32)  # draw ids: n < 2**31
         value = np.full((len(self), depth), np.nan)
         for rows, (forward, backward) in self._tail_chunks(depth, wanted):
             draw[rows], value[rows] = forward
