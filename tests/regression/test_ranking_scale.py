@@ -11,17 +11,19 @@ import importlib.util
 import warnings
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regression import JointError
+from regression import InputError, JointError
 from regression.data.anchors import Anchors
 from regression.latent.worlds import transfer_world
 from regression.ranking import compare, leaderboard, rank_sets, rank_sets_from_decisions
 from regression.ranking.family import PairFamily, pair_positions
+from regression.results import Summary
 from regression.transfer.model import TransferModel
 
 
@@ -200,3 +202,36 @@ def test_the_pair_table_shows_the_decisions_the_rank_sets_rest_on(name, error):
     assert (single.pairs.loc[said, "decided"] == board.pairs.loc[said, "decided"]).all()
     with pytest.raises(ValueError, match="pairs \\('both'\\) must be one of"):
         leaderboard(_Result(error), pairs="both")
+
+
+def test_the_leaderboard_answers_the_result_contract():
+    _, error = BOARDS[-4]  # 20 generators
+    result = _Result(error)
+    board = leaderboard(result, 0.1)
+    assert isinstance(board.summary(), Summary)
+    assert board.to_frame() is board.table
+    # another level ranks again from the same joint error and seed
+    pd.testing.assert_frame_equal(board.to_frame(0.2), leaderboard(result, 0.2).table)
+    assert board.summary(0.2).notes[0].startswith("80% marginal intervals")
+    pd.testing.assert_index_equal(board.interval().index, board.table.index)
+    assert list(board.interval(0.2).columns[:4]) == ["estimate", "low", "high", "method"]
+    assert board.warnings == () and board.diagnostics().empty
+
+
+def test_a_large_board_shows_its_top_and_the_generators_named():
+    g = 60
+    rng = np.random.default_rng(1)
+    covariance = np.full((g, g), 0.01**2) + np.diag(rng.uniform(0.003, 0.01, g) ** 2)
+    error = joint(np.sort(rng.uniform(0.5, 0.9, g)), covariance)
+    board = leaderboard(_Result(error), n_draws=4000)
+    summary = board.summary(top=10, generators=["g0"])
+    shown = summary.tables["leaderboard"]
+    assert list(shown.index) == [*board.table.index[:10], "g0"]
+    pairs = summary.tables["decided pairs"]
+    assert len(pairs) and (pairs[["generator_a", "generator_b"]] == "g0").any(axis=1).all()
+    assert any("top 10 of 60" in note for note in summary.notes)
+    with pytest.raises(InputError, match="generator 'nope' is not on this leaderboard"):
+        board.summary(generators=["nope"])
+    figure = board.plot(generators=["g0"])
+    assert len(figure.axes) == 2 and "all 60" in figure.axes[1].get_title(loc="left")
+    plt.close(figure)
