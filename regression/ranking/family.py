@@ -31,6 +31,7 @@ draws (a test compares them with that implementation).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -39,11 +40,12 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import SeedLike, as_rng
-from regression.errors import InputError
+from regression.errors import InputError, JurycalWarning
 from regression.results import JointError
 
 __all__ = [
     "N_DRAWS",
+    "TooFewDrawsWarning",
     "SCALE_FLOOR",
     "PairFamily",
     "check_joint",
@@ -62,6 +64,10 @@ SAMPLE_DRAWS = 2048
 
 #: Per pair, (draw ids, null values) of its forward tail and of its backward tail, highest first.
 Tails = tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+
+class TooFewDrawsWarning(JurycalWarning):
+    """The draws cannot resolve the family-wise level: every critical value is a pair's largest draw."""
 
 
 def error_draws(joint: JointError, n_draws: int = N_DRAWS, seed: SeedLike = 0) -> np.ndarray:
@@ -171,6 +177,7 @@ class PairFamily:
         self.sd = np.sqrt(np.maximum(variance, SCALE_FLOOR**2))
         self.observed = self.difference / self.sd
         self.threads = max(1, int(threads))
+        self.warned = False  # TooFewDrawsWarning, once
         self.tail_draw = np.zeros((len(self.a), 0), dtype=np.int32)
         self.tail_value = np.zeros((len(self.a), 0))
 
@@ -199,9 +206,17 @@ class PairFamily:
             worst = (self.n - best) / self.n  # the largest percentile per draw, as in min-p
             level = float(np.quantile(worst, 1 - alpha, method="higher"))
             position = self.position(level)
-            if level > (self.n - depth) / self.n and position < depth:
-                return position
-            if depth == self.n:  # every rank is kept: the quantile is exact
+            if (level > (self.n - depth) / self.n and position < depth) or depth == self.n:
+                if position == 0 and not self.warned:
+                    self.warned = True
+                    warnings.warn(
+                        f"{self.n:,} draws cannot resolve the family-wise level of "
+                        f"{int(active.sum()):,} ordered pairs: every critical value is the "
+                        "pair's largest draw, and the family-wise error may exceed alpha; "
+                        "raise n_draws (a transfer fit: joint_error(n_draws=...)).",
+                        TooFewDrawsWarning,
+                        stacklevel=4,
+                    )
                 return position
             depth = min(self.n, 4 * depth)
 

@@ -22,7 +22,7 @@ from regression import InputError, JointError
 from regression.data.anchors import Anchors
 from regression.latent.worlds import transfer_world
 from regression.ranking import compare, leaderboard, rank_sets, rank_sets_from_decisions
-from regression.ranking.family import PairFamily, pair_positions
+from regression.ranking.family import PairFamily, TooFewDrawsWarning, pair_positions
 from regression.results import Summary
 from regression.transfer.model import TransferModel
 
@@ -235,3 +235,14 @@ def test_a_large_board_shows_its_top_and_the_generators_named():
     figure = board.plot(generators=["g0"])
     assert len(figure.axes) == 2 and "all 60" in figure.axes[1].get_title(loc="left")
     plt.close(figure)
+
+
+def test_too_few_draws_for_the_family_are_named():
+    # 380 ordered pairs of independent errors and 200 draws: every draw is some pair's largest,
+    # so the balanced level is the largest draw of each pair and the family-wise level unresolved
+    error = joint(np.linspace(0.5, 0.9, 20), np.eye(20) * 1e-4)
+    with pytest.warns(TooFewDrawsWarning, match="200 draws cannot resolve .* 380 ordered pairs"):
+        rank_sets(error, n_draws=200)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rank_sets(error, n_draws=20_000)
