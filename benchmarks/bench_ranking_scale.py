@@ -12,7 +12,8 @@ every ordered pair x every draw), on the same joint error; the two decide the
 same pairs (checked here and in the tests).
 
 Seconds are wall-clock on a shared machine (the load average is printed), one
-run each (the large boards take minutes); peak memory is what ``tracemalloc``
+run each (the large boards take minutes), beside the CPU seconds of the process
+(which the other users' load disturbs less); peak memory is what ``tracemalloc``
 saw numpy allocate. Ratios to the fit put the ranking's cost in the fit's terms.
 """
 
@@ -40,17 +41,19 @@ BOARDS = (10, 50, 200, 1000)
 #: The largest board the reference runs on: its pairs x draws arrays take 3 x 8 x 39,800 x 20,000
 #: bytes (19 GB) at 200 generators.
 REFERENCE_MAX = 50
+#: The smallest board whose leaderboard is also timed with a thread per core.
+THREADED_MIN = 200
 
 
-def _measure(fn: Callable[[], Any]) -> tuple[Any, float, float]:
-    """What ``fn`` returned, its seconds and the peak megabytes it allocated."""
+def _measure(fn: Callable[[], Any]) -> tuple[Any, float, float, float]:
+    """What ``fn`` returned, its wall-clock and CPU seconds and the peak megabytes it allocated."""
     tracemalloc.start()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     value = fn()
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     peak = tracemalloc.get_traced_memory()[1] / 1e6
     tracemalloc.stop()
-    return value, seconds, peak
+    return value, seconds, cpu, peak
 
 
 def _world(g: int) -> tuple[Any, Anchors]:
@@ -69,8 +72,10 @@ def _board(g: int) -> list[dict[str, Any]]:
     rows = []
 
     def row(stage: str, fn: Callable[[], Any]) -> Any:
-        value, seconds, peak = _measure(fn)
-        rows.append({"generators": g, "stage": stage, "seconds": seconds, "peak_MB": peak})
+        value, seconds, cpu, peak = _measure(fn)
+        rows.append(
+            {"generators": g, "stage": stage, "seconds": seconds, "cpu_s": cpu, "peak_MB": peak}
+        )
         print(f"  {g} generators, {stage}: {seconds:.1f} s", flush=True)
         return value
 
@@ -82,6 +87,12 @@ def _board(g: int) -> list[dict[str, Any]]:
     ranks = row("rank sets", lambda: rank_sets(joint))
     pairs = row(f"all {g * (g - 1) // 2:,} pairs", lambda: compare(joint))
     row("leaderboard (both, one family)", lambda: leaderboard(result, joint=joint))
+    if g >= THREADED_MIN:
+        threads = os.cpu_count() or 1
+        row(
+            f"leaderboard, {threads} threads",
+            lambda: leaderboard(result, joint=joint, threads=threads),
+        )
     if g <= REFERENCE_MAX:
         old_ranks = row("rank sets, before", lambda: reference_rank_sets(joint))
         old_pairs = row("all pairs, before", lambda: reference_pairs(joint))
@@ -140,7 +151,7 @@ def main() -> None:
     before = table[table["stage"].str.endswith("before")].copy()
     print()
     print("### Time and peak memory per stage\n")
-    print(table.round({"seconds": 2, "peak_MB": 1, "x fit": 2}).to_string(index=False))
+    print(table.round({"seconds": 2, "cpu_s": 2, "peak_MB": 1, "x fit": 2}).to_string(index=False))
     if len(before):
         now = table.set_index(["generators", "stage"])["seconds"]
         ratio = pd.DataFrame(
