@@ -1,7 +1,7 @@
 """Comparisons and rank sets: simultaneous coverage and set size with known truth, and speed.
 
 Run: ``python benchmarks/run.py ranking``. Three studies of
-:mod:`regression.ranking_study` with the default estimator (transfer):
+``benchmarks/ranking_study.py`` with the default estimator (transfer):
 
 * 200 simulated worlds (10 generators, 6 judges whose TPR / TNR move between
   generators, 400 items each, 4 calibration generators drawn at random; half
@@ -26,11 +26,11 @@ import warnings
 
 import numpy as np
 import pandas as pd
+from ranking_study import bundled_ranking_study, simulated_ranking_study, summarise
 
 from regression.data.anchors import Anchors
 from regression.latent.worlds import transfer_world
 from regression.ranking import compare, rank_sets
-from regression.ranking_study import bundled_ranking_study, simulated_ranking_study, summarise
 from regression.transfer.model import TransferModel
 
 WORLDS = 200

@@ -293,16 +293,34 @@ def add_estimate(report: Report, summary: Summary) -> None:
     _add_warnings(report, summary.warnings)
 
 
-def add_leaderboard(report: Report, board: Leaderboard) -> None:
+def add_leaderboard(
+    report: Report, board: Leaderboard, *, generators: Sequence[Any] = (), top: int = 20
+) -> None:
     """A leaderboard: its summary (:func:`add_estimate`) and its figure.
 
-    The figure puts every generator's estimate and interval in order, best
-    on top, with its simultaneous rank set beside its name, and the matrix
-    of the pairs decided (which generator is above which).
+    The summary shows the top ``top`` generators and the ``generators``
+    named, wherever they rank, with the decided pairs between them. The
+    figure puts the estimates and intervals in order, best on top, with
+    each simultaneous rank set beside its name, and the matrix of the pairs
+    decided while it fits (up to ``regression.ranking.plot.MATRIX_MAX``
+    generators); a larger board shows the top and the generators named,
+    beside every generator's rank set.
     """
-    add_estimate(report, board.summary())
-    report.figure(
-        board.plot(),
-        f"Estimates with {1 - board.alpha:.0%} intervals, best on top, rank sets in brackets; "
-        "right: the pairs decided (row above column in blue, below in orange).",
-    )
+    from regression.ranking.plot import MATRIX_MAX, NAMED_MAX
+
+    add_estimate(report, board.summary(top=top, generators=generators))
+    if len(board.table) <= MATRIX_MAX:
+        caption = (
+            f"Estimates with {1 - board.alpha:.0%} intervals, best on top, rank sets in "
+            f"brackets; right: the pairs decided ({board.procedure}; row above column in "
+            "blue, below in orange)."
+        )
+    else:
+        caption = (
+            f"Left: the top {NAMED_MAX} of {len(board.table)} generators"
+            + (" and those named (orange)" if len(generators) else "")
+            + f", estimates with {1 - board.alpha:.0%} intervals, rank sets in brackets; "
+            "right: every generator's rank set (bar) and rank of its estimate (dot), in order "
+            "of estimate."
+        )
+    report.figure(board.plot(generators=generators), caption)

@@ -15,7 +15,9 @@ builds its joint error and scores, against the true precisions:
 * ``decided``: pairs decided.
 
 A true rank under ties is the set of ranks the tied generators share: a rank
-set covers it when it meets that set.
+set covers it when it contains that whole set (a step-down that decides no
+tied pair, and no pair the wrong way, contains it; merely meeting it would
+count a set that excludes ranks the generator truly shares).
 """
 
 from __future__ import annotations
@@ -34,17 +36,24 @@ from regression.progress import show_progress
 from regression.ranking import bonferroni_rank_sets, compare, projection_rank_sets, rank_sets
 from regression.transfer.model import TransferModel, TransferResult
 
-__all__ = ["WORLD_KINDS", "bundled_ranking_study", "score_ranking", "simulated_ranking_study"]
+__all__ = [
+    "WORLD_KINDS",
+    "bundled_ranking_study",
+    "covers_ranks",
+    "score_ranking",
+    "simulated_ranking_study",
+]
 
 #: The kinds of simulated world the study draws from (:data:`regression.latent.worlds.TRANSFER_WORLDS`).
 WORLD_KINDS = ("random", "systematic", "agreeable", "informative")
 
 
-def _covers_ranks(table: pd.DataFrame, truth: pd.Series) -> bool:
+def covers_ranks(table: pd.DataFrame, truth: pd.Series) -> bool:
+    """Every generator's rank set contains every rank it shares with the generators tied with it."""
     truth = truth.reindex(table.index)
     best = truth.rank(ascending=False, method="min")
     worst = truth.rank(ascending=False, method="max")
-    return bool(((table["low_rank"] <= worst) & (best <= table["high_rank"])).all())
+    return bool(((table["low_rank"] <= best) & (worst <= table["high_rank"])).all())
 
 
 def score_ranking(
@@ -65,7 +74,7 @@ def score_ranking(
         "projection": projection_rank_sets(joint, alpha),
     }
     for name, table in tables.items():
-        scores[f"{name}_cover"] = float(_covers_ranks(table, truth))
+        scores[f"{name}_cover"] = float(covers_ranks(table, truth))
         scores[f"{name}_size"] = float((table["high_rank"] - table["low_rank"] + 1).mean())
     pairs = compare(joint, alpha)
     true = truth[pairs["generator_a"]].to_numpy() - truth[pairs["generator_b"]].to_numpy()

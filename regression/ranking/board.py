@@ -1,0 +1,323 @@
+"""The leaderboard: estimates, marginal intervals, simultaneous rank sets and decided pairs, on the result contract."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+import pandas as pd
+
+from regression.checks import SeedLike, check_alpha
+from regression.errors import InputError
+from regression.ranking.family import N_DRAWS, PairFamily, check_joint, pair_positions
+from regression.ranking.sets import (
+    compare,
+    could_be_best,
+    decided_matrix,
+    pair_table,
+    rank_sets,
+    rank_sets_from_decisions,
+)
+from regression.results import JointError, Summary
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = ["PAIR_PROCEDURES", "SHOWN", "Leaderboard", "Ranked", "leaderboard"]
+
+#: What a leaderboard's pair table shows: the step-down decisions that made the rank sets, or
+#: the single-step simultaneous intervals (every pair tested once at the all-pairs critical value).
+PAIR_PROCEDURES = ("step-down", "single-step")
+#: Rows of the board a summary shows (the top, then the generators asked for).
+SHOWN = 20
+#: Decided pairs a summary shows at most.
+PAIRS_SHOWN = 40
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """Generators ordered by estimate, with intervals, simultaneous rank sets and decided pairs.
+
+    A result on the contract of :mod:`regression.results`: ``interval``,
+    ``to_frame``, ``summary`` (at the board's level by default; another
+    ``alpha`` ranks again from the same joint error and seed),
+    ``diagnostics``, ``covers``, ``method``, ``warnings``.
+
+    Attributes
+    ----------
+    table : DataFrame
+        Indexed by generator, best first: ``estimate, low, high`` (the marginal
+        interval), ``rank, low_rank, high_rank, could_be_best`` and, where the
+        result's interval has them, ``role, n_labels``.
+    pairs : DataFrame
+        Every pair once: ``generator_a, generator_b, estimate, se, var_ratio,
+        decided``. With ``procedure="step-down"`` (default) ``decided`` is the
+        step-down's decision, the one the rank sets rest on; with
+        ``"single-step"`` it is whether the simultaneous interval ``low,
+        high`` (two more columns) excludes 0, which decides no more pairs.
+    alpha : float
+    method : str
+        The estimator's name.
+    covers : str
+        What the joint error accounts for.
+    procedure : str
+        One of :data:`PAIR_PROCEDURES`: what ``pairs["decided"]`` shows.
+    """
+
+    table: pd.DataFrame
+    pairs: pd.DataFrame
+    alpha: float
+    method: str
+    covers: str
+    procedure: str = "step-down"
+    source: Any = field(default=None, repr=False, compare=False)
+    joint: JointError | None = field(default=None, repr=False, compare=False)
+    seed: SeedLike = field(default=0, repr=False, compare=False)
+
+    SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ("top", "generators")
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """The warnings of the result ranked."""
+        return tuple(getattr(self.source, "warnings", ()))
+
+    def at(self, alpha: float | None) -> Leaderboard:
+        """This board at level ``alpha`` (itself when ``alpha`` is its own or None)."""
+        if alpha is None or alpha == self.alpha:
+            return self
+        if self.source is None:
+            raise ValueError(
+                f"this leaderboard was built at alpha = {self.alpha} without its result; "
+                "build it again with leaderboard(result, alpha)."
+            )
+        return leaderboard(
+            self.source, alpha, seed=self.seed, joint=self.joint, pairs=self.procedure
+        )
+
+    def interval(
+        self, alpha: float | None = None, *, alternative: str = "two-sided"
+    ) -> pd.DataFrame:
+        """The result's marginal intervals, best first (``result.interval``)."""
+        if self.source is None:
+            return self.table[["estimate", "low", "high"]].assign(method=self.method)
+        level = self.alpha if alpha is None else alpha
+        table = self.source.interval(level, alternative=alternative)
+        return table.loc[self.table.index]
+
+    def to_frame(self, alpha: float | None = None) -> pd.DataFrame:
+        """The board's table: one row per generator, best first."""
+        return self.at(alpha).table
+
+    def diagnostics(self) -> pd.DataFrame:
+        """The ranked result's own checks (the joint error rests on them)."""
+        if self.source is None or not hasattr(self.source, "diagnostics"):
+            return pd.DataFrame()
+        return self.source.diagnostics()
+
+    def decided(self) -> pd.DataFrame:
+        """Generators x generators, best first: +1 where the row is decided above the column, -1 below, 0 undecided."""
+        order = pd.Index(self.table.index)
+        g = len(order)
+        a = order.get_indexer(self.pairs["generator_a"])
+        b = order.get_indexer(self.pairs["generator_b"])
+        sign = np.select(
+            [self.pairs["decided"] == "a higher", self.pairs["decided"] == "b higher"], [1, -1], 0
+        )
+        matrix = np.zeros((g, g), dtype=int)
+        matrix[a, b] = sign
+        matrix[b, a] = -sign
+        return pd.DataFrame(matrix, index=order, columns=order).rename_axis(
+            index="generator", columns="versus"
+        )
+
+    def shown(self, top: int | None = SHOWN, generators: Iterable[Any] = ()) -> pd.DataFrame:
+        """The top ``top`` rows of the board (all when None) and the rows of ``generators``, best first."""
+        named = list(generators)
+        for name in named:
+            if name not in self.table.index:
+                raise InputError(
+                    f"generator {name!r} is not on this leaderboard; its generators are "
+                    f"{list(self.table.index)[:10]}{' ...' if len(self.table) > 10 else ''}.",
+                    value=name,
+                )
+        if top is None or top >= len(self.table):
+            return self.table
+        keep = np.zeros(len(self.table), dtype=bool)
+        keep[:top] = True
+        keep |= self.table.index.isin(named)
+        return self.table[keep]
+
+    def summary(
+        self, alpha: float | None = None, *, top: int | None = SHOWN, generators: Iterable[Any] = ()
+    ) -> Summary:
+        """The top of the leaderboard and the generators asked for, the decided pairs, what they cover.
+
+        ``top``: rows of the board shown (None: all); ``generators``: rows
+        shown wherever they rank. The decided pairs shown are those between
+        the rows shown.
+        """
+        board = self.at(alpha)
+        named = list(generators)
+        rows = board.shown(top, named)
+        best = [str(g) for g in board.table.index[board.table["could_be_best"]]]
+        decided = board.pairs[board.pairs["decided"] != "undecided"]
+        between = decided["generator_a"].isin(rows.index) & decided["generator_b"].isin(rows.index)
+        level = f"{1 - board.alpha:.0%}"
+        how = (
+            "the step-down decisions the rank sets rest on"
+            if board.procedure == "step-down"
+            else "single-step: each pair's simultaneous interval excludes 0 (the step-down, "
+            "which made the rank sets, may decide more)"
+        )
+        notes = [
+            f"{level} marginal intervals; rank sets (1 = highest precision) hold for every "
+            f"generator at once with probability {level} (step-down over the pairwise "
+            "differences, Mogstad, Romano, Shaikh and Wilhelm 2024).",
+            f"Could be the best: {_names(best)}.",
+            f"{len(decided)} of {len(board.pairs)} pairs decided ({how}). The joint error "
+            f"covers {board.covers}.",
+        ]
+        if len(rows) < len(board.table):
+            notes.append(
+                f"Shown: the top {top} of {len(board.table)} generators"
+                + (f" and {_names([str(g) for g in named])}" if named else "")
+                + ", and the decided pairs "
+                + ("of those named" if named else "between them")
+                + "; the whole board is .table, every pair .pairs."
+            )
+        if named and len(rows) < len(board.table):  # a large board: the pairs of those named
+            between = decided["generator_a"].isin(named) | decided["generator_b"].isin(named)
+        pairs = decided[between].head(PAIRS_SHOWN)
+        if between.sum() > PAIRS_SHOWN:
+            notes.append(
+                f"Decided pairs shown: the first {PAIRS_SHOWN} of {between.sum()}; every pair "
+                "is in .pairs."
+            )
+        return Summary(
+            f"Leaderboard ({board.method})",
+            {"leaderboard": rows, "decided pairs": pairs.reset_index(drop=True)},
+            notes=tuple(notes),
+            warnings=board.warnings,
+        )
+
+    def plot(self, title: str | None = None, *, generators: Sequence[Any] = ()) -> Figure:
+        """Estimates with intervals and rank sets, best on top (:func:`regression.ranking.plot.plot_board`)."""
+        from regression.ranking.plot import plot_board
+
+        self.shown(None, generators)  # names every generator asked for, or raises
+        return plot_board(self, title, generators)
+
+
+def _names(names: Sequence[str], most: int = 12) -> str:
+    if len(names) <= most:
+        return ", ".join(names)
+    return ", ".join(names[:most]) + f" and {len(names) - most} more"
+
+
+def leaderboard(
+    result: Any,
+    alpha: float = 0.05,
+    *,
+    seed: SeedLike = 0,
+    joint: JointError | None = None,
+    pairs: str = "step-down",
+    n_draws: int = N_DRAWS,
+    threads: int = 1,
+    **joint_options: Any,
+) -> Leaderboard:
+    """The leaderboard of any result with ``interval()`` and ``joint_error()``.
+
+    ``joint``: the result's joint error if already built; else
+    ``result.joint_error(seed=seed, **joint_options)`` (``joint_options``, e.g.
+    ``n_boot`` for a latent-trait fit). The marginal intervals are
+    ``result.interval(alpha)``. The rank sets and the pairs share one family of
+    draws. ``pairs``: ``"step-down"`` (default) shows the decisions that made
+    the rank sets; ``"single-step"`` the simultaneous pair intervals and
+    what they decide (:data:`PAIR_PROCEDURES`).
+    """
+    alpha = check_alpha(alpha)
+    if pairs not in PAIR_PROCEDURES:
+        raise ValueError(f"pairs ({pairs!r}) must be one of {list(PAIR_PROCEDURES)}.")
+    if joint is None:
+        joint = result.joint_error(seed=seed, **joint_options)
+    check_joint(joint)
+    a, b = pair_positions(joint.estimate.index, None)
+    family = PairFamily(joint, a, b, n_draws, seed, threads)
+    decided, first = family.step_down(alpha)
+    ranks = rank_sets_from_decisions(
+        joint.estimate, decided_matrix(family, decided, len(joint.estimate))
+    )
+    intervals = result.interval(alpha)
+    roles = [c for c in ("role", "n_labels") if c in intervals.columns]
+    table = ranks.join(intervals[["low", "high", *roles]])
+    columns = ["estimate", "low", "high", "rank", "low_rank", "high_rank", "could_be_best"]
+    table = table[columns + roles]
+    pair_frame = pair_table(joint, family, first)
+    if pairs == "step-down":
+        half = len(family) // 2
+        pair_frame["decided"] = np.where(
+            decided[:half], "a higher", np.where(decided[half:], "b higher", "undecided")
+        )
+        pair_frame = pair_frame.drop(columns=["low", "high"])
+    return Leaderboard(
+        table=table,
+        pairs=pair_frame,
+        alpha=alpha,
+        method=str(result.method),
+        covers=joint.covers,
+        procedure=pairs,
+        source=result,
+        joint=joint,
+        seed=seed,
+    )
+
+
+class Ranked:
+    """``compare``, ``rank_sets``, ``could_be_best`` and ``leaderboard`` for a result that has ``joint_error()``.
+
+    ``joint_options`` are passed to the result's ``joint_error`` (e.g. the
+    bootstrap of a latent-trait fit); ``seed`` seeds both it and the draws.
+    """
+
+    #: Defined by the result: the joint law of its estimates' errors.
+    joint_error: Callable[..., JointError]
+    #: The keyword options of the result's ``joint_error`` a caller may set (besides ``seed``).
+    JOINT_OPTIONS: ClassVar[tuple[str, ...]] = ()
+
+    def compare(
+        self,
+        alpha: float = 0.05,
+        pairs: Iterable[Sequence[Any]] | None = None,
+        simultaneous: bool = True,
+        *,
+        seed: SeedLike = 0,
+        **joint_options: Any,
+    ) -> pd.DataFrame:
+        """Intervals for the differences ``g_a - g_b`` (:func:`regression.ranking.compare`)."""
+        joint = self.joint_error(seed=seed, **joint_options)
+        return compare(joint, alpha, pairs, simultaneous, seed=seed)
+
+    def rank_sets(
+        self, alpha: float = 0.05, *, seed: SeedLike = 0, **joint_options: Any
+    ) -> pd.DataFrame:
+        """Simultaneous rank sets (:func:`regression.ranking.rank_sets`)."""
+        return rank_sets(self.joint_error(seed=seed, **joint_options), alpha, seed=seed)
+
+    def could_be_best(
+        self, alpha: float = 0.05, *, seed: SeedLike = 0, **joint_options: Any
+    ) -> list[Any]:
+        """The generators whose rank set contains 1 (:func:`regression.ranking.could_be_best`)."""
+        return could_be_best(self.joint_error(seed=seed, **joint_options), alpha, seed=seed)
+
+    def leaderboard(
+        self,
+        alpha: float = 0.05,
+        *,
+        seed: SeedLike = 0,
+        pairs: str = "step-down",
+        **joint_options: Any,
+    ) -> Leaderboard:
+        """Estimates, intervals, rank sets and decided pairs (:func:`regression.ranking.leaderboard`)."""
+        return leaderboard(self, alpha, seed=seed, pairs=pairs, **joint_options)
