@@ -3,9 +3,13 @@
 :mod:`~regression.pairwise.verdicts` holds the verdict vocabulary (the words
 the eval tools write, read as ``"a"``, ``"b"`` or ``"tie"``);
 :mod:`~regression.pairwise.table` checks the judges' verdicts and the human
-votes once into a :class:`PairwiseTable`.
+votes once into a :class:`PairwiseTable`; :mod:`~regression.pairwise.predict`
+predicts a battle's human verdict from the judges'; :mod:`~regression.pairwise.win_rate`
+estimates each generator's win rate (:class:`PairwiseModel`), its result on the
+result contract in :mod:`~regression.pairwise.result`.
 """
 
+from regression.pairwise.result import PairwiseWinRates
 from regression.pairwise.table import (
     HUMAN_VERDICT_COLUMNS,
     VERDICT_COLUMNS,
@@ -20,16 +24,22 @@ from regression.pairwise.verdicts import (
     VerdictError,
     verdict_words,
 )
+from regression.pairwise.win_rate import ESTIMANDS, FewVotesWarning, PairwiseModel, win_rates
 
 __all__ = [
+    "ESTIMANDS",
     "HUMAN_VERDICT_COLUMNS",
     "POSITIONS",
     "VERDICTS",
     "VERDICT_COLUMNS",
     "VERDICT_WORDS",
     "BattleError",
+    "FewVotesWarning",
+    "PairwiseModel",
     "PairwiseTable",
+    "PairwiseWinRates",
     "VerdictError",
     "check_pairwise",
     "verdict_words",
+    "win_rates",
 ]
