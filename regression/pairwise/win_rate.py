@@ -25,10 +25,12 @@ weighted mean, ``theta_g - truth_g ~ (1 / N_g) sum_{b in g} (I_b / pi_b - 1)
 (r_gb - mean r_g)`` with ``r = s - lam f`` and ``I_b`` whether battle ``b``
 was voted; under independent draws the covariance of generators ``g`` and
 ``h`` is estimated by ``sum_{voted b in g and h} (1 - pi_b) / pi_b^2
-(r_gb - m_g)(r_hb - m_h) / (N_g N_h)``. Every generator's variance also
-counts two pseudo-votes, a win and a loss predicted at the voted mean, so a
-generator whose few votes all agree does not get a zero-width interval. The
-intervals are normal, clipped to [0, 1].
+(r_gb - m_g)(r_hb - m_h) / (N_g N_h)``, each generator's terms scaled by
+``n_g / (n_g - 1 - [lam_g > 0])`` for the mean (and ``lam_g``) estimated from
+its ``n_g`` votes. Every generator's variance also counts two pseudo-votes, a
+win and a loss predicted at the voted mean, so a generator whose few votes all
+agree does not get a zero-width interval. The intervals are normal, clipped to
+[0, 1]; a generator needs three votes for one.
 """
 
 from __future__ import annotations
@@ -115,7 +117,7 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
     for g in range(n_gen):
         mine = generator == g
         on = mine & voted[battle]
-        if on.sum() < 2:
+        if on.sum() < 3:
             caught.append(
                 f"{generators[g]!r} has {int(on.sum())} human vote(s): too few for an interval."
             )
@@ -126,7 +128,9 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
         m = np.sum(w * r) / np.sum(w)
         estimate[g] = lam[g] * f_side[mine].mean() + m
         pi = 1.0 / w
-        phi[battle[on], g] = np.sqrt(1.0 - pi) / pi * (r - m) / n_battles[g]
+        # degrees of freedom: the mean, and lam where it was tuned (a Bessel correction)
+        bessel = on.sum() / (on.sum() - 1.0 - (lam[g] > 0))
+        phi[battle[on], g] = np.sqrt(bessel * (1.0 - pi)) / pi * (r - m) / n_battles[g]
         se0[g] = _human_only_se(w, y, n_battles[g], q.mean())
         pseudo[g] = _pseudo_variance(w, lam[g], q.mean(), m, n_battles[g])
     covariance = phi.T @ phi + np.diag(pseudo)
@@ -164,7 +168,8 @@ def _power_tuning(w: np.ndarray, y: np.ndarray, q: np.ndarray) -> float:
 def _human_only_se(w: np.ndarray, y: np.ndarray, n_battles: float, q_mean: float) -> float:
     m = np.sum(w * y) / np.sum(w)
     pi = 1.0 / w
-    variance = np.sum((1.0 - pi) / pi**2 * (y - m) ** 2) / n_battles**2
+    bessel = len(y) / (len(y) - 1.0)
+    variance = bessel * np.sum((1.0 - pi) / pi**2 * (y - m) ** 2) / n_battles**2
     return float(np.sqrt(variance + _pseudo_variance(w, 0.0, q_mean, m, n_battles)))
 
 
@@ -228,9 +233,9 @@ class PairwiseModel:
 
     Examples
     --------
-    >>> verdicts = pd.DataFrame({"item": [1, 2], "generator_a": "x", "generator_b": "y",
-    ...                          "validator": "j", "verdict": ["a", "tie"]})
-    >>> human = verdicts[["item", "generator_a", "generator_b"]].assign(human=["a", "b"])
+    >>> verdicts = pd.DataFrame({"item": [1, 2, 3], "generator_a": "x", "generator_b": "y",
+    ...                          "validator": "j", "verdict": ["a", "tie", "a"]})
+    >>> human = verdicts[["item", "generator_a", "generator_b"]].assign(human=["a", "b", "tie"])
     >>> PairwiseModel().fit_table(verdicts, human).interval()["estimate"].to_dict()
     {'x': 0.5, 'y': 0.5}
     """
