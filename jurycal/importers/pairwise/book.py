@@ -195,6 +195,11 @@ class BattleBook:
             if len(by_word) > 1:
                 self.count("battles whose human votes disagree left without a vote")
                 continue
+            repeats = len(next(iter(by_word.values()))) - 1
+            if repeats:
+                self.count(
+                    "repeated human votes that agree with the first on their battle merged", repeats
+                )
             votes.append((key[0], *self._human_pair[key], next(iter(by_word))))
         human = pd.DataFrame(votes, columns=list(HUMAN_VERDICT_COLUMNS))
         n_missing = int(verdicts["verdict"].isna().sum())

@@ -269,6 +269,7 @@ def test_disagreeing_human_votes_leave_the_battle_unvoted(tmp_path: Path) -> Non
         ("1", "x", "y", "a")
     ]
     assert "1 battles whose human votes disagree left without a vote" in result.notes
+    assert "1 repeated human votes that agree with the first on their battle merged" in result.notes
 
 
 # -- every format -------------------------------------------------------------------------
