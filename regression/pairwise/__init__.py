@@ -1,0 +1,45 @@
+"""Pairwise verdicts: a judge sees two answers to one prompt and says which is better, or a tie.
+
+:mod:`~regression.pairwise.verdicts` holds the verdict vocabulary (the words
+the eval tools write, read as ``"a"``, ``"b"`` or ``"tie"``);
+:mod:`~regression.pairwise.table` checks the judges' verdicts and the human
+votes once into a :class:`PairwiseTable`; :mod:`~regression.pairwise.predict`
+predicts a battle's human verdict from the judges'; :mod:`~regression.pairwise.win_rate`
+estimates each generator's win rate (:class:`PairwiseModel`), its result on the
+result contract in :mod:`~regression.pairwise.result`.
+"""
+
+from regression.pairwise.result import PairwiseWinRates
+from regression.pairwise.table import (
+    HUMAN_VERDICT_COLUMNS,
+    VERDICT_COLUMNS,
+    BattleError,
+    PairwiseTable,
+    check_pairwise,
+)
+from regression.pairwise.verdicts import (
+    POSITIONS,
+    VERDICT_WORDS,
+    VERDICTS,
+    VerdictError,
+    verdict_words,
+)
+from regression.pairwise.win_rate import ESTIMANDS, FewVotesWarning, PairwiseModel, win_rates
+
+__all__ = [
+    "ESTIMANDS",
+    "HUMAN_VERDICT_COLUMNS",
+    "POSITIONS",
+    "VERDICTS",
+    "VERDICT_COLUMNS",
+    "VERDICT_WORDS",
+    "BattleError",
+    "FewVotesWarning",
+    "PairwiseModel",
+    "PairwiseTable",
+    "PairwiseWinRates",
+    "VerdictError",
+    "check_pairwise",
+    "verdict_words",
+    "win_rates",
+]

@@ -1,0 +1,104 @@
+"""Predicting a battle's human verdict from the judges' verdicts and the order they saw.
+
+Each judge gives a battle two features: its verdicts for the answer shown
+first and for the answer shown second, each +1 when that answer is
+generator_a's, -1 when it is generator_b's, 0 for a tie or no verdict. A
+judge that favours the first answer shown says little when it picks the first
+and much when it picks the second; the two features let the fit weigh those
+apart. Both features change sign when the battle is read the other way round
+(generator_a and generator_b swapped), and the fit has no intercept, so the
+prediction of generator_b's score is exactly 1 minus that of generator_a's:
+which generator a table lists first changes nothing.
+
+The fit is a ridge least-squares regression of the human score of
+generator_a minus 1/2 on the features, cross-fitted over the voted battles
+(cross-prediction, Zrnic & Candes, 2024): a voted battle is predicted by a fit
+without its fold, an unvoted one by the mean of the fold fits, so no
+prediction uses the battle's own vote.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from regression.pairwise.table import PairwiseTable
+
+__all__ = ["FOLDS", "RIDGE", "cross_fit", "judge_features"]
+
+#: Penalty on the squared coefficients, in voted battles.
+RIDGE = 1.0
+#: Folds of the cross-fit.
+FOLDS = 5
+
+
+def judge_features(table: PairwiseTable) -> np.ndarray:
+    """``(n_battles, 2 * n_validators)``: per judge, its verdict for the answer shown first, then
+    for the answer shown second (+1 generator_a's, -1 generator_b's, 0 tie or none).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from regression.pairwise import check_pairwise
+    >>> verdicts = pd.DataFrame({"item": [1, 1], "generator_a": "x", "generator_b": "y",
+    ...                          "validator": "j", "verdict": ["a", "a"], "position": ["ab", "ba"]})
+    >>> judge_features(check_pairwise(verdicts)).tolist()  # a when shown first, and when second
+    [[1.0, 1.0]]
+    """
+    sign = np.where(table.score == 1.0, 1.0, np.where(table.score == 0.0, -1.0, 0.0))
+    a_first = table.position == 0
+    # the winner was shown first when a won shown first or b won shown first
+    first_won = np.where(sign > 0, a_first, ~a_first)
+    column = 2 * table.validator + np.where(first_won, 0, 1)
+    x = np.zeros((table.n_battles, 2 * len(table.validators)))
+    decided = sign != 0
+    np.add.at(x, (table.battle[decided], column[decided]), sign[decided])
+    return x
+
+
+def _ridge(x: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:
+    gram = x.T @ x + ridge * np.eye(x.shape[1])
+    return np.linalg.solve(gram, x.T @ (y - 0.5))
+
+
+def cross_fit(
+    x: np.ndarray, human: np.ndarray, *, seed: int = 0, ridge: float = RIDGE
+) -> np.ndarray:
+    """Each battle's predicted human score of generator_a, none from the battle's own vote.
+
+    Parameters
+    ----------
+    x : ndarray, shape (n_battles, n_features)
+        :func:`judge_features`.
+    human : ndarray, shape (n_battles,)
+        The human score of generator_a (1, 0.5, 0), NaN where unvoted.
+    seed : int
+        Seeds the folds.
+    ridge : float
+        The penalty.
+
+    Returns
+    -------
+    ndarray
+        Predictions in [0, 1]; 1/2 everywhere when fewer than two battles are voted.
+
+    Examples
+    --------
+    >>> x = np.array([[1.0], [-1.0], [1.0], [-1.0], [1.0]])
+    >>> q = cross_fit(x, np.array([1.0, 0.0, 1.0, 0.0, np.nan]), seed=0)
+    >>> bool(q[4] > 0.5)
+    True
+    """
+    voted = np.flatnonzero(~np.isnan(human))
+    prediction = np.full(len(x), 0.5)
+    if voted.size < 2:
+        return prediction
+    k = min(FOLDS, voted.size)
+    folds = np.random.default_rng(seed).permutation(voted.size) % k
+    unvoted = np.isnan(human)
+    prediction[unvoted] = 0.0
+    for fold in range(k):
+        train, test = voted[folds != fold], voted[folds == fold]
+        beta = _ridge(x[train], human[train], ridge)
+        prediction[test] = 0.5 + x[test] @ beta
+        prediction[unvoted] += (0.5 + x[unvoted] @ beta) / k
+    return np.clip(prediction, 0.0, 1.0)

@@ -1,0 +1,263 @@
+"""Win rates from pairwise verdicts and a sample of human votes, with one joint error.
+
+The estimand is each generator's win rate over its battles in the table: the
+mean of its human score (a win 1, a tie 1/2, a loss 0) over every battle it
+played, as the human voters would have voted on all of them. The human votes
+are a sample of the battles, drawn independently with known inclusion
+probabilities ``pi_b`` (uniform: ``n / N``).
+
+**Human votes alone** (``labels_only``): the weighted mean of the generator's
+scores on its voted battles, weights ``1 / pi_b`` (Hajek).
+
+**Prediction-powered** (``ppi++``): with ``f_b`` the judges' cross-fitted
+prediction of the battle's human score (:mod:`regression.pairwise.predict`)
+and ``lam_g`` in [0, 1],
+``theta_g = lam_g * mean_{b in g}(f_b) + sum_{voted b in g} w_b (s_b - lam_g f_b) / sum w_b``
+(PPI++, Angelopoulos, Duchi & Zrnic, 2023, for a finite population of
+battles as in Zrnic & Candes, 2024). ``lam_g`` minimises the estimate's
+variance, ``Cov(s, f) / Var(f)`` over the voted battles, clipped to [0, 1];
+``lam_g = 0`` is the human votes alone, so judges that predict nothing cost
+nothing.
+
+**Joint error.** A battle's score counts for both its generators (their
+scores sum to 1), so the estimates' errors are correlated. Linearising each
+weighted mean, ``theta_g - truth_g ~ (1 / N_g) sum_{b in g} (I_b / pi_b - 1)
+(r_gb - mean r_g)`` with ``r = s - lam f`` and ``I_b`` whether battle ``b``
+was voted; under independent draws the covariance of generators ``g`` and
+``h`` is estimated by ``sum_{voted b in g and h} (1 - pi_b) / pi_b^2
+(r_gb - m_g)(r_hb - m_h) / (N_g N_h)``, each generator's terms scaled by
+``n_g / (n_g - 1 - [lam_g > 0])`` for the mean (and ``lam_g``) estimated from
+its ``n_g`` votes. Every generator's variance also counts two pseudo-votes, a
+win and a loss predicted at the voted mean, so a generator whose few votes all
+agree does not get a zero-width interval. The intervals are normal, clipped to
+[0, 1]; a generator needs three votes for one.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from regression.errors import JurycalWarning
+from regression.pairwise.predict import cross_fit, judge_features
+from regression.pairwise.result import PairwiseWinRates
+from regression.pairwise.table import PairwiseTable, check_pairwise
+
+__all__ = ["ESTIMANDS", "FewVotesWarning", "PairwiseModel", "win_rates"]
+
+#: The estimands :class:`PairwiseModel` fits.
+ESTIMANDS = ("win_rate",)
+
+
+class FewVotesWarning(JurycalWarning):
+    """A generator has too few human votes for an interval, or there are none at all."""
+
+
+def _sides(table: PairwiseTable) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each battle twice, once per generator: the battle, the generator and the sign of its side
+    (+1 generator_a, -1 generator_b), so a generator's score is ``1/2 + sign (s_a - 1/2)``."""
+    n = table.n_battles
+    battle = np.concatenate([np.arange(n), np.arange(n)])
+    generator = np.concatenate([table.battle_a, table.battle_b])
+    sign = np.concatenate([np.ones(n), -np.ones(n)])
+    return battle, generator, sign
+
+
+def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> PairwiseWinRates:
+    """The win rate of every generator of a checked table (see the module docstring).
+
+    Parameters
+    ----------
+    table : PairwiseTable
+        From :func:`~regression.pairwise.check_pairwise`.
+    judges : bool
+        False: the human votes alone (``lam = 0``), with the same joint error.
+    seed : int
+        Seeds the folds of the cross-fitted predictor.
+
+    Returns
+    -------
+    PairwiseWinRates
+        Method ``ppi++``; ``labels_only`` with ``judges=False`` or when no
+        judge gave a decisive verdict; ``mean_of_judges`` (the judges' own win rates, uncorrected,
+        no interval) when there are no human votes, with a
+        :class:`FewVotesWarning`.
+
+    Examples
+    --------
+    >>> verdicts = pd.DataFrame({"item": range(6), "generator_a": ["x", "y", "x"] * 2,
+    ...                          "generator_b": ["y", "z", "z"] * 2, "validator": "j",
+    ...                          "verdict": ["a", "a", "a", "a", "b", "tie"]})
+    >>> human = verdicts[["item", "generator_a", "generator_b"]].assign(
+    ...     human=["a", "a", "a", "b", "b", "a"])
+    >>> fit = win_rates(check_pairwise(verdicts, human))
+    >>> fit.estimate.round(3).to_dict()  # every battle voted: the humans' own win rates
+    {'x': 0.75, 'y': 0.5, 'z': 0.25}
+    """
+    generators = table.generators
+    n_gen = len(generators)
+    battle, generator, sign = _sides(table)
+    n_battles = np.bincount(generator, minlength=n_gen).astype(float)
+    voted = table.human_row >= 0
+    n_labels = np.bincount(generator[voted[battle]], minlength=n_gen)
+    x = judge_features(table)
+    caught: list[str] = []
+    if not voted.any():
+        return _judges_only(table, battle, generator, sign, n_battles)
+    decisive = judges and bool(np.any(x != 0))
+    f = cross_fit(x, table.human, seed=seed) if decisive else np.full(table.n_battles, 0.5)
+    s_side = 0.5 + sign * (table.human[battle] - 0.5)  # NaN where unvoted
+    f_side = 0.5 + sign * (f[battle] - 0.5)
+    weight = np.where(voted[battle], 1.0 / table.inclusion_probability[battle], 0.0)
+    estimate, se0, lam = (np.full(n_gen, np.nan) for _ in range(3))
+    phi = np.zeros((table.n_battles, n_gen))  # each voted battle's term of the linearised error
+    pseudo = np.zeros(n_gen)
+    for g in range(n_gen):
+        mine = generator == g
+        on = mine & voted[battle]
+        if on.sum() < 3:
+            caught.append(
+                f"{generators[g]!r} has {int(on.sum())} human vote(s): too few for an interval."
+            )
+            continue
+        w, y, q = weight[on], s_side[on], f_side[on]
+        lam[g] = _power_tuning(w, y, q) if decisive else 0.0
+        r = y - lam[g] * q
+        m = np.sum(w * r) / np.sum(w)
+        estimate[g] = lam[g] * f_side[mine].mean() + m
+        pi = 1.0 / w
+        # degrees of freedom: the mean, and lam where it was tuned (a Bessel correction)
+        bessel = on.sum() / (on.sum() - 1.0 - (lam[g] > 0))
+        phi[battle[on], g] = np.sqrt(bessel * (1.0 - pi)) / pi * (r - m) / n_battles[g]
+        se0[g] = _human_only_se(w, y, n_battles[g], q.mean())
+        pseudo[g] = _pseudo_variance(w, lam[g], q.mean(), m, n_battles[g])
+    covariance = phi.T @ phi + np.diag(pseudo)
+    missing = np.isnan(estimate)
+    covariance[missing, :] = np.nan
+    covariance[:, missing] = np.nan
+    for message in caught:
+        warnings.warn(message, FewVotesWarning, stacklevel=3)
+    index = pd.Index(generators, name="generator")
+    return PairwiseWinRates(
+        estimate=pd.Series(estimate, index=index, name="estimate"),
+        covariance=pd.DataFrame(covariance, index=index, columns=index),
+        method="ppi++" if decisive else "labels_only",
+        n_labels=pd.Series(n_labels, index=index, name="n_labels"),
+        n_battles=pd.Series(n_battles.astype(int), index=index, name="n_battles"),
+        lam=pd.Series(lam, index=index, name="lam"),
+        se_labels_only=pd.Series(se0, index=index, name="se_labels_only"),
+        table=table,
+        warnings=tuple(caught),
+    )
+
+
+def _power_tuning(w: np.ndarray, y: np.ndarray, q: np.ndarray) -> float:
+    """``Cov_w(y, q) / Var_w(q)`` with a win and a loss pseudo-vote, clipped to [0, 1]."""
+    w = np.concatenate([w, [w.mean(), w.mean()]])
+    y = np.concatenate([y, [0.0, 1.0]])
+    q = np.concatenate([q, [q.mean(), q.mean()]])
+    weights = w * (w - 1.0) + 1e-12  # the design weights of the variance, (1 - pi) / pi^2
+    qc = q - np.average(q, weights=weights)
+    yc = y - np.average(y, weights=weights)
+    var = np.sum(weights * qc * qc)
+    return float(np.clip(np.sum(weights * qc * yc) / var, 0.0, 1.0)) if var > 0 else 0.0
+
+
+def _human_only_se(w: np.ndarray, y: np.ndarray, n_battles: float, q_mean: float) -> float:
+    m = np.sum(w * y) / np.sum(w)
+    pi = 1.0 / w
+    bessel = len(y) / (len(y) - 1.0)
+    variance = bessel * np.sum((1.0 - pi) / pi**2 * (y - m) ** 2) / n_battles**2
+    return float(np.sqrt(variance + _pseudo_variance(w, 0.0, q_mean, m, n_battles)))
+
+
+def _pseudo_variance(w: np.ndarray, lam: float, q_mean: float, m: float, n_battles: float) -> float:
+    """Two pseudo-votes, a win and a loss predicted at the voted mean, at the mean weight."""
+    pi = 1.0 / w.mean()
+    r = np.array([0.0, 1.0]) - lam * q_mean
+    return float(np.sum((1.0 - pi) / pi**2 * (r - m) ** 2) / n_battles**2)
+
+
+def _judges_only(
+    table: PairwiseTable,
+    battle: np.ndarray,
+    generator: np.ndarray,
+    sign: np.ndarray,
+    n_battles: np.ndarray,
+) -> PairwiseWinRates:
+    """No human votes: each generator's mean score in the judges' verdicts, uncorrected."""
+    n_gen = len(table.generators)
+    given = ~np.isnan(table.score)
+    row_gen = np.concatenate(
+        [table.battle_a[table.battle[given]], table.battle_b[table.battle[given]]]
+    )
+    row_score = np.concatenate([table.score[given], 1.0 - table.score[given]])
+    total = np.bincount(row_gen, weights=row_score, minlength=n_gen)
+    count = np.bincount(row_gen, minlength=n_gen)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        estimate = total / count
+    message = (
+        "there are no human votes: the win rates are the judges' own, uncorrected for their "
+        "errors and position bias, with no interval."
+    )
+    warnings.warn(message, FewVotesWarning, stacklevel=3)
+    index = pd.Index(table.generators, name="generator")
+    nan = np.full(n_gen, np.nan)
+    return PairwiseWinRates(
+        estimate=pd.Series(estimate, index=index, name="estimate"),
+        covariance=pd.DataFrame(np.full((n_gen, n_gen), np.nan), index=index, columns=index),
+        method="mean_of_judges",
+        n_labels=pd.Series(np.zeros(n_gen, dtype=int), index=index, name="n_labels"),
+        n_battles=pd.Series(n_battles.astype(int), index=index, name="n_battles"),
+        lam=pd.Series(nan, index=index, name="lam"),
+        se_labels_only=pd.Series(nan, index=index, name="se_labels_only"),
+        table=table,
+        warnings=(message,),
+    )
+
+
+class PairwiseModel:
+    """Win rates from several judges' pairwise verdicts and a few human votes.
+
+    Parameters
+    ----------
+    estimand : {"win_rate"}
+        The generator's mean human score over its battles in the table (a
+        win 1, a tie 1/2).
+    judges : bool
+        False: the human votes alone, for comparison.
+    seed : int
+        Seeds the folds of the cross-fitted predictor.
+
+    Examples
+    --------
+    >>> verdicts = pd.DataFrame({"item": [1, 2, 3], "generator_a": "x", "generator_b": "y",
+    ...                          "validator": "j", "verdict": ["a", "tie", "a"]})
+    >>> human = verdicts[["item", "generator_a", "generator_b"]].assign(human=["a", "b", "tie"])
+    >>> PairwiseModel().fit_table(verdicts, human).interval()["estimate"].to_dict()
+    {'x': 0.5, 'y': 0.5}
+    """
+
+    def __init__(self, *, estimand: str = "win_rate", judges: bool = True, seed: int = 0) -> None:
+        self.estimand = estimand
+        self.judges = judges
+        self.seed = seed
+
+    def fit_table(
+        self, verdicts: pd.DataFrame, human: pd.DataFrame | None = None
+    ) -> PairwiseWinRates:
+        """Check the tables (:func:`~regression.pairwise.check_pairwise`) and estimate.
+
+        Raises
+        ------
+        ValueError
+            An estimand other than ``"win_rate"``, or bad tables.
+        """
+        if self.estimand not in ESTIMANDS:
+            raise ValueError(
+                f"estimand ({self.estimand!r}) not recognized; must be one of "
+                f"{', '.join(map(repr, ESTIMANDS))}."
+            )
+        return win_rates(check_pairwise(verdicts, human), judges=self.judges, seed=self.seed)
