@@ -17,7 +17,7 @@ from timing import best_of
 
 from jurycal.datasets import load_agreeableness_judgments
 from regression import LatentTraitModel, suggest_labels
-from regression.labels.study import label_study
+from label_study import label_study
 from regression.latent.simulate import simulate_item_votes
 
 DRAWS = 200
