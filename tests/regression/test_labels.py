@@ -110,11 +110,12 @@ def test_all_valid_labels_give_labels_alone_wilson():
     q[:100] = 0.6
     est = ppi_design_mean(np.ones(50), q[200:250], q)
     assert est.lam == 0.0
-    low, high = est.interval()
-    # the labels alone at the boundary: Wilson at n / (1 - n / N) (finite population)
+    low, high = est.bounds()
+    # the labels alone at the boundary: between Wilson at n and at n / (1 - n / N) (the finite
+    # population correction), the two pseudo-labels costing a little of the latter
     wl, wh = score_interval(1.0, 50 / (1 - 50 / 1000))
-    assert low == pytest.approx(float(wl), abs=1e-3) and high == 1.0
-    assert float(wilson_interval(50, 50).low) < low
+    assert float(wilson_interval(50, 50).low) < low < float(wl)
+    assert high == pytest.approx(1.0, abs=1e-12)
 
 
 def test_useless_judges_cost_nothing():
@@ -122,7 +123,7 @@ def test_useless_judges_cost_nothing():
     y = (rng.random(60) < 0.8).astype(float)
     q_all = rng.random(800)
     est = ppi_design_mean(y, q_all[:60], q_all)
-    low, high = est.interval()
+    low, high = est.bounds()
     wl, wh = wilson_interval(int(y.sum()), 60)
     assert high - low <= float(wh - wl) + 1e-9
 
@@ -157,7 +158,7 @@ def test_coverage_near_one(p, judges):
     for _ in range(reps):
         y_all = (rng.random(big_n) < q).astype(float)
         pick = rng.choice(big_n, n, replace=False)
-        low, high = ppi_design_mean(y_all[pick], q[pick], q).interval()
+        low, high = ppi_design_mean(y_all[pick], q[pick], q).bounds()
         hits += low <= y_all.mean() <= high
     se = np.sqrt(0.95 * 0.05 / reps)
     floor = 0.93 if p < 0.99 else 0.90  # binomial discreteness at 0.995 (Wilson itself ~0.91-0.95)
@@ -188,14 +189,19 @@ def test_fit_table_partial_rows(bundled):
     assert worth.loc["gpt-4o", "n_eff"] > 50
 
 
-def test_contradicting_transfer_gets_little_weight():
-    from regression.labels import PartialEstimate, combine_transfer
+def test_default_gives_the_transfer_no_weight(bundled):
+    """No assumption on the transfer's bias: the labels-and-votes interval, whatever T says."""
+    from regression.labels import combine_transfer
 
     base = ppi_design_mean(np.r_[np.ones(48), np.zeros(2)], np.full(50, 0.9), np.full(900, 0.9))
-    far = combine_transfer(base, 0.80, 0.02)
-    assert isinstance(far, PartialEstimate)
-    assert far.n_transfer < 0.2 * base.n_eff
-    assert abs(far.estimate - base.ppi) < 0.02
+    for transfer in (0.80, base.ppi, 0.99):
+        combined = combine_transfer(base, transfer, 0.02)
+        assert combined.estimate == base.ppi and combined.n_transfer == 0.0
+        assert combined.guarantee == "labels and votes: valid for any transfer bias"
+        assert combined.bounds() == base.bounds()
+    judgments, human = bundled
+    result = LatentTraitModel().fit_table(judgments, _partial(human, "gpt-4o", 50))
+    assert result.partial.worth().loc["gpt-4o", "transfer_worth"] == 0.0
 
 
 # --- suggest and plan -------------------------------------------------------------------
@@ -246,7 +252,6 @@ def test_plan_matches_obtained_width(strong):
         40,
         generators=["g0", "g2"],
         seed=0,
-        use_transfer=False,
     )
     uniform = study[study["design"] == "uniform"]
     ratio = uniform["width"] / uniform["planned"]
@@ -271,7 +276,7 @@ def test_cross_fit_without_other_labels(strong):
     assert how == "cross-fitted" and labelled.size == 80
     est = estimate_generator(design, "g0")
     truth = strong.human_labels.query("generator == 'g0'")["human"].mean()
-    low, high = est.interval()
+    low, high = est.bounds()
     assert est.n_eff_ppi > 2 * 80  # strong judges are worth more than the labels
     assert low - 0.05 < truth < high + 0.05
 
