@@ -252,6 +252,7 @@ class LatentTraitModel(Solver):
         calibration_generators: Iterable[str] | None = None,
         *,
         shared_items: bool = False,
+        transfer_bias: float | str | None = None,
     ) -> LatentTraitResult | TransferResult:
         """Fit from the judgments table and human labels, each checked once.
 
@@ -271,6 +272,10 @@ class LatentTraitModel(Solver):
             bootstrap redraws prompts (:func:`~regression.latent.items.draw_item_weights`),
             and the transfer estimator pairs the calibration generators' labels
             (:func:`~regression.data.anchors.paired_precision_correlation`).
+        transfer_bias : None, "held-out" or float
+            ``loss="transfer"`` only: what is assumed of the transfer
+            estimate's bias for a partially labelled generator
+            (:func:`regression.labels.fit_partial`; default nothing).
 
         Returns
         -------
@@ -303,8 +308,17 @@ class LatentTraitModel(Solver):
                 )
             return self._with_settings_warning(
                 TransferModel().fit_table(
-                    judgments, human_labels, calibration_generators, shared_items=shared_items
+                    judgments,
+                    human_labels,
+                    calibration_generators,
+                    shared_items=shared_items,
+                    transfer_bias=transfer_bias,
                 )
+            )
+        if transfer_bias is not None:
+            raise ValueError(
+                f"transfer_bias {transfer_bias!r} applies to the partially labelled generators of "
+                f"loss='transfer'; loss={self.loss!r} takes every labelled generator as calibration."
             )
         encoded = encode_judgments(judgments, human_labels)
         counts = counts_from_encoded(encoded)

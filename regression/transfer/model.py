@@ -202,8 +202,14 @@ class TransferModel:
         calibration_generators: Iterable[str] | None = None,
         *,
         shared_items: bool = False,
+        transfer_bias: float | str | None = None,
     ) -> TransferResult:
         """Fit from the judgments table and the human labels (default: every labelled generator calibrates).
+
+        ``transfer_bias`` is what is assumed of the transfer estimate's bias
+        for a partially labelled generator (:func:`regression.labels.fit_partial`):
+        None (nothing: its interval rests on its labels and votes), a bound
+        in [0, 1], or ``"held-out"`` (a bound from the held-out errors).
 
         ``shared_items=True`` says an item id names the same prompt for every
         generator (all answered one benchmark): the calibration generators'
@@ -230,7 +236,16 @@ class TransferModel:
                 )
         anchors = Anchors.from_encoded(encoded, calibration, shared_items=shared_items)
         result = self._fit(counts.rates, counts.n_labeled.astype(float), anchors)
-        partial = fit_partial(design, result.interval(0.05), exclude=anchors.calibration_generators)
+        held_out = None
+        if transfer_bias == "held-out" and len(result.loo_errors):
+            held_out = result.loo_errors[result.method].to_numpy(dtype=float)
+        partial = fit_partial(
+            design,
+            result.interval(0.05),
+            exclude=anchors.calibration_generators,
+            transfer_bias=transfer_bias,
+            held_out_errors=held_out,
+        )
         precision = result.precision.copy()
         for generator, estimate in partial.estimates.items():
             precision[generator] = estimate.estimate
@@ -465,10 +480,10 @@ class TransferResult(Ranked):
         partial: dict[int, tuple[float, float]] = {}
         if self.partial is not None:
             for generator, estimate in self.partial.estimates.items():
-                weight = estimate.n_transfer / estimate.n_eff if estimate.n_eff > 0 else 0.0
-                p = min(max(estimate.estimate, 0.5 / estimate.n_eff), 1 - 0.5 / estimate.n_eff)
-                sd = float(np.sqrt(p * (1 - p) / estimate.n_eff))
-                partial[self.precision.index.get_loc(generator)] = (weight, sd)
+                partial[self.precision.index.get_loc(generator)] = (
+                    estimate.weight,
+                    estimate.own_sd,
+                )
         correlation = self.anchors.precision_correlation
         label_correlation = (
             None
