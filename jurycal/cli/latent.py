@@ -44,6 +44,7 @@ __all__ = [
     "run_fit",
     "run_rank",
     "settle_options",
+    "transfer_bias_value",
 ]
 
 
@@ -91,6 +92,16 @@ def register(subparsers: Any) -> None:
                 action="store_true",
                 help="pair intervals each at the level alone, not simultaneous",
             )
+        parser.add_argument(
+            "--transfer-bias",
+            type=transfer_bias_value,
+            default=None,
+            metavar="{none,held-out,NUMBER}",
+            help="what a partially labelled generator's interval assumes of the transfer "
+            "estimate's bias: none (default; the interval holds whatever the bias), held-out "
+            "(at most the transfer's largest held-out error on the calibration generators, plus "
+            "its sampling error) or a bound as a fraction (0.05: 5 points); see docs/labels.md",
+        )
         parser.add_argument(
             "--loss",
             choices=MODEL_LOSSES,
@@ -187,7 +198,11 @@ def _read_and_fit(args: argparse.Namespace, advance: Any) -> tuple[pd.DataFrame,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # every warning is on the result and printed below
         result = _model(args).fit_table(
-            judgments, human, calibration, shared_items=args.shared_items
+            judgments,
+            human,
+            calibration,
+            shared_items=args.shared_items,
+            transfer_bias=args.transfer_bias,
         )
     return human, calibration, result
 
@@ -314,6 +329,21 @@ def run_fit(args: argparse.Namespace) -> int:
     return 0
 
 
+def transfer_bias_value(text: str) -> float | str | None:
+    """An argparse type: ``none``, ``held-out`` or a bias bound as a fraction in [0, 1]."""
+    if text in ("none", "held-out"):
+        return None if text == "none" else text
+    try:
+        bound = float(text)
+    except ValueError:
+        bound = float("nan")
+    if not 0.0 <= bound <= 1.0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} must be none, held-out or a fraction in [0, 1] (0.05 is 5 points)"
+        )
+    return bound
+
+
 def pair_value(text: str) -> tuple[str, str]:
     """``A:B`` as a pair of generator names (argparse type)."""
     a, sep, b = text.partition(":")
@@ -407,7 +437,9 @@ def run_estimate(args: argparse.Namespace) -> int:
             if args.interval == "items" or (partial and args.loss == "transfer"):
                 # partial labels of the new generator (regression.labels) need the whole table
                 # add_generators keeps no item votes; the same model fitted to the whole table does.
-                result = _model(args).fit_table(judgments, human, calibration)
+                result = _model(args).fit_table(
+                    judgments, human, calibration, transfer_bias=args.transfer_bias
+                )
             else:
                 result = base.add_generators(new_counts.rates, new_counts.n_labeled.astype(float))
         advance("intervals")
