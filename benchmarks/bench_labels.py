@@ -15,11 +15,11 @@ The moved transfer and the two active worlds are in ``bench_moved_transfer.py``.
 from __future__ import annotations
 
 import pandas as pd
+from label_study import label_study
 from timing import best_of
 
 from jurycal.datasets import load_agreeableness_judgments
 from regression import LatentTraitModel, suggest_labels
-from label_study import label_study
 from regression.latent.simulate import simulate_item_votes
 
 DRAWS = 200

@@ -120,7 +120,9 @@ def label_study(
         y_natural = design_all.items["human"].to_numpy(dtype=float)[design_all.rows(g)]
         big_n = y_natural.size
         for shift in shifts:
-            y_all = move_labels(y_natural, shift, np.random.default_rng([seed, int(10 * shift)]))
+            y_all = move_labels(
+                y_natural, shift, np.random.default_rng([seed, int(round(10 * shift)) + 1000])
+            )
             truth = float(y_all.mean())
             for n in n_values:
                 for kind in designs:

@@ -62,7 +62,7 @@ def check_transfer_bias(transfer_bias: object) -> float | str | None:
     (0.05, 'held-out', None)
     """
     if transfer_bias is None or transfer_bias == HELD_OUT:
-        return transfer_bias  # type: ignore[return-value]
+        return transfer_bias
     if isinstance(transfer_bias, bool) or not isinstance(transfer_bias, (int, float, np.number)):
         raise ValueError(
             f"transfer_bias {transfer_bias!r} is not None, 'held-out' or a number in [0, 1]."

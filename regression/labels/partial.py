@@ -34,7 +34,7 @@ residuals' variance is never taken below what the predictor itself expects
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -59,6 +59,9 @@ __all__ = [
     "score_interval",
     "transfer_bias_bound",
 ]
+
+#: The two-sided 95 % normal quantile (the level the effective sizes are stated at).
+Z_95 = normal_quantile(0.05)
 
 #: What the interval of a partially labelled generator accounts for.
 COVERS = (
@@ -329,40 +332,33 @@ def combine_transfer(
     """
     if not (np.isfinite(transfer) and np.isfinite(transfer_sd) and transfer_sd > 0):
         return estimate
-    record = dict(
-        n_labels=estimate.n_labels,
-        n_items=estimate.n_items,
-        ppi=estimate.ppi,
-        se=estimate.se,
-        lam=estimate.lam,
-        n_eff_ppi=estimate.n_eff_ppi,
-        labels_only=estimate.labels_only,
-        n_base=estimate.n_base,
-        variance=estimate.variance,
+    # the labels-and-votes estimate, with the transfer estimate on record
+    plain = replace(
+        estimate,
+        estimate=estimate.ppi,
+        n_eff=estimate.n_eff_ppi,
         transfer=float(transfer),
         transfer_sd=float(transfer_sd),
         bias_bound=float(bias_bound),
+        weight=0.0,
+        n_transfer=0.0,
     )
     if not np.isfinite(bias_bound):
-        return PartialEstimate(estimate=estimate.ppi, n_eff=estimate.n_eff_ppi, **record)
+        return plain
     choice = bias_aware_weight(estimate.variance, transfer_sd, bias_bound)
     # the Wilson interval of the labels and votes is the w = 0 candidate: the transfer
     # enters only where the bias-aware interval is narrower (a choice that never looks at T)
-    wilson = score_interval(estimate.ppi, estimate.n_eff_ppi)
+    wilson = plain.bounds()
     if choice.weight == 0 or 2 * choice.half_width >= float(wilson.high - wilson.low):
-        return PartialEstimate(estimate=estimate.ppi, n_eff=estimate.n_eff_ppi, **record)
+        return plain
     # effective size: the labels whose 95 % interval is as wide, at this precision
-    n_eff = (
-        estimate.n_eff_ppi
-        * float(normal_quantile(0.05) ** 2 * estimate.variance)
-        / (choice.half_width**2)
-    )
-    return PartialEstimate(
+    n_eff = estimate.n_eff_ppi * Z_95**2 * estimate.variance / choice.half_width**2
+    return replace(
+        plain,
         estimate=float((1 - choice.weight) * estimate.ppi + choice.weight * transfer),
-        n_eff=n_eff,
+        n_eff=float(n_eff),
         weight=choice.weight,
-        n_transfer=max(n_eff - estimate.n_eff_ppi, 0.0),
-        **record,
+        n_transfer=max(float(n_eff) - estimate.n_eff_ppi, 0.0),
     )
 
 

@@ -36,7 +36,7 @@ def split_budget(
     Examples
     --------
     >>> split_budget({"a": np.array([0.2, 0.1]), "b": np.array([0.3, 0.1])}, {"a": 5, "b": 3}, 7, 2)
-    {'a': 4, 'b': 3}
+    {'a': 5, 'b': 2}
     """
     given = dict.fromkeys(widths, 0)
     left = min(budget, sum(capacity.values()))

@@ -293,3 +293,43 @@ def test_no_calibration_generator(bundled):
     assert set(table["role"]) == {"partially labelled"} and (table["n_labels"] == 60).all()
     truth = human.groupby("generator")["human"].mean().reindex(table.index)
     assert ((table["low"] - 0.1 < truth) & (truth < table["high"] + 0.1)).all()
+
+
+# --- the numbers the docs promise (issue 27, item 5) ----------------------------------
+
+
+def test_suggest_spends_exactly_the_budget(bundled):
+    """A budget not a multiple of the split's step is spent to the label (1889 gave 1881)."""
+    judgments, human = bundled
+    labels = human[~human["generator"].isin(["gpt-4o", "claude_3_opus"])]
+    table = suggest_labels(judgments, labels, 1889, seed=0)
+    assert len(table) == 1889
+    assert not table.duplicated(["generator", "item"]).any()
+
+
+def test_budget_past_the_items_says_why(bundled):
+    from regression.labels.suggest import BudgetWarning
+
+    judgments, human = bundled
+    labels = _partial(human, "gpt-4o", 0)
+    free = int((judgments[judgments["generator"] == "gpt-4o"]["item"]).nunique())
+    with pytest.warns(BudgetWarning, match=f"more than the {free} unlabelled items"):
+        table = suggest_labels(judgments, labels, free + 10, seed=0)
+    assert len(table) == free
+
+
+def test_plan_and_suggest_agree(bundled):
+    """Where suggest would draw uniformly, plan's active figure is no more than its uniform one."""
+    from regression.labels.plan import drawn_design
+    from regression.labels.predict import predict_generator
+
+    judgments, human = bundled
+    labels = human[human["generator"] != "gpt-4o"]
+    plan = plan_labels(judgments, labels, 0.12)
+    row = plan.loc["gpt-4o"]
+    q = predict_generator(label_design(judgments, labels), "gpt-4o")[0]
+    if drawn_design(q, int(row["uniform"])) == "uniform":
+        assert row["active"] <= row["uniform"]
+    table = suggest_labels(judgments, labels, int(row["active"]), seed=0)
+    uniform = np.allclose(table["inclusion_probability"], table["inclusion_probability"].iloc[0])
+    assert uniform == (drawn_design(q, int(row["active"])) == "uniform")
