@@ -27,7 +27,7 @@ from label_study import WORLDS, active_world, label_study
 
 from jurycal.datasets import load_agreeableness_judgments
 
-DRAWS = 100
+DRAWS = 200
 N_VALUES = (25, 50, 100, 200)
 SHIFTS = (0.0, 3.0, 5.0, 8.0, 10.0, -5.0)
 OPTIONS = (None, "held-out")

@@ -115,8 +115,8 @@ def label_study(
         q, _, _ = predict_generator(design, g)
         result = TransferModel().fit_table(judgments, others)
         t, sd = transfer_sd(result.interval(0.05), g)
-        held_out = result.loo_errors[result.method].to_numpy(dtype=float)
-        bounds = [transfer_bias_bound(option, sd, held_out) for option in options]
+        held_out = result.loo_errors[result.method]
+        bounds = [transfer_bias_bound(option, design, held_out) for option in options]
         y_natural = design_all.items["human"].to_numpy(dtype=float)[design_all.rows(g)]
         big_n = y_natural.size
         for shift in shifts:
@@ -135,8 +135,9 @@ def label_study(
                     hit = np.zeros(len(options))
                     width = np.zeros(len(options))
                     worth = np.zeros(len(options))
-                    l_hit = l_width = judges = 0.0
-                    for _ in range(draws):
+                    valid_alone = np.zeros(draws)
+                    judges = 0.0
+                    for d in range(draws):
                         if drawn == "uniform":
                             pick = rng.choice(big_n, n, replace=False)
                         else:
@@ -152,9 +153,10 @@ def label_study(
                         uniform = (
                             pick if drawn == "uniform" else rng.choice(big_n, n, replace=False)
                         )
-                        wl, wh = wilson_interval(int(y_all[uniform].sum()), n, alpha)
-                        l_hit += float(wl <= truth <= wh)
-                        l_width += float(wh - wl)
+                        valid_alone[d] = y_all[uniform].sum()
+                    alone = wilson_interval(valid_alone, n, alpha)
+                    l_hit = float(((alone.low <= truth) & (truth <= alone.high)).sum())
+                    l_width = float((alone.high - alone.low).sum())
                     planned = simulated_width(q, n, kind, alpha)
                     for k, option in enumerate(options):
                         rows.append(

@@ -34,9 +34,11 @@ residuals' variance is never taken below what the predictor itself expects
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 import numpy as np
+import pandas as pd
 
 from regression.intervals import ConfidenceInterval, normal_quantile
 from regression.labels.bias import (
@@ -59,6 +61,9 @@ __all__ = [
     "score_interval",
     "transfer_bias_bound",
 ]
+
+#: normal_quantile, remembered: the estimator runs it once per interval, in loops of draws
+_quantile = functools.lru_cache(maxsize=64)(normal_quantile)
 
 #: The two-sided 95 % normal quantile (the level the effective sizes are stated at).
 Z_95 = normal_quantile(0.05)
@@ -92,14 +97,15 @@ def score_interval(
     >>> round(float(low), 3), float(high)
     (0.929, 1.0)
     """
-    z = normal_quantile(alpha, alternative)
+    z = _quantile(alpha, alternative)
     p_arr = np.clip(np.asarray(p, dtype=float), 0.0, 1.0)
     m_arr = np.maximum(np.asarray(m, dtype=float), 1e-12)
     denom = 1 + z**2 / m_arr
     center = (p_arr + z**2 / (2 * m_arr)) / denom
     half = z * np.sqrt(p_arr * (1 - p_arr) / m_arr + z**2 / (4 * m_arr**2)) / denom
-    low = np.clip(center - half, 0.0, 1.0)
-    high = np.clip(center + half, 0.0, 1.0)
+    # at p = 0 or 1 the bound is exactly 0 or 1; rounding must not leave the truth outside
+    low = np.where(p_arr <= 0.0, 0.0, np.clip(center - half, 0.0, 1.0))
+    high = np.where(p_arr >= 1.0, 1.0, np.clip(center + half, 0.0, 1.0))
     if alternative == "less":
         low = np.zeros_like(low)
     if alternative == "greater":
@@ -189,7 +195,7 @@ class PartialEstimate:
         if alternative == "two-sided":
             half = float(critical_value(bias / sd, alpha)[()]) * sd
         else:
-            half = bias + normal_quantile(alpha, alternative) * sd
+            half = bias + _quantile(alpha, alternative) * sd
         low = max(self.estimate - half, 0.0) if alternative != "less" else 0.0
         high = min(self.estimate + half, 1.0) if alternative != "greater" else 1.0
         return ConfidenceInterval(np.float64(low), np.float64(high))
@@ -382,9 +388,16 @@ def estimate_generator(
 
 
 def transfer_bias_bound(
-    transfer_bias: float | str | None, transfer_sd: float, held_out_errors: np.ndarray | None
+    transfer_bias: float | str | None,
+    design: LabelDesign,
+    held_out_errors: pd.Series | None = None,
 ) -> float:
-    """The bound ``B`` an option means: NaN (none), the number, or :func:`~regression.labels.bias.held_out_bound`."""
+    """The bound ``B`` an option means: NaN (none), the number, or :func:`~regression.labels.bias.held_out_bound`.
+
+    ``held_out_errors``: the transfer's signed errors on the calibration
+    generators held out in turn, indexed by generator; each one's label
+    sampling error comes from its labels in ``design``.
+    """
     transfer_bias = check_transfer_bias(transfer_bias)
     if transfer_bias is None:
         return float("nan")
@@ -394,5 +407,9 @@ def transfer_bias_bound(
                 "transfer_bias='held-out' needs the transfer's held-out errors on the "
                 "calibration generators (held_out_errors); fit with TransferModel.fit_table."
             )
-        return held_out_bound(held_out_errors, transfer_sd)
+        labels = design.items.groupby("generator", sort=False)["human"]
+        p = labels.mean().reindex(held_out_errors.index).to_numpy(dtype=float)
+        n = labels.count().reindex(held_out_errors.index).to_numpy(dtype=float)
+        label_se = np.sqrt(p * (1 - p) / np.maximum(n, 1.0))
+        return held_out_bound(held_out_errors.to_numpy(dtype=float), label_se)
     return float(transfer_bias)

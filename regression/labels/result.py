@@ -149,7 +149,7 @@ def fit_partial(
     *,
     exclude: tuple[str, ...] | list[str] = (),
     transfer_bias: float | str | None = None,
-    held_out_errors: np.ndarray | None = None,
+    held_out_errors: pd.Series | None = None,
     seed: int = 0,
 ) -> PartialLabels:
     """Estimate every partially labelled generator of ``design``.
@@ -171,10 +171,10 @@ def fit_partial(
         bias-aware interval for that bound (:mod:`regression.labels.bias`).
         ``"held-out"``: ``B`` from the transfer's held-out errors
         (:func:`~regression.labels.bias.held_out_bound`).
-    held_out_errors : ndarray, optional
+    held_out_errors : Series, optional
         The transfer estimate's signed errors on the calibration generators,
-        each held out in turn (``TransferResult.loo_errors``); needed for
-        ``transfer_bias="held-out"``.
+        each held out in turn, indexed by generator (a column of
+        ``TransferResult.loo_errors``); needed for ``transfer_bias="held-out"``.
     seed : int
         Seeds the cross-fit folds (used only where the other generators hold
         too few labels).
@@ -187,7 +187,7 @@ def fit_partial(
             roles[generator] = "calibration"
     for generator in [g for g in design.partial if g not in set(exclude)]:
         t, sd = transfer_sd(transfer, generator)
-        bound = transfer_bias_bound(transfer_bias, sd, held_out_errors)
+        bound = transfer_bias_bound(transfer_bias, design, held_out_errors)
         estimates[generator] = estimate_generator(
             design, generator, t, sd, bias_bound=bound, seed=seed
         )

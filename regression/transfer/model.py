@@ -238,7 +238,7 @@ class TransferModel:
         result = self._fit(counts.rates, counts.n_labeled.astype(float), anchors)
         held_out = None
         if transfer_bias == "held-out" and len(result.loo_errors):
-            held_out = result.loo_errors[result.method].to_numpy(dtype=float)
+            held_out = result.loo_errors[result.method]
         partial = fit_partial(
             design,
             result.interval(0.05),

@@ -104,11 +104,22 @@ def test_bad_transfer_bias_is_named(bad):
 
 
 def test_held_out_bound():
-    # the largest held-out error plus z times the transfer's sd
-    assert held_out_bound(np.array([0.02, -0.05, np.nan]), 0.01) == pytest.approx(
-        0.05 + 1.959964 * 0.01, abs=1e-6
-    )
-    assert held_out_bound(np.array([]), 0.01) == float("inf")
+    # the largest held-out error, each with z times its label sampling error added
+    errors, label_se = np.array([0.02, -0.05, np.nan]), np.array([0.02, 0.005, 0.01])
+    assert held_out_bound(errors, label_se) == pytest.approx(0.05 + 1.959964 * 0.005, abs=1e-6)
+    assert held_out_bound(np.array([]), np.array([])) == float("inf")
+
+
+def test_held_out_bound_on_the_bundled_data(bundled):
+    """The bound fit_table derives: its largest held-out error plus the label sampling error."""
+    judgments, human = bundled
+    labels = _partial(human, "gpt-4o", 50)
+    result = LatentTraitModel().fit_table(judgments, labels, transfer_bias="held-out")
+    errors = result.loo_errors[result.method]
+    others = human[human["generator"].isin(errors.index)].groupby("generator")["human"]
+    se = np.sqrt(others.mean() * (1 - others.mean()) / others.count()).reindex(errors.index)
+    expected = float((errors.abs() + 1.959964 * se).max())
+    assert result.partial.estimates["gpt-4o"].bias_bound == pytest.approx(expected, rel=1e-6)
 
 
 # --- coverage for every bias within the bound -----------------------------------------
