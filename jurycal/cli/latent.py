@@ -457,7 +457,7 @@ def run_estimate(args: argparse.Namespace) -> int:
             f", {n_human:,} human labels of its own (a sample of its items) and what the other "
             f"generators teach: the judges are worth {worth['judges_worth']:.0f} more labels, the "
             f"other generators {worth['transfer_worth']:.0f} (effective sample size "
-            f"{worth['n_eff']:.0f})"
+            f"{worth['n_eff']:.0f}; {worth['guarantee']})"
         )
     elif n_human:
         own = (
