@@ -79,6 +79,15 @@ def bench_moved() -> None:
     table["held-out bound"] = study.groupby("generator", sort=False)["bound"].max()
     print(table.round(3).to_string())
     print()
+    held = study[study["option"] == "held-out"].copy()
+    held["bias within the bound"] = held["bias"].abs() <= held["bound"]
+    cells = held.groupby(["bias within the bound", "n", "design"], sort=False)["coverage"]
+    print("Held-out bound: coverage of the cells whose bias lies within the bound, and past it")
+    print("(cells: generator x shift; lowest, mean and how many):")
+    print()
+    within = pd.DataFrame({"min": cells.min(), "mean": cells.mean(), "cells": cells.size()})
+    print(within.round(3).to_string())
+    print()
     at_50 = study[(study["shift"] == 0) & (study["n"] == 50) & (study["design"] == "uniform")]
     print("At the natural bias, 50 uniform labels: width over the labels-alone Wilson width:")
     print()
