@@ -6,26 +6,29 @@ taken in turn as the new one (its labels hidden); ``n`` of its items are drawn
 partial-label interval (:mod:`regression.labels`) is checked against its
 full-label precision, beside the Wilson interval of ``n`` uniform labels alone.
 Two data sets: the bundled agreeableness votes (weak judges, J ~ 0.2) and a
-simulated world of strong judges (J ~ 0.8, ``simulate_item_votes``); on the
-latter also the labels and votes without the transfer estimate.
+simulated world of strong judges (J ~ 0.8, ``simulate_item_votes``), each with
+the default interval (labels and votes, valid for any transfer bias) and with
+``transfer_bias="held-out"`` (bias-aware, the transfer's held-out bound).
+The moved transfer and the two active worlds are in ``bench_moved_transfer.py``.
 """
 
 from __future__ import annotations
 
 import pandas as pd
+from label_study import label_study
 from timing import best_of
 
 from jurycal.datasets import load_agreeableness_judgments
 from regression import LatentTraitModel, suggest_labels
-from regression.labels.study import label_study
 from regression.latent.simulate import simulate_item_votes
 
 DRAWS = 200
 N_VALUES = (25, 50, 100)
+OPTIONS = (None, "held-out")
 
 
 def _summary(study: pd.DataFrame) -> pd.DataFrame:
-    grouped = study.groupby(["n", "design"], sort=False)
+    grouped = study.groupby(["option", "n", "design"], sort=False)
     return pd.DataFrame(
         {
             "coverage_mean": grouped["coverage"].mean(),
@@ -49,7 +52,10 @@ def _print(title: str, study: pd.DataFrame) -> None:
     print("Per generator (coverage / width ratio to the labels alone):")
     print()
     wide = study.pivot_table(
-        index="generator", columns=["n", "design"], values=["coverage", "ratio"], sort=False
+        index=["option", "generator"],
+        columns=["n", "design"],
+        values=["coverage", "ratio"],
+        sort=False,
     )
     print(wide.round(3).to_string())
     print()
@@ -57,7 +63,7 @@ def _print(title: str, study: pd.DataFrame) -> None:
 
 def bench_bundled() -> None:
     judgments, human = load_agreeableness_judgments()
-    study = label_study(judgments, human, N_VALUES, DRAWS, seed=0)
+    study = label_study(judgments, human, N_VALUES, DRAWS, options=OPTIONS, seed=0)
     _print(f"Bundled agreeableness data ({DRAWS} draws per cell)", study)
 
 
@@ -73,19 +79,10 @@ def bench_strong() -> None:
         seed=3,
     )
     j = float((world.tpr + world.tnr - 1).mean())
-    for use_transfer in (True, False):
-        study = label_study(
-            world.judgments,
-            world.human_labels,
-            N_VALUES,
-            DRAWS,
-            seed=1,
-            use_transfer=use_transfer,
-        )
-        what = "labels, votes and transfer" if use_transfer else "labels and votes only"
-        _print(
-            f"Simulated strong judges (mean J = {j:.2f}): {what} ({DRAWS} draws per cell)", study
-        )
+    study = label_study(
+        world.judgments, world.human_labels, N_VALUES, DRAWS, options=OPTIONS, seed=1
+    )
+    _print(f"Simulated strong judges (mean J = {j:.2f}) ({DRAWS} draws per cell)", study)
 
 
 def bench_speed() -> None:

@@ -50,6 +50,7 @@ __all__ = [
     "run_estimate",
     "run_fit",
     "run_rank",
+    "transfer_bias_value",
 ]
 
 
@@ -98,6 +99,16 @@ def register(subparsers: Any) -> None:
                 action="store_true",
                 help="pair intervals each at the level alone, not simultaneous",
             )
+        parser.add_argument(
+            "--transfer-bias",
+            type=transfer_bias_value,
+            default=None,
+            metavar="{none,held-out,NUMBER}",
+            help="what a partially labelled generator's interval assumes of the transfer "
+            "estimate's bias: none (default; the interval holds whatever the bias), held-out "
+            "(at most the transfer's largest held-out error on the calibration generators, plus "
+            "its sampling error) or a bound as a fraction (0.05: 5 points); see docs/labels.md",
+        )
         parser.add_argument(
             "--estimator",
             choices=list(REGISTRY),
@@ -233,7 +244,13 @@ def _read_and_fit(args: argparse.Namespace, advance: Any) -> tuple[Any, list[str
     advance("fit")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # every warning is on the result and printed below
-        result = model.fit_table(design, None, calibration, shared_items=args.shared_items)
+        result = model.fit_table(
+            design,
+            None,
+            calibration,
+            shared_items=args.shared_items,
+            transfer_bias=args.transfer_bias,
+        )
     return design, calibration, result
 
 
@@ -351,6 +368,21 @@ def run_fit(args: argparse.Namespace) -> int:
     return 0
 
 
+def transfer_bias_value(text: str) -> float | str | None:
+    """An argparse type: ``none``, ``held-out`` or a bias bound as a fraction in [0, 1]."""
+    if text in ("none", "held-out"):
+        return None if text == "none" else text
+    try:
+        bound = float(text)
+    except ValueError:
+        bound = float("nan")
+    if not 0.0 <= bound <= 1.0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} must be none, held-out or a fraction in [0, 1] (0.05 is 5 points)"
+        )
+    return bound
+
+
 def pair_value(text: str) -> tuple[str, str]:
     """``A:B`` as a pair of generator names (argparse type)."""
     a, sep, b = text.partition(":")
@@ -443,7 +475,9 @@ def run_estimate(args: argparse.Namespace) -> int:
             if args.interval == "items" or (partial and args.estimator == "transfer"):
                 # partial labels of the new generator (regression.labels) need the whole table
                 # add_generators keeps no item votes; the same model fitted to the whole table does.
-                result = model.fit_table(design, None, calibration)
+                result = model.fit_table(
+                    design, None, calibration, transfer_bias=args.transfer_bias
+                )
             else:
                 result = base.add_generators(new_counts.rates, new_counts.n_labeled.astype(float))
         advance("intervals")
@@ -461,7 +495,7 @@ def run_estimate(args: argparse.Namespace) -> int:
             f", {n_human:,} human labels of its own (a sample of its items) and what the other "
             f"generators teach: the judges are worth {worth['judges_worth']:.0f} more labels, the "
             f"other generators {worth['transfer_worth']:.0f} (effective sample size "
-            f"{worth['n_eff']:.0f})"
+            f"{worth['n_eff']:.0f}; {worth['guarantee']})"
         )
     elif n_human:
         own = (

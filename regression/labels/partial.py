@@ -1,66 +1,86 @@
 """The estimate of a partially labelled generator: its labels, the judges' votes, the other generators.
 
-Three sources, each used only as far as it earns its place:
+Three sources:
 
 1. **The labels**, a random sample of the generator's judged items drawn with
    known inclusion probabilities ``pi_i`` (uniform: ``n / N``), weighted by
    ``1 / pi_i`` (Hajek; Zrnic & Candes, 2024, Active Statistical Inference).
 2. **The votes** on every item, through the predictor ``q_i`` of
    :mod:`regression.labels.predict` (fitted without the item's own label),
-   prediction-powered: ``theta = lam * mean_all(q) + sum_l w_l (y_l - lam q_l) / sum_l w_l``
+   prediction-powered: ``P = lam * mean_all(q) + sum_l w_l (y_l - lam q_l) / sum_l w_l``
    with the power-tuning weight ``lam`` in [0, 1] that minimises the design
    variance (PPI++, Angelopoulos, Duchi & Zrnic, 2023; ``lam = 0`` is the
-   labels alone, so useless judges cost nothing).
+   labels alone, so useless judges cost nothing). ``lam`` is tuned on the
+   same labels, as PPI++ does (its power tuning, section 2): the plug-in
+   ``lam`` converges to the optimal one, so the estimate has asymptotically
+   the normal law at the optimal ``lam``; what that costs at 25 to 200 labels
+   is measured (docs/labels.md, the labels-and-votes coverage).
 3. **The other generators**, through the transfer estimate ``T`` (fitted
-   without this generator's labels), with its variance inflated by its squared
-   disagreement with this generator's own estimate, so a transfer the labels
-   contradict gets next to no weight (a new best model is where the other
-   generators mislead).
+   without this generator's labels), only under an assumed bound on its bias
+   for this generator (:mod:`regression.labels.bias`): by default ``T`` gets
+   no weight, so the interval holds whatever ``T``'s bias.
 
-Honest near precision 1: ``lam`` and the variance ratio are computed with two
+The interval of ``P`` is a Wilson score interval at the effective sample size
+``n_eff = p~(1 - p~) / V``: ``V`` the design variance (Poisson sampling,
+linearised) and ``p~`` the estimate shrunk by the two pseudo-labels, so the
+Wilson interval's variance is the design variance whatever the design.
+Honest near precision 1: ``lam`` and ``V`` are computed with two
 pseudo-labels (one valid, one invalid, predicted at the labelled mean), so a
 sample of all-valid labels, whose residuals say nothing about the judges'
-errors, gets ``lam = 0`` and the labels-alone interval; and the residuals'
-variance is never taken below what the predictor itself expects
-(``sum q(1 - q)``), since a small sample can miss the judges' rare surprises. The interval is a
-Wilson score interval at the effective sample size
-``n_eff = n_0 * V_0 / V_lam`` (``n_0`` the labels' own size after the finite
-population correction, ``V_0 / V_lam`` the variance the votes remove), so it
-never collapses to a point and is never wider than the labels' own Wilson
-interval (``lam = 0`` is always a candidate).
+errors, gets ``lam = 0`` and about the labels-alone interval; and the
+residuals' variance is never taken below what the predictor itself expects
+(``sum q(1 - q)``), since a small sample can miss the judges' rare surprises.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 from regression.intervals import ConfidenceInterval, normal_quantile
+from regression.labels.bias import (
+    HELD_OUT,
+    bias_aware_weight,
+    check_transfer_bias,
+    critical_value,
+    held_out_bound,
+)
 from regression.labels.design import PROBABILITY_COLUMN, LabelDesign
 from regression.labels.predict import predict_generator
 
 __all__ = [
     "COVERS",
-    "DOUBT",
+    "GUARANTEES",
     "PartialEstimate",
     "combine_transfer",
+    "estimate_generator",
     "ppi_design_mean",
     "score_interval",
+    "transfer_bias_bound",
 ]
+
+#: normal_quantile, remembered: the estimator runs it once per interval, in loops of draws
+_quantile = functools.lru_cache(maxsize=64)(normal_quantile)
+
+#: The two-sided 95 % normal quantile (the level the effective sizes are stated at).
+Z_95 = normal_quantile(0.05)
 
 #: What the interval of a partially labelled generator accounts for.
 COVERS = (
-    "the random choice of the labelled items (design-based, inverse-probability weighted), "
-    "the judges' errors on them and, where the transfer estimate is used, its own interval and "
-    "its disagreement with the labels (Wilson score interval at the effective sample size)"
+    "the random choice of the labelled items (design-based, inverse-probability weighted) and "
+    "the judges' errors on them (Wilson score interval at the effective sample size); where a "
+    "bound on the transfer estimate's bias is assumed (transfer_bias), also the transfer "
+    "estimate's own interval and any bias up to that bound (bias-aware interval)"
 )
 
-
-#: The share of the prediction-powered variance added to the transfer's disagreement
-#: (:func:`combine_transfer`).
-DOUBT = 0.3
+#: Which guarantee a partially labelled generator's interval carries, by ``PartialEstimate.source``.
+GUARANTEES = {
+    "labels and votes": "labels and votes: valid for any transfer bias",
+    "bias-aware": "bias-aware: valid if |transfer bias| <= {bound:.1f} points",
+}
 
 
 def score_interval(
@@ -77,14 +97,15 @@ def score_interval(
     >>> round(float(low), 3), float(high)
     (0.929, 1.0)
     """
-    z = normal_quantile(alpha, alternative)
+    z = _quantile(alpha, alternative)
     p_arr = np.clip(np.asarray(p, dtype=float), 0.0, 1.0)
     m_arr = np.maximum(np.asarray(m, dtype=float), 1e-12)
     denom = 1 + z**2 / m_arr
     center = (p_arr + z**2 / (2 * m_arr)) / denom
     half = z * np.sqrt(p_arr * (1 - p_arr) / m_arr + z**2 / (4 * m_arr**2)) / denom
-    low = np.clip(center - half, 0.0, 1.0)
-    high = np.clip(center + half, 0.0, 1.0)
+    # at p = 0 or 1 the bound is exactly 0 or 1; rounding must not leave the truth outside
+    low = np.where(p_arr <= 0.0, 0.0, np.clip(center - half, 0.0, 1.0))
+    high = np.where(p_arr >= 1.0, 1.0, np.clip(center + half, 0.0, 1.0))
     if alternative == "less":
         low = np.zeros_like(low)
     if alternative == "greater":
@@ -94,15 +115,15 @@ def score_interval(
 
 @dataclass(frozen=True)
 class PartialEstimate:
-    """A generator's estimate from its partial labels (and, combined, the transfer estimate).
+    """One partially labelled generator's estimate: a record of :class:`~regression.labels.result.PartialLabels`.
 
     Attributes
     ----------
     estimate : float
-        The final estimate (``ppi`` combined with the transfer estimate, if any).
+        The final estimate: ``ppi``, or ``(1 - weight) ppi + weight transfer``.
     n_eff : float
-        Effective sample size of the final estimate: its interval is the Wilson
-        interval at ``n_eff`` trials.
+        Effective sample size of the final interval: the labels a 95 % interval
+        as wide would take at this precision.
     n_labels, n_items : int
         Labelled and judged items of the generator.
     ppi : float
@@ -112,16 +133,23 @@ class PartialEstimate:
     lam : float
         The power-tuning weight in [0, 1].
     n_eff_ppi : float
-        Effective sample size of ``ppi`` (labels plus the judges' worth).
+        Effective sample size of ``ppi`` (labels plus the judges' worth):
+        ``p~(1 - p~) / variance``.
     labels_only : float
         The inverse-probability-weighted mean of the labels.
     n_base : float
         What the labels alone are worth under their design (``n / (1 - n / N)``
         uniform: the finite-population correction; less for unequal weights).
-    transfer : float
-        The transfer estimate (NaN if none).
+    variance : float
+        The design variance of ``ppi`` (floors and pseudo-labels included).
+    transfer, transfer_sd : float
+        The transfer estimate and its standard deviation (NaN if none).
+    bias_bound : float
+        The assumed bound on the transfer's bias (NaN: none assumed).
+    weight : float
+        The weight on the transfer estimate (0 unless a bound is assumed).
     n_transfer : float
-        The labels the transfer estimate is worth after its inflation (0 if none).
+        The labels the transfer estimate is worth: ``n_eff - n_eff_ppi``.
     """
 
     estimate: float
@@ -134,12 +162,43 @@ class PartialEstimate:
     n_eff_ppi: float
     labels_only: float
     n_base: float = float("nan")
+    variance: float = float("nan")
     transfer: float = float("nan")
+    transfer_sd: float = float("nan")
+    bias_bound: float = float("nan")
+    weight: float = 0.0
     n_transfer: float = 0.0
 
-    def interval(self, alpha: float = 0.05, alternative: str = "two-sided") -> ConfidenceInterval:
-        """The Wilson score interval at :attr:`n_eff`."""
-        return score_interval(self.estimate, self.n_eff, alpha, alternative)
+    @property
+    def source(self) -> str:
+        """``"labels and votes"`` or ``"bias-aware"`` (labels, votes and the transfer estimate)."""
+        return "bias-aware" if self.weight > 0 else "labels and votes"
+
+    @property
+    def guarantee(self) -> str:
+        """The guarantee the interval carries, in words (:data:`GUARANTEES`)."""
+        return GUARANTEES[self.source].format(bound=100 * self.bias_bound)
+
+    @property
+    def own_sd(self) -> float:
+        """Standard deviation of the part of the error that is not the transfer's: ``(1 - weight) sqrt(variance)``."""
+        return float((1 - self.weight) * np.sqrt(self.variance))
+
+    def bounds(self, alpha: float = 0.05, alternative: str = "two-sided") -> ConfidenceInterval:
+        """The interval: Wilson at :attr:`n_eff_ppi`, or bias-aware (:mod:`regression.labels.bias`)."""
+        if self.weight == 0:
+            return score_interval(self.ppi, self.n_eff_ppi, alpha, alternative)
+        sd = float(
+            np.sqrt((1 - self.weight) ** 2 * self.variance + self.weight**2 * self.transfer_sd**2)
+        )
+        bias = self.weight * self.bias_bound
+        if alternative == "two-sided":
+            half = float(critical_value(bias / sd, alpha)[()]) * sd
+        else:
+            half = bias + _quantile(alpha, alternative) * sd
+        low = max(self.estimate - half, 0.0) if alternative != "less" else 0.0
+        high = min(self.estimate + half, 1.0) if alternative != "greater" else 1.0
+        return ConfidenceInterval(np.float64(low), np.float64(high))
 
 
 def _design_terms(
@@ -187,6 +246,8 @@ def ppi_design_mean(
     Active Statistical Inference). Variance: Poisson sampling, linearised, ``sum_l (1 - pi_l) / pi_l^2
     (e_l)^2 / (sum_l 1 / pi_l)^2`` with ``e`` the centred residuals; ``lam``
     minimises it (the PPI++ power-tuning formula with these design weights).
+    The effective sample size is ``p~(1 - p~) / V``, so the Wilson interval's
+    variance is the design variance ``V`` under any inclusion probabilities.
 
     Examples
     --------
@@ -213,82 +274,97 @@ def ppi_design_mean(
     f_aug = np.concatenate([f, [f_bar, f_bar]])
     w_aug = np.concatenate([w, [w.min()] * 2])
     c_aug = np.concatenate([c, [max(c.min(), 1e-12)] * 2])
-    a, b, cc, total = _design_terms(y_aug, f_aug, w_aug, c_aug)
+    a, b, cc, _ = _design_terms(y_aug, f_aug, w_aug, c_aug)
     if lam is None:
         lam = float(np.clip(b / cc, 0.0, 1.0)) if cc > 0 else 0.0
+    # the pseudo-labels' residuals add doubt, their weight no information: divide by the
+    # labels' own total weight
+    total = w.sum()
     v0 = a / total**2
     v_lam = (a - 2 * lam * b + lam * lam * cc) / total**2
     # the residuals' variance is estimated from the judges' rare surprises, which a small
     # sample may miss: never claim less than the predictor itself expects, sum c q(1-q)
     # + (1 - lam)^2 (q - q_bar)^2, if it is calibrated (a floor, never a gain)
-    v_model = float((c * (f * (1 - f) + ((1 - lam) * (f - f_bar)) ** 2)).sum() / w.sum() ** 2)
+    v_model = float((c * (f * (1 - f) + ((1 - lam) * (f - f_bar)) ** 2)).sum() / total**2)
     v_lam = max(v_lam, v_model, 1e-15)
     if v_lam >= v0:
-        lam, v_lam = 0.0, v0
-    n_0 = min(w.sum() ** 2 / max(c.sum(), 1e-12), float(big_n))
-    n_eff = n_0 * v0 / v_lam
-    labels_only = float((w * y).sum() / w.sum())
-    ppi = float(lam * q_all.mean() + (w * (y - lam * f)).sum() / w.sum())
+        lam, v_lam = 0.0, max(v0, 1e-15)
+    labels_only = float((w * y).sum() / total)
+    ppi = float(lam * q_all.mean() + (w * (y - lam * f)).sum() / total)
+    # the Wilson interval's variance p(1 - p) / n_eff is the design variance at the estimate
+    # (shrunk by the pseudo-labels, so an all-valid sample keeps a positive width)
+    shrunk = (ppi * total + w.min()) / (total + 2 * w.min())
+    n_eff = float(np.clip(shrunk, 0.0, 1.0) * (1 - np.clip(shrunk, 0.0, 1.0)) / v_lam)
+    n_0 = min(total**2 / max(c.sum(), 1e-12), float(big_n))
     a_r, b_r, c_r, total_r = _design_terms(y, f, w, c)
     se = float(np.sqrt(max(a_r - 2 * lam * b_r + lam * lam * c_r, 0.0)) / total_r)
     return PartialEstimate(
         estimate=ppi,
-        n_eff=float(n_eff),
+        n_eff=n_eff,
         n_labels=n,
         n_items=big_n,
         ppi=ppi,
         se=se,
         lam=float(lam),
-        n_eff_ppi=float(n_eff),
+        n_eff_ppi=n_eff,
         labels_only=labels_only,
         n_base=float(n_0),
+        variance=float(v_lam),
     )
 
 
 def combine_transfer(
-    estimate: PartialEstimate, transfer: float, transfer_sd: float
+    estimate: PartialEstimate,
+    transfer: float,
+    transfer_sd: float,
+    bias_bound: float = float("nan"),
 ) -> PartialEstimate:
-    """Add the transfer estimate as ``n_T`` pseudo-labels, its variance inflated by its disagreement.
+    """Combine the labels-and-votes estimate with the transfer estimate, its bias at most ``bias_bound``.
 
-    ``V_T' = transfer_sd^2 + (transfer - ppi)^2 + DOUBT * V_ppi``; ``n_T = p(1 - p) / V_T'``
-    with ``p`` the prediction-powered estimate shrunk by one valid and one
-    invalid pseudo-label and ``V_ppi = p(1 - p) / n_eff``; the combined
-    estimate is the ``n_eff``- and ``n_T``-weighted mean, its effective size
-    ``n_eff + n_T`` (precision weighting, as a meta-analysis with a random
-    effect of one study's size). The squared disagreement alone is small
-    exactly when ``ppi`` happens to err towards a biased transfer estimate;
-    :data:`DOUBT` times the labels' own variance keeps some of that doubt
-    (its value was set by simulation on the bundled data, where the best
-    generator's transfer estimate is 2.4 points low: see docs/labels.md).
+    Without a bound (NaN, the default) the transfer estimate gets no weight:
+    no interval valid for every bias can do much better at zero bias
+    (:mod:`regression.labels.bias`). With one, the weight minimises the
+    bias-aware half-width given the variances and the bound alone, never
+    ``transfer - ppi``, so the interval covers for every bias within the bound.
 
     Examples
     --------
     >>> base = ppi_design_mean(np.r_[np.ones(45), np.zeros(5)], np.full(50, .9), np.full(500, .9))
-    >>> agree = combine_transfer(base, 0.9, 0.02)
-    >>> far = combine_transfer(base, 0.6, 0.02)
-    >>> bool(agree.n_transfer > 10 * far.n_transfer), bool(agree.n_eff > base.n_eff)
-    (True, True)
+    >>> combine_transfer(base, 0.6, 0.02).estimate == base.ppi  # no bound: no weight
+    True
+    >>> near = combine_transfer(base, 0.9, 0.02, bias_bound=0.01)
+    >>> 0 < near.weight < 1, near.n_transfer > 0, near.guarantee
+    (True, True, 'bias-aware: valid if |transfer bias| <= 1.0 points')
     """
-    if not (np.isfinite(transfer) and np.isfinite(transfer_sd)):
+    if not (np.isfinite(transfer) and np.isfinite(transfer_sd) and transfer_sd > 0):
         return estimate
-    m = estimate.n_eff_ppi
-    p = (estimate.ppi * m + 1.0) / (m + 2.0)
-    inflated = transfer_sd**2 + (transfer - estimate.ppi) ** 2 + DOUBT * p * (1 - p) / m
-    n_t = float(p * (1 - p) / max(inflated, 1e-12))
-    combined = (m * estimate.ppi + n_t * transfer) / (m + n_t)
-    return PartialEstimate(
-        estimate=float(combined),
-        n_eff=float(m + n_t),
-        n_labels=estimate.n_labels,
-        n_items=estimate.n_items,
-        ppi=estimate.ppi,
-        se=estimate.se,
-        lam=estimate.lam,
-        n_eff_ppi=m,
-        labels_only=estimate.labels_only,
-        n_base=estimate.n_base,
+    # the labels-and-votes estimate, with the transfer estimate on record
+    plain = replace(
+        estimate,
+        estimate=estimate.ppi,
+        n_eff=estimate.n_eff_ppi,
         transfer=float(transfer),
-        n_transfer=n_t,
+        transfer_sd=float(transfer_sd),
+        bias_bound=float(bias_bound),
+        weight=0.0,
+        n_transfer=0.0,
+    )
+    if not np.isfinite(bias_bound):
+        return plain
+    choice = bias_aware_weight(estimate.variance, transfer_sd, bias_bound)
+    # the Wilson interval of the labels and votes is the w = 0 candidate: the transfer
+    # enters only where the bias-aware interval is narrower (a choice that never looks at T)
+    wilson = plain.bounds()
+    if choice.weight == 0 or 2 * choice.half_width >= float(wilson.high - wilson.low):
+        return plain
+    # effective size: the labels whose 95 % interval is as wide, at this precision
+    n_eff = estimate.n_eff_ppi * Z_95**2 * estimate.variance / choice.half_width**2
+    return replace(
+        plain,
+        estimate=float((1 - choice.weight) * estimate.ppi + choice.weight * transfer),
+        n_eff=float(n_eff),
+        weight=choice.weight,
+        n_transfer=max(float(n_eff) - estimate.n_eff_ppi, 0.0),
     )
 
 
@@ -298,6 +374,7 @@ def estimate_generator(
     transfer: float = float("nan"),
     transfer_sd: float = float("nan"),
     *,
+    bias_bound: float = float("nan"),
     seed: int = 0,
 ) -> PartialEstimate:
     """:func:`ppi_design_mean` on one partially labelled generator, then :func:`combine_transfer`."""
@@ -307,23 +384,32 @@ def estimate_generator(
     y = items["human"].to_numpy(dtype=float)[labelled]
     pi = items[PROBABILITY_COLUMN].to_numpy(dtype=float)[labelled]
     base = ppi_design_mean(y, q[labelled], q, pi)
-    return combine_transfer(base, transfer, transfer_sd)
+    return combine_transfer(base, transfer, transfer_sd, bias_bound)
 
 
-def partial_table(estimates: dict[str, PartialEstimate]) -> pd.DataFrame:
-    """One row per partially labelled generator: the estimate and what each source is worth."""
-    return pd.DataFrame(
-        {
-            "estimate": [e.estimate for e in estimates.values()],
-            "n_labels": [e.n_labels for e in estimates.values()],
-            "n_items": [e.n_items for e in estimates.values()],
-            "labels_only": [e.labels_only for e in estimates.values()],
-            "ppi": [e.ppi for e in estimates.values()],
-            "lam": [e.lam for e in estimates.values()],
-            "judges_worth": [e.n_eff_ppi - e.n_labels for e in estimates.values()],
-            "transfer": [e.transfer for e in estimates.values()],
-            "transfer_worth": [e.n_transfer for e in estimates.values()],
-            "n_eff": [e.n_eff for e in estimates.values()],
-        },
-        index=pd.Index(list(estimates), name="generator"),
-    )
+def transfer_bias_bound(
+    transfer_bias: float | str | None,
+    design: LabelDesign,
+    held_out_errors: pd.Series | None = None,
+) -> float:
+    """The bound ``B`` an option means: NaN (none), the number, or :func:`~regression.labels.bias.held_out_bound`.
+
+    ``held_out_errors``: the transfer's signed errors on the calibration
+    generators held out in turn, indexed by generator; each one's label
+    sampling error comes from its labels in ``design``.
+    """
+    transfer_bias = check_transfer_bias(transfer_bias)
+    if transfer_bias is None:
+        return float("nan")
+    if transfer_bias == HELD_OUT:
+        if held_out_errors is None:
+            raise ValueError(
+                "transfer_bias='held-out' needs the transfer's held-out errors on the "
+                "calibration generators (held_out_errors); fit with TransferModel.fit_table."
+            )
+        labels = design.items.groupby("generator", sort=False)["human"]
+        p = labels.mean().reindex(held_out_errors.index).to_numpy(dtype=float)
+        n = labels.count().reindex(held_out_errors.index).to_numpy(dtype=float)
+        label_se = np.sqrt(p * (1 - p) / np.maximum(n, 1.0))
+        return held_out_bound(held_out_errors.to_numpy(dtype=float), label_se)
+    return float(transfer_bias)

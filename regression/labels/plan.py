@@ -11,6 +11,13 @@ probabilities ``pi_i`` has design variance ``sum_i (1 - pi_i) / pi_i v_i / N^2``
 (Poisson sampling; Zrnic & Candes, 2024, for the active optimum
 ``pi_i ~ sqrt(v_i)``). The width is that of the Wilson interval at the effective
 sample size ``theta (1 - theta) / V``.
+
+One rule, :func:`drawn_design`, says whether an "active" draw of ``n`` labels
+is drawn actively or uniformly (uniform where the closed form predicts active
+choice no narrower): :func:`~regression.labels.suggest.suggest_labels` draws
+by it and :func:`labels_needed` plans by it, so the plan's active figure is
+what the suggested draw gives, and never more than the uniform figure where
+the draw would be uniform.
 """
 
 from __future__ import annotations
@@ -19,12 +26,13 @@ import numpy as np
 
 from regression.checks import check_alpha
 from regression.intervals import normal_quantile
-from regression.labels.partial import DOUBT, combine_transfer, ppi_design_mean
+from regression.labels.partial import combine_transfer, ppi_design_mean
 
 __all__ = [
     "ACTIVE_FLOOR",
     "PLAN_DRAWS",
     "active_probabilities",
+    "drawn_design",
     "effective_size",
     "labels_needed",
     "predicted_width",
@@ -118,24 +126,32 @@ def predicted_width(
     n: np.ndarray | int,
     design: str = "uniform",
     alpha: float = 0.05,
-    transfer_sd: float = float("nan"),
 ) -> np.ndarray:
-    """Predicted width of the Wilson interval at the effective sample size, with ``n`` labels.
-
-    With ``transfer_sd`` the transfer estimate joins as in
-    :func:`~regression.labels.partial.combine_transfer`, its expected squared
-    disagreement being its variance plus the labels' (and :data:`~regression.labels.partial.DOUBT`
-    times the labels' variance on top).
-    """
+    """Predicted width of the labels-and-votes interval (Wilson at the effective sample size), ``n`` labels."""
     alpha = check_alpha(alpha)
     z = normal_quantile(alpha)
     q = np.asarray(q, dtype=float)
     theta = float(np.clip(q.mean(), 1e-3, 1 - 1e-3))
     m = effective_size(q, n, design)
-    if np.isfinite(transfer_sd):
-        m = m + theta * (1 - theta) / (2 * transfer_sd**2 + (1 + DOUBT) * theta * (1 - theta) / m)
     denom = 1 + z**2 / m
     return 2 * z * np.sqrt(theta * (1 - theta) / m + z**2 / (4 * m**2)) / denom
+
+
+def drawn_design(q: np.ndarray, n: int) -> str:
+    """How :func:`~regression.labels.suggest.suggest_labels` draws ``n`` labels: ``"active"`` or ``"uniform"``.
+
+    Active where the closed form (:func:`predicted_width`) predicts a narrower
+    interval than a uniform draw of as many labels; uniform otherwise (judges
+    that cannot tell the uncertain items apart gain nothing from active choice,
+    and its unequal weights cost width).
+
+    Examples
+    --------
+    >>> drawn_design(np.full(500, 0.7), 50)  # judges that tell no item apart
+    'uniform'
+    """
+    active = float(predicted_width(q, n, "active")[0])
+    return "active" if active < float(predicted_width(q, n, "uniform")[0]) else "uniform"
 
 
 def simulated_width(
@@ -145,17 +161,20 @@ def simulated_width(
     alpha: float = 0.05,
     transfer_sd: float = float("nan"),
     *,
+    bias_bound: float = float("nan"),
     draws: int = PLAN_DRAWS,
     seed: int = 0,
 ) -> float:
     """Mean width of the partial-label interval with ``n`` labels, by simulation from the predictor.
 
     Each draw takes every item's human label as ``Bernoulli(q_i)`` (the
-    predictor read as calibrated), draws ``n`` items by the design, and runs
+    predictor read as calibrated), draws ``n`` items by the design (``"active"``:
+    as :func:`drawn_design` says the suggested draw would be), and runs
     :func:`~regression.labels.partial.ppi_design_mean` (and, with
-    ``transfer_sd``, :func:`~regression.labels.partial.combine_transfer` with a
-    transfer estimate off by ``N(0, transfer_sd^2)``): the estimator itself,
-    so its floors and pseudo-labels are counted as they will be. Seeded.
+    ``transfer_sd`` and a ``bias_bound``, :func:`~regression.labels.partial.combine_transfer`
+    with a transfer estimate off by ``N(0, transfer_sd^2)``; without a bound
+    the transfer estimate gets no weight, as in the fit): the estimator
+    itself, so its floors and pseudo-labels are counted as they will be. Seeded.
 
     Examples
     --------
@@ -168,6 +187,8 @@ def simulated_width(
     big_n = q.size
     n = int(min(max(n, 2), big_n))
     rng = np.random.default_rng(seed)
+    if design == "active":
+        design = drawn_design(q, n)
     pi = np.full(big_n, n / big_n) if design == "uniform" else active_probabilities(q, n)
     total = 0.0
     for _ in range(draws):
@@ -179,8 +200,8 @@ def simulated_width(
         estimate = ppi_design_mean(y[pick], q[pick], q, pi[pick])
         if np.isfinite(transfer_sd):
             shifted = float(y.mean() + rng.normal(0.0, transfer_sd))
-            estimate = combine_transfer(estimate, shifted, transfer_sd)
-        low, high = estimate.interval(alpha)
+            estimate = combine_transfer(estimate, shifted, transfer_sd, bias_bound)
+        low, high = estimate.bounds(alpha)
         total += float(high - low)
     return total / draws
 
@@ -194,20 +215,32 @@ def labels_needed(
 ) -> int:
     """The fewest labels whose :func:`simulated_width` is at most ``width`` (``N`` if none reaches it).
 
-    Bisection over ``n`` with the same seed at every ``n`` (common random numbers).
+    Bisection over ``n`` with the same seed at every ``n`` (common random
+    numbers). ``"active"`` plans the draw :func:`drawn_design` chooses at each
+    ``n``; where that draw is uniform at the uniform figure, the active figure
+    is never larger than it.
     """
     big_n = len(q)
 
-    def fits(m: int) -> bool:
-        return simulated_width(q, m, design, alpha, transfer_sd) <= width
+    def needed(kind: str) -> int:
+        def fits(m: int) -> bool:
+            return simulated_width(q, m, kind, alpha, transfer_sd) <= width
 
-    if not fits(big_n):
-        return big_n
-    lo, hi = 1, big_n
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if fits(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
+        if not fits(big_n):
+            return big_n
+        lo, hi = 1, big_n
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if fits(mid):
+                hi = mid
+            else:
+                lo = mid
+        return hi
+
+    if design == "uniform":
+        return needed("uniform")
+    active = needed("active")
+    uniform = needed("uniform")
+    if active > uniform and drawn_design(q, uniform) == "uniform":
+        return uniform
+    return active

@@ -8,8 +8,14 @@ import numpy as np
 import pandas as pd
 
 from regression.intervals import normal_quantile
+from regression.labels.bias import check_transfer_bias
 from regression.labels.design import LabelDesign
-from regression.labels.partial import COVERS, PartialEstimate, estimate_generator
+from regression.labels.partial import (
+    COVERS,
+    PartialEstimate,
+    estimate_generator,
+    transfer_bias_bound,
+)
 from regression.results import interval_frame
 
 __all__ = ["LABELS_NOTE", "PartialLabels", "fit_partial", "transfer_sd"]
@@ -17,10 +23,11 @@ __all__ = ["LABELS_NOTE", "PartialLabels", "fit_partial", "transfer_sd"]
 #: The report card's sentence above :meth:`PartialLabels.worth`.
 LABELS_NOTE = (
     "Human labels per generator and what they are worth. A partially labelled generator's "
-    "estimate combines its labels (a random sample of its items), the judges' votes on all "
-    "its items (judges_worth: the labels they add, prediction-powered, lam their weight) and "
-    "the other generators (transfer_worth: the labels the transfer estimate adds, discounted "
-    "by its disagreement with the labels); n_eff is the effective sample size of the interval."
+    "estimate combines its labels (a random sample of its items) and the judges' votes on all "
+    "its items (judges_worth: the labels they add, prediction-powered, lam their weight); the "
+    "other generators' transfer estimate joins only under an assumed bound on its bias "
+    "(transfer_worth: the labels it adds, bias-aware); n_eff is the effective sample size of "
+    "the interval and guarantee says what the interval's coverage rests on."
 )
 
 
@@ -61,7 +68,7 @@ class PartialLabels:
         """``table`` (an interval table indexed by generator) with the partial rows replaced, role and n_labels added."""
         table = table.copy()
         for generator, estimate in self.estimates.items():
-            low, high = estimate.interval(alpha, alternative)
+            low, high = estimate.bounds(alpha, alternative)
             table.loc[generator, ["estimate", "low", "high"]] = [
                 estimate.estimate,
                 float(low),
@@ -95,7 +102,7 @@ class PartialLabels:
         For a fit without a calibration generator, where there is no transfer
         estimate to fill the other rows.
         """
-        bounds = [e.interval(alpha, alternative) for e in self.estimates.values()]
+        bounds = [e.bounds(alpha, alternative) for e in self.estimates.values()]
         return interval_frame(
             list(self.estimates),
             [e.estimate for e in self.estimates.values()],
@@ -109,24 +116,28 @@ class PartialLabels:
     def worth(self) -> pd.DataFrame:
         """Per generator: role, labels used and what the judges and the other generators are worth in labels.
 
-        Columns ``role, n_labels, judges_worth, transfer_worth, n_eff`` and
-        ``lam``; ``n_eff`` is the effective sample size of the estimate (labels
-        plus what the votes and the other generators add); NaN where it does
-        not apply (calibration rows: their labels alone; unlabelled rows: no
-        labels to count from).
+        Columns ``role, n_labels, judges_worth, transfer_worth, n_eff``,
+        ``lam`` and ``guarantee``; ``n_eff`` is the effective sample size of
+        the interval (labels plus what the votes and the other generators
+        add); NaN where it does not apply (calibration rows: their labels
+        alone; unlabelled rows: no labels to count from). ``guarantee`` says
+        what a partially labelled row's coverage rests on (any transfer bias,
+        or a bias within the assumed bound); blank on the other rows.
         """
         table = pd.DataFrame(
             {"role": self.roles, "n_labels": self.n_labels.reindex(self.roles.index).fillna(0)},
         )
         for column in ("judges_worth", "transfer_worth", "n_eff", "lam"):
             table[column] = np.nan
+        table["guarantee"] = ""
         table.loc[table["role"] == "calibration", "n_eff"] = table["n_labels"]
         for g, e in self.estimates.items():
-            table.loc[g, ["judges_worth", "transfer_worth", "n_eff", "lam"]] = [
+            table.loc[g, ["judges_worth", "transfer_worth", "n_eff", "lam", "guarantee"]] = [
                 e.n_eff_ppi - e.n_labels,
                 e.n_transfer,
                 e.n_eff,
                 e.lam,
+                e.guarantee,
             ]
         table["n_labels"] = table["n_labels"].astype(int)
         return table.rename_axis("generator")
@@ -137,6 +148,8 @@ def fit_partial(
     transfer: pd.DataFrame | None = None,
     *,
     exclude: tuple[str, ...] | list[str] = (),
+    transfer_bias: float | str | None = None,
+    held_out_errors: pd.Series | None = None,
     seed: int = 0,
 ) -> PartialLabels:
     """Estimate every partially labelled generator of ``design``.
@@ -150,10 +163,23 @@ def fit_partial(
         NaN bound are not combined.
     exclude : sequence of str
         Partially labelled generators to leave out (named calibration generators).
+    transfer_bias : None, "held-out" or float
+        What is assumed of the transfer estimate's bias for a partially
+        labelled generator. None (default): nothing, and the transfer estimate
+        gets no weight (the interval holds whatever its bias). A number ``B``
+        in [0, 1]: ``|bias| <= B`` (a fraction: 0.05 is 5 points), and the
+        bias-aware interval for that bound (:mod:`regression.labels.bias`).
+        ``"held-out"``: ``B`` from the transfer's held-out errors
+        (:func:`~regression.labels.bias.held_out_bound`).
+    held_out_errors : Series, optional
+        The transfer estimate's signed errors on the calibration generators,
+        each held out in turn, indexed by generator (a column of
+        ``TransferResult.loo_errors``); needed for ``transfer_bias="held-out"``.
     seed : int
         Seeds the cross-fit folds (used only where the other generators hold
         too few labels).
     """
+    check_transfer_bias(transfer_bias)
     estimates = {}
     roles = design.roles.copy()
     for generator in exclude:
@@ -161,5 +187,8 @@ def fit_partial(
             roles[generator] = "calibration"
     for generator in [g for g in design.partial if g not in set(exclude)]:
         t, sd = transfer_sd(transfer, generator)
-        estimates[generator] = estimate_generator(design, generator, t, sd, seed=seed)
+        bound = transfer_bias_bound(transfer_bias, design, held_out_errors)
+        estimates[generator] = estimate_generator(
+            design, generator, t, sd, bias_bound=bound, seed=seed
+        )
     return PartialLabels(roles, design.n_labels().reindex(design.roles.index), estimates)

@@ -2,29 +2,48 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
+from regression.errors import JurycalWarning
 from regression.labels.design import PROBABILITY_COLUMN, LabelDesign, label_design
-from regression.labels.plan import active_probabilities, predicted_width, systematic_sample
+from regression.labels.plan import (
+    active_probabilities,
+    drawn_design,
+    predicted_width,
+    systematic_sample,
+)
 from regression.labels.predict import predict_generator
 
-__all__ = ["split_budget", "suggest_labels", "systematic_sample"]
+__all__ = ["BudgetWarning", "split_budget", "suggest_labels", "systematic_sample"]
 
 
-def split_budget(widths: dict[str, np.ndarray], budget: int, step: int) -> dict[str, int]:
-    """Give ``budget`` labels ``step`` at a time to the generator whose predicted width is largest.
+class BudgetWarning(JurycalWarning):
+    """The budget is more than the unlabelled items left: every one of them is suggested."""
 
-    ``widths[g][k]`` is g's predicted width after ``k * step`` more labels.
+
+def split_budget(
+    widths: dict[str, np.ndarray], capacity: dict[str, int], budget: int, step: int
+) -> dict[str, int]:
+    """Give ``budget`` labels, ``step`` at a time, to the generator whose predicted width is largest.
+
+    ``widths[g][k]`` is g's predicted width after ``k * step`` more labels;
+    ``capacity[g]`` its unlabelled items. Exactly ``min(budget, sum(capacity))``
+    labels are given.
+
+    Examples
+    --------
+    >>> split_budget({"a": np.array([0.2, 0.1]), "b": np.array([0.3, 0.1])}, {"a": 5, "b": 3}, 7, 2)
+    {'a': 5, 'b': 2}
     """
     given = dict.fromkeys(widths, 0)
-    left = budget
+    left = min(budget, sum(capacity.values()))
     while left > 0:
-        open_ = [g for g in widths if given[g] // step + 1 < len(widths[g])]
-        if not open_:
-            break
-        g = max(open_, key=lambda g: widths[g][given[g] // step])
-        take = min(step, left)
+        open_ = [g for g in widths if given[g] < capacity[g]]
+        g = max(open_, key=lambda g: widths[g][min(given[g] // step, len(widths[g]) - 1)])
+        take = min(step, left, capacity[g] - given[g])
         given[g] += take
         left -= take
     return given
@@ -45,9 +64,12 @@ def suggest_labels(
     with probabilities proportional to ``sqrt(q(1 - q))`` of the predicted
     human label ``q`` (Zrnic & Candes, 2024, Active Statistical Inference: the variance-optimal
     active rule for the mean), plus a floor so every item has ``p > 0``
-    (:func:`~regression.labels.plan.active_probabilities`). The budget is split
+    (:func:`~regression.labels.plan.active_probabilities`), or uniformly where
+    that is predicted no narrower (:func:`~regression.labels.plan.drawn_design`,
+    the rule the plan's active figure follows). The budget is split
     among the generators greedily, to the one whose predicted interval is
-    widest. Label the rows and pass them back, column and all, as
+    widest; the table has exactly ``budget`` rows, or every unlabelled item
+    with a :class:`BudgetWarning` when there are fewer. Label the rows and pass them back, column and all, as
     ``human_labels`` (with the earlier labels).
 
     Parameters
@@ -57,8 +79,8 @@ def suggest_labels(
     human_labels : DataFrame or None
         The labels held so far (and their ``inclusion_probability``).
     budget : int
-        Labels to buy; the table has at most this many rows (fewer only when
-        the generators have fewer unlabelled items).
+        Labels to buy; the table has exactly this many rows (fewer only when
+        the generators have fewer unlabelled items, with a :class:`BudgetWarning`).
     generators : list of str, optional
         Where to spend it; default every generator that is not fully labelled.
     seed : int, optional
@@ -106,18 +128,28 @@ def suggest_labels(
         free = np.isnan(human[rows])
         pools[g] = (rows[free], q[free])
         done = int((~free).sum())
-        grid = done + step * np.arange(budget // step + 1)
-        widths[g] = predicted_width(q, np.minimum(grid, rows.size), "active")[
-            : int(free.sum()) // step + 1
-        ]
-    split = split_budget(widths, int(budget), step)
+        grid = np.minimum(done + step * np.arange(int(free.sum()) // step + 2), rows.size)
+        # the width of the draw drawn_design will choose: the narrower of the two
+        widths[g] = np.minimum(predicted_width(q, grid, "active"), predicted_width(q, grid))
+    capacity = {g: pools[g][0].size for g in chosen}
+    if sum(capacity.values()) < budget:
+        warnings.warn(
+            f"budget {budget} is more than the {sum(capacity.values())} unlabelled items of "
+            f"{chosen}: suggesting every one of them.",
+            BudgetWarning,
+            stacklevel=2,
+        )
+    split = split_budget(widths, capacity, int(budget), step)
     frames = []
     for g in chosen:
         rows, q = pools[g]
-        n = min(split[g], rows.size)
+        n = split[g]
         if n == 0:
             continue
-        pi = active_probabilities(q, n)
+        if drawn_design(q, n) == "active":
+            pi = active_probabilities(q, n)
+        else:
+            pi = np.full(rows.size, n / rows.size)
         picks = systematic_sample(pi, rng)
         frames.append(
             pd.DataFrame(

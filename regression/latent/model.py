@@ -235,6 +235,7 @@ class LatentTraitModel(Solver):
         calibration_generators: Iterable[str] | None = None,
         *,
         shared_items: bool = False,
+        transfer_bias: float | str | None = None,
     ) -> LatentTraitResult:
         """Fit from the judgments table and human labels, each checked once.
 
@@ -256,6 +257,10 @@ class LatentTraitModel(Solver):
             bootstrap redraws prompts (:func:`~regression.latent.items.draw_item_weights`),
             and the transfer estimator pairs the calibration generators' labels
             (:func:`~regression.data.anchors.paired_precision_correlation`).
+        transfer_bias : None, "held-out" or float
+            The alias (no ``loss``) only: what is assumed of the transfer
+            estimate's bias for a partially labelled generator
+            (:func:`regression.labels.fit_partial`; default nothing).
 
         Returns
         -------
@@ -279,12 +284,22 @@ class LatentTraitModel(Solver):
         bootstrap (:func:`~regression.latent.items.encode_items`) derive from it.
         """
         self.check_settings()
+        if self.loss is not None and transfer_bias is not None:
+            raise ValueError(
+                f"transfer_bias {transfer_bias!r} applies to the partially labelled generators of "
+                f"the transfer estimator; loss={self.loss!r} takes every labelled generator as "
+                "calibration."
+            )
         if isinstance(judgments, LabelDesign):
             if human_labels is not None:
                 raise ValueError("give a LabelDesign alone: it already holds the human labels.")
             if self.loss is None:
                 alias: Any = self._transfer_alias().fit_table(
-                    judgments, None, calibration_generators, shared_items=shared_items
+                    judgments,
+                    None,
+                    calibration_generators,
+                    shared_items=shared_items,
+                    transfer_bias=transfer_bias,
                 )
                 return alias
             return self._fit_encoded(judgments.encoded, calibration_generators, shared_items)
@@ -298,7 +313,11 @@ class LatentTraitModel(Solver):
                     "loss='likelihood'."
                 )
             result: Any = self._transfer_alias().fit_table(
-                judgments, human_labels, calibration_generators, shared_items=shared_items
+                judgments,
+                human_labels,
+                calibration_generators,
+                shared_items=shared_items,
+                transfer_bias=transfer_bias,
             )
             return result
         encoded = encode_judgments(judgments, human_labels)

@@ -101,12 +101,20 @@ class TransferModel(Settings):
         calibration_generators: Iterable[str] | None = None,
         *,
         shared_items: bool = False,
+        transfer_bias: float | str | None = None,
     ) -> TransferResult:
         """Fit from the judgments table and the human labels (default: every labelled generator calibrates).
 
         ``judgments`` may be the :class:`~regression.labels.design.LabelDesign`
         of both tables, already checked and encoded (the CLI builds it once);
-        ``human_labels`` is then not given. ``shared_items=True`` says an item id names the same prompt for every
+        ``human_labels`` is then not given.
+
+        ``transfer_bias`` is what is assumed of the transfer estimate's bias
+        for a partially labelled generator (:func:`regression.labels.fit_partial`):
+        None (nothing: its interval rests on its labels and votes), a bound
+        in [0, 1], or ``"held-out"`` (a bound from the held-out errors).
+
+        ``shared_items=True`` says an item id names the same prompt for every
         generator (all answered one benchmark): the calibration generators'
         label errors are then paired on the items they share
         (:func:`~regression.data.anchors.paired_precision_correlation`), which
@@ -131,7 +139,16 @@ class TransferModel(Settings):
                 )
         anchors = Anchors.from_encoded(encoded, calibration, shared_items=shared_items)
         result = self._fit(counts.rates, counts.n_labeled.astype(float), anchors)
-        partial = fit_partial(design, result.interval(0.05), exclude=anchors.calibration_generators)
+        held_out = None
+        if transfer_bias == "held-out" and len(result.loo_errors):
+            held_out = result.loo_errors[result.method]
+        partial = fit_partial(
+            design,
+            result.interval(0.05),
+            exclude=anchors.calibration_generators,
+            transfer_bias=transfer_bias,
+            held_out_errors=held_out,
+        )
         return with_partial(result, partial)
 
     def _fit(self, rates: pd.DataFrame, n: pd.DataFrame | None, anchors: Anchors) -> TransferResult:

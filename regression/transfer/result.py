@@ -239,10 +239,10 @@ class TransferResult(Ranked, TableIntervalMixin):
         partial: dict[int, tuple[float, float]] = {}
         if self.partial is not None:
             for generator, estimate in self.partial.estimates.items():
-                weight = estimate.n_transfer / estimate.n_eff if estimate.n_eff > 0 else 0.0
-                p = min(max(estimate.estimate, 0.5 / estimate.n_eff), 1 - 0.5 / estimate.n_eff)
-                sd = float(np.sqrt(p * (1 - p) / estimate.n_eff))
-                partial[self.precision.index.get_loc(generator)] = (weight, sd)
+                partial[self.precision.index.get_loc(generator)] = (
+                    estimate.weight,
+                    estimate.own_sd,
+                )
         correlation = self.anchors.precision_correlation
         label_correlation = (
             None
