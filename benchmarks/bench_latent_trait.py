@@ -383,7 +383,7 @@ def coverage_table() -> pd.DataFrame:
 
 
 def _transfer_models(optimisers: bool) -> dict[str, object]:
-    models: dict[str, object] = {"transfer": LatentTraitModel()}
+    models: dict[str, object] = {"transfer": TransferModel()}
     for method in (
         "hierarchical",
         "offset",
@@ -482,7 +482,7 @@ def new_generators_table(seeds: int = 4) -> tuple[pd.DataFrame, float]:
         confusion=load_confusion("none"),
         precision=TRUTH,
         sizes=range(1, 6),
-        models={"transfer": LatentTraitModel()},
+        models={"transfer": TransferModel()},
         baselines={},
     )
     return pd.concat(parts), time.perf_counter() - start

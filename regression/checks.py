@@ -262,7 +262,7 @@ def check_human_labels(human_labels: pd.DataFrame, name: str = "human_labels") -
         row = int(np.flatnonzero(repeated.to_numpy())[0])
         first = tuple(plain(v) for v in human[["generator", "item"]].iloc[row])
         raise DuplicateRowError(
-            f"{name} has a duplicate (generator, item) = {first!r} (first repeated at position {row}).",
+            f"{name} has a duplicate (generator, item) = {first!r} (first repeated at row {row}).",
             row=row,
             column="item",
             value=first,

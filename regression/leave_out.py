@@ -7,7 +7,7 @@ absolute error. Baselines are scored on the same splits.
 
 Models are :class:`~regression.latent.model.LatentTraitModel` fits or the
 estimators for new generators (:class:`~regression.transfer.model.TransferModel`:
-the default ``LatentTraitModel()``, the calibration mean, the offset-corrected
+the default ``TransferModel()``, the calibration mean, the offset-corrected
 mean of judges, pooled Rogan-Gladen, the hierarchical judges); the latter also
 report how often their intervals cover the held-out generators.
 Baselines are plain functions of a :class:`Split` that return a precision per
@@ -119,12 +119,12 @@ Model = LatentTraitModel | TransferModel
 def default_models() -> dict[str, Model]:
     """The models :func:`leave_out_evaluation` scores by default.
 
-    ``transfer`` (``LatentTraitModel()``, the default for new generators),
+    ``transfer`` (``TransferModel()``, the default for new generators),
     ``hierarchical``, ``offset``, ``rogan_gladen`` and ``calibration_mean``
     (:class:`~regression.transfer.model.TransferModel`), the paper's
     released configuration (``paper``) and the plain likelihood (``likelihood``).
     """
-    models: dict[str, Model] = {"transfer": LatentTraitModel()}
+    models: dict[str, Model] = {"transfer": TransferModel()}
     for method in ("hierarchical", "offset", "rogan_gladen_pooled", "calibration_mean"):
         models[method] = TransferModel(method=method)
     models["paper"] = LatentTraitModel.paper_release()
@@ -367,7 +367,8 @@ def transfer_method(model: Model) -> str | None:
         model.check_settings()
         return model.method
     model.check_settings()
-    return "transfer" if model.loss == "transfer" else None
+    # LatentTraitModel() with no loss: the deprecated alias of TransferModel()
+    return "transfer" if model.loss is None else None
 
 
 def score_transfer(

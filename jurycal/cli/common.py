@@ -39,6 +39,7 @@ from regression.checks import (
     plain,
     require_columns,
 )
+from regression.errors import InputError
 from regression.progress import show_progress
 
 __all__ = [
@@ -358,9 +359,20 @@ def read_votes(
 
 
 def in_file(step: Callable[[], Any], path: Path, what: str) -> Any:
-    """``step()``, whose ``ValueError`` about the table read from ``path`` names the file and line."""
+    """``step()``, whose ``ValueError`` about the table read from ``path`` names the file and line.
+
+    The line comes from the error's ``row`` (an :class:`~regression.errors.InputError`)
+    where its message does not already give the position.
+    """
     try:
         return step()
+    except InputError as err:
+        message = str(err)
+        if err.row is None or " at position " in message:
+            raise ValueError(_at_line(message, path, what)) from None
+        raise ValueError(
+            f"{what} {str(path)!r} line {first_line(path) + err.row}: {message}"
+        ) from None
     except ValueError as err:
         raise ValueError(_at_line(str(err), path, what)) from None
 

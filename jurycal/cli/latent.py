@@ -177,12 +177,14 @@ def make_model(args: argparse.Namespace) -> Any:
     from regression.registry import DEFAULT, REGISTRY, make_estimator
 
     if args.loss is not None:
-        warnings.warn(
-            f"--loss is deprecated; write --estimator {args.loss} (--loss goes in the next "
-            "release).",
-            FutureWarning,
-            stacklevel=2,
-        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", FutureWarning)  # every run, not once per process
+            warnings.warn(
+                f"--loss is deprecated; write --estimator {args.loss} (--loss goes in the next "
+                "release).",
+                FutureWarning,
+                stacklevel=2,
+            )
         args.estimator = args.estimator or args.loss
     args.estimator = args.estimator or DEFAULT
     entry = REGISTRY[args.estimator]

@@ -147,7 +147,7 @@ def encode_judgments(
         first = tuple(plain(v) for v in keys.iloc[row])
         raise DuplicateRowError(
             f"judgments has a duplicate (generator, item, validator) = {first!r} "
-            f"(first repeated at position {row}); each validator labels each item once.",
+            f"(first repeated at row {row}); each validator labels each item once.",
             row=row,
             column="validator",
             value=first,

@@ -3,6 +3,7 @@
 import json
 import warnings
 
+import pandas as pd
 import pytest
 
 import regression.checks
@@ -107,3 +108,16 @@ def test_a_bad_label_is_named_by_its_file_line_once_checked(files, capsys, tmp_p
     err = capsys.readouterr().err
     assert code == 1
     assert f"human-label file {str(tmp_path / 'h.csv')!r} line 4: human must be" in err
+
+
+def test_a_repeated_label_is_named_by_its_file_line(files, capsys, tmp_path):
+    root, world = files
+    human = world.human_labels
+    pd.concat([human.head(3), human.head(1)]).to_csv(tmp_path / "h.csv", index=False)
+    code = main(["fit", str(root / "j.csv"), str(tmp_path / "h.csv")])
+    err = capsys.readouterr().err
+    assert code == 1
+    # the header is line 1, so row 3 (0-based) is line 5
+    assert (
+        f"human-label file {str(tmp_path / 'h.csv')!r} line 5: human_labels has a duplicate" in err
+    )

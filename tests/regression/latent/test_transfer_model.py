@@ -50,7 +50,7 @@ def bundled_sweep(request):
         confusion=load_confusion(level),
         precision=TRUTH,
         sizes=[2, 3, 4, 5],
-        models={"transfer": LatentTraitModel(), "offset": TransferModel(method="offset")},
+        models={"transfer": TransferModel(), "offset": TransferModel(method="offset")},
         baselines={},
     )
     return level, table
