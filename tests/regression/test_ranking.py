@@ -26,9 +26,9 @@ from regression.ranking import (
 from regression.transfer.model import TransferModel
 
 
-def _ranking_study():  # benchmarks/ is a folder of scripts, not a package
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "ranking_study.py"
-    spec = importlib.util.spec_from_file_location("ranking_study", path)
+def benchmark_module(name):  # benchmarks/ is a folder of scripts, not a package
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -283,7 +283,7 @@ def test_a_latent_trait_fit_ranks_from_its_bootstrap():
 
 
 def test_simulated_study_holds_its_level():
-    study_module = _ranking_study()
+    study_module = benchmark_module("ranking_study")
     study = study_module.simulated_ranking_study(
         16, n_generators=6, n_items=300, seed=5, progress=False
     )
@@ -321,7 +321,7 @@ def test_a_mix_of_calibration_partially_labelled_and_unlabelled_generators_ranks
 
 
 def test_a_rank_set_covers_tied_generators_only_when_it_holds_every_rank_they_share():
-    covers = _ranking_study().covers_ranks
+    covers = benchmark_module("ranking_study").covers_ranks
     truth = pd.Series([0.9, 0.9, 0.9], index=["a", "b", "c"])  # all tied: each may be 1, 2 or 3
     meets = pd.DataFrame({"low_rank": [1, 2, 3], "high_rank": [1, 2, 3]}, index=truth.index)
     assert not covers(meets, truth)

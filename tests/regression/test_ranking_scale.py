@@ -7,9 +7,7 @@ ties, tied estimates, a transfer fit's) and must give identical rank sets and
 pair intervals for the same seed.
 """
 
-import importlib.util
 import warnings
-from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -26,26 +24,9 @@ from regression.ranking.family import PairFamily, TooFewDrawsWarning, pair_posit
 from regression.results import Summary
 from regression.transfer.model import TransferModel
 
+from .test_ranking import benchmark_module, joint
 
-def _reference():  # benchmarks/ is a folder of scripts, not a package
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "ranking_reference.py"
-    spec = importlib.util.spec_from_file_location("ranking_reference", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-REFERENCE = _reference()
-
-
-def joint(estimate, covariance, **kwargs):
-    index = pd.Index([f"g{i}" for i in range(len(estimate))], name="generator")
-    return JointError(
-        pd.Series(estimate, index=index, dtype=float),
-        pd.DataFrame(np.asarray(covariance, dtype=float), index=index, columns=index),
-        **kwargs,
-    )
+REFERENCE = benchmark_module("ranking_reference")
 
 
 def boards():
