@@ -268,7 +268,8 @@ def ppi_design_mean(
     pi = np.full(n, n / big_n) if probability is None else np.asarray(probability, dtype=float)
     w = 1.0 / pi
     c = (1.0 - pi) * w * w
-    # two pseudo-labels at the labelled mean prediction, weighted as the surest-drawn label
+    # lam is tuned with two pseudo-labels at the labelled mean prediction, weighted as the
+    # surest-drawn label: a sample of all-valid labels says nothing of the judges' errors
     f_bar = float((w * f).sum() / w.sum())
     y_aug = np.concatenate([y, [0.0, 1.0]])
     f_aug = np.concatenate([f, [f_bar, f_bar]])
@@ -277,27 +278,35 @@ def ppi_design_mean(
     a, b, cc, _ = _design_terms(y_aug, f_aug, w_aug, c_aug)
     if lam is None:
         lam = float(np.clip(b / cc, 0.0, 1.0)) if cc > 0 else 0.0
-    # the pseudo-labels' residuals add doubt, their weight no information: divide by the
-    # labels' own total weight
-    total = w.sum()
-    v0 = a / total**2
-    v_lam = (a - 2 * lam * b + lam * lam * cc) / total**2
+    a_r, b_r, c_r, total = _design_terms(y, f, w, c)
+    v0 = a_r / total**2
+    v_lam = (a_r - 2 * lam * b_r + lam * lam * c_r) / total**2
+
     # the residuals' variance is estimated from the judges' rare surprises, which a small
     # sample may miss: never claim less than the predictor itself expects, sum c q(1-q)
     # + (1 - lam)^2 (q - q_bar)^2, if it is calibrated (a floor, never a gain)
-    v_model = float((c * (f * (1 - f) + ((1 - lam) * (f - f_bar)) ** 2)).sum() / total**2)
-    v_lam = max(v_lam, v_model, 1e-15)
-    if v_lam >= v0:
-        lam, v_lam = 0.0, max(v0, 1e-15)
-    labels_only = float((w * y).sum() / total)
-    ppi = float(lam * q_all.mean() + (w * (y - lam * f)).sum() / total)
-    # the Wilson interval's variance p(1 - p) / n_eff is the design variance at the estimate
-    # (shrunk by the pseudo-labels, so an all-valid sample keeps a positive width)
-    shrunk = (ppi * total + w.min()) / (total + 2 * w.min())
-    n_eff = float(np.clip(shrunk, 0.0, 1.0) * (1 - np.clip(shrunk, 0.0, 1.0)) / v_lam)
+    def expected(lam: float) -> float:
+        return float((c * (f * (1 - f) + ((1 - lam) * (f - f_bar)) ** 2)).sum() / total**2)
+
+    # the labels' part, (1 - lam) times their weighted mean, is no surer than their Kish size
+    # n_0 makes it (Wilson's variance at n_0, the mean kept one Kish-scale pseudo-label from 0
+    # and 1): a few labels drawn with unequal weights can miss every heavy-weight item whose
+    # label differs, and then show no spread of their own
     n_0 = min(total**2 / max(c.sum(), 1e-12), float(big_n))
-    a_r, b_r, c_r, total_r = _design_terms(y, f, w, c)
-    se = float(np.sqrt(max(a_r - 2 * lam * b_r + lam * lam * c_r, 0.0)) / total_r)
+    labels_only = float((w * y).sum() / total)
+    edge = 1 / (n_0 + 2)
+    p_0 = float(np.clip(labels_only, edge, 1 - edge))
+    kish = p_0 * (1 - p_0) / n_0
+    v_lam = max(v_lam, expected(lam), (1 - lam) ** 2 * kish, 1e-15)
+    v0 = max(v0, kish, 1e-15)
+    if v_lam >= v0:
+        lam, v_lam = 0.0, v0
+    ppi = float(lam * q_all.mean() + (w * (y - lam * f)).sum() / total)
+    # the Wilson interval's variance p(1 - p) / n_eff is the design variance at the estimate,
+    # p kept one Kish-scale pseudo-label from 0 and 1 so an all-valid sample keeps a width
+    p_eff = float(np.clip(ppi, edge, 1 - edge))
+    n_eff = float(p_eff * (1 - p_eff) / v_lam)
+    se = float(np.sqrt(max(a_r - 2 * lam * b_r + lam * lam * c_r, 0.0)) / total)
     return PartialEstimate(
         estimate=ppi,
         n_eff=n_eff,
