@@ -21,15 +21,18 @@ Three sources:
    no weight, so the interval holds whatever ``T``'s bias.
 
 The interval of ``P`` is a Wilson score interval at the effective sample size
-``n_eff = p~(1 - p~) / V``: ``V`` the design variance (Poisson sampling,
-linearised) and ``p~`` the estimate shrunk by the two pseudo-labels, so the
-Wilson interval's variance is the design variance whatever the design.
-Honest near precision 1: ``lam`` and ``V`` are computed with two
+``n_eff = p(1 - p) / V``: ``V`` the design variance (Poisson sampling,
+linearised) and ``p`` the estimate, kept one Kish-scale pseudo-label from 0
+and 1, so the Wilson interval's variance is the design variance whatever the
+design. ``V`` has floors, since a few labels can miss the rare items that
+carry the variance: never below what the predictor itself expects
+(``sum c q(1 - q)``, read as calibrated), and the labels' own part,
+``(1 - lam)`` times their weighted mean, never surer than their Kish size
+``n_0 = (sum w)^2 / sum c`` makes it (an active sample drawn where the judges
+are sure may hold no label that differs). ``lam`` is tuned with two
 pseudo-labels (one valid, one invalid, predicted at the labelled mean), so a
 sample of all-valid labels, whose residuals say nothing about the judges'
-errors, gets ``lam = 0`` and about the labels-alone interval; and the
-residuals' variance is never taken below what the predictor itself expects
-(``sum q(1 - q)``), since a small sample can miss the judges' rare surprises.
+errors, gets ``lam = 0`` and about the labels' own Wilson interval.
 """
 
 from __future__ import annotations
@@ -120,7 +123,8 @@ class PartialEstimate:
     Attributes
     ----------
     estimate : float
-        The final estimate: ``ppi``, or ``(1 - weight) ppi + weight transfer``.
+        The final estimate: ``ppi``, or ``(1 - weight) m + weight transfer`` with
+        ``m`` the midpoint of ``ppi``'s Wilson interval.
     n_eff : float
         Effective sample size of the final interval: the labels a 95 % interval
         as wide would take at this precision.
@@ -141,7 +145,10 @@ class PartialEstimate:
         What the labels alone are worth under their design (``n / (1 - n / N)``
         uniform: the finite-population correction; less for unequal weights).
     variance : float
-        The design variance of ``ppi`` (floors and pseudo-labels included).
+        The variance of ``ppi``: its design variance (floors included); in a
+        bias-aware combination (``weight > 0``), the variance its Wilson
+        interval implies, ``(width / 2 z)^2``, which keeps Wilson's correction
+        near 0 and 1.
     transfer, transfer_sd : float
         The transfer estimate and its standard deviation (NaN if none).
     bias_bound : float
@@ -360,18 +367,26 @@ def combine_transfer(
     )
     if not np.isfinite(bias_bound):
         return plain
-    choice = bias_aware_weight(estimate.variance, transfer_sd, bias_bound)
-    # the Wilson interval of the labels and votes is the w = 0 candidate: the transfer
-    # enters only where the bias-aware interval is narrower (a choice that never looks at T)
+    # P enters as its Wilson interval: its midpoint, and the variance its half-width implies
+    # ((half / z)^2). Near 0 and 1 the estimate and its design variance err together (50 valid
+    # labels: 1.0, no spread), which Wilson's interval corrects and a normal one centred on
+    # the estimate would not
     wilson = plain.bounds()
-    if choice.weight == 0 or 2 * choice.half_width >= float(wilson.high - wilson.low):
+    wilson_half = float(wilson.high - wilson.low) / 2
+    midpoint = float(wilson.high + wilson.low) / 2
+    variance = (wilson_half / Z_95) ** 2
+    choice = bias_aware_weight(variance, transfer_sd, bias_bound)
+    # the Wilson interval is the w = 0 candidate: the transfer enters only where the
+    # bias-aware interval is narrower (a choice that never looks at T - P)
+    if choice.weight == 0 or choice.half_width >= wilson_half:
         return plain
-    # effective size: the labels whose 95 % interval is as wide, at this precision
-    n_eff = estimate.n_eff_ppi * Z_95**2 * estimate.variance / choice.half_width**2
+    # effective size: the labels whose interval is as wide
+    n_eff = estimate.n_eff_ppi * (wilson_half / choice.half_width) ** 2
     return replace(
         plain,
-        estimate=float((1 - choice.weight) * estimate.ppi + choice.weight * transfer),
+        estimate=float((1 - choice.weight) * midpoint + choice.weight * transfer),
         n_eff=float(n_eff),
+        variance=variance,
         weight=choice.weight,
         n_transfer=max(float(n_eff) - estimate.n_eff_ppi, 0.0),
     )

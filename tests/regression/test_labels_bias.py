@@ -171,8 +171,10 @@ def test_guarantee_names_the_bound():
     base = _base(0.8, 0.0036)
     est = combine_transfer(base, 0.8, 0.02, 0.03)
     assert est.guarantee == "bias-aware: valid if |transfer bias| <= 3.0 points"
-    far = combine_transfer(base, 0.8, 0.02, 0.5)  # a bound too loose to help: no weight
-    assert far.weight == 0 and far.guarantee.startswith("labels and votes")
+    far = combine_transfer(base, 0.8, 0.02, 0.5)  # a bound too loose to help: next to no weight
+    assert far.weight <= 0.02 and far.n_transfer < 1
+    useless = combine_transfer(base, 0.8, 1.0, 0.5)  # and a transfer that wide: none at all
+    assert useless.weight == 0 and useless.guarantee.startswith("labels and votes")
 
 
 # --- the fit's option ------------------------------------------------------------------
