@@ -21,15 +21,18 @@ Three sources:
    no weight, so the interval holds whatever ``T``'s bias.
 
 The interval of ``P`` is a Wilson score interval at the effective sample size
-``n_eff = p~(1 - p~) / V``: ``V`` the design variance (Poisson sampling,
-linearised) and ``p~`` the estimate shrunk by the two pseudo-labels, so the
-Wilson interval's variance is the design variance whatever the design.
-Honest near precision 1: ``lam`` and ``V`` are computed with two
+``n_eff = p(1 - p) / V``: ``V`` the design variance (Poisson sampling,
+linearised) and ``p`` the estimate, kept one Kish-scale pseudo-label from 0
+and 1, so the Wilson interval's variance is the design variance whatever the
+design. ``V`` has floors, since a few labels can miss the rare items that
+carry the variance: never below what the predictor itself expects
+(``sum c q(1 - q)``, read as calibrated), and the labels' own part,
+``(1 - lam)`` times their weighted mean, never surer than their Kish size
+``n_0 = (sum w)^2 / sum c`` makes it (an active sample drawn where the judges
+are sure may hold no label that differs). ``lam`` is tuned with two
 pseudo-labels (one valid, one invalid, predicted at the labelled mean), so a
 sample of all-valid labels, whose residuals say nothing about the judges'
-errors, gets ``lam = 0`` and about the labels-alone interval; and the
-residuals' variance is never taken below what the predictor itself expects
-(``sum q(1 - q)``), since a small sample can miss the judges' rare surprises.
+errors, gets ``lam = 0`` and about the labels' own Wilson interval.
 """
 
 from __future__ import annotations
@@ -120,7 +123,8 @@ class PartialEstimate:
     Attributes
     ----------
     estimate : float
-        The final estimate: ``ppi``, or ``(1 - weight) ppi + weight transfer``.
+        The final estimate: ``ppi``, or ``(1 - weight) m + weight transfer`` with
+        ``m`` the midpoint of ``ppi``'s Wilson interval.
     n_eff : float
         Effective sample size of the final interval: the labels a 95 % interval
         as wide would take at this precision.
@@ -141,7 +145,10 @@ class PartialEstimate:
         What the labels alone are worth under their design (``n / (1 - n / N)``
         uniform: the finite-population correction; less for unequal weights).
     variance : float
-        The design variance of ``ppi`` (floors and pseudo-labels included).
+        The variance of ``ppi``: its design variance (floors included); in a
+        bias-aware combination (``weight > 0``), the variance its Wilson
+        interval implies, ``(width / 2 z)^2``, which keeps Wilson's correction
+        near 0 and 1.
     transfer, transfer_sd : float
         The transfer estimate and its standard deviation (NaN if none).
     bias_bound : float
@@ -268,7 +275,8 @@ def ppi_design_mean(
     pi = np.full(n, n / big_n) if probability is None else np.asarray(probability, dtype=float)
     w = 1.0 / pi
     c = (1.0 - pi) * w * w
-    # two pseudo-labels at the labelled mean prediction, weighted as the surest-drawn label
+    # lam is tuned with two pseudo-labels at the labelled mean prediction, weighted as the
+    # surest-drawn label: a sample of all-valid labels says nothing of the judges' errors
     f_bar = float((w * f).sum() / w.sum())
     y_aug = np.concatenate([y, [0.0, 1.0]])
     f_aug = np.concatenate([f, [f_bar, f_bar]])
@@ -277,27 +285,35 @@ def ppi_design_mean(
     a, b, cc, _ = _design_terms(y_aug, f_aug, w_aug, c_aug)
     if lam is None:
         lam = float(np.clip(b / cc, 0.0, 1.0)) if cc > 0 else 0.0
-    # the pseudo-labels' residuals add doubt, their weight no information: divide by the
-    # labels' own total weight
-    total = w.sum()
-    v0 = a / total**2
-    v_lam = (a - 2 * lam * b + lam * lam * cc) / total**2
+    a_r, b_r, c_r, total = _design_terms(y, f, w, c)
+    v0 = a_r / total**2
+    v_lam = (a_r - 2 * lam * b_r + lam * lam * c_r) / total**2
+
     # the residuals' variance is estimated from the judges' rare surprises, which a small
     # sample may miss: never claim less than the predictor itself expects, sum c q(1-q)
     # + (1 - lam)^2 (q - q_bar)^2, if it is calibrated (a floor, never a gain)
-    v_model = float((c * (f * (1 - f) + ((1 - lam) * (f - f_bar)) ** 2)).sum() / total**2)
-    v_lam = max(v_lam, v_model, 1e-15)
-    if v_lam >= v0:
-        lam, v_lam = 0.0, max(v0, 1e-15)
-    labels_only = float((w * y).sum() / total)
-    ppi = float(lam * q_all.mean() + (w * (y - lam * f)).sum() / total)
-    # the Wilson interval's variance p(1 - p) / n_eff is the design variance at the estimate
-    # (shrunk by the pseudo-labels, so an all-valid sample keeps a positive width)
-    shrunk = (ppi * total + w.min()) / (total + 2 * w.min())
-    n_eff = float(np.clip(shrunk, 0.0, 1.0) * (1 - np.clip(shrunk, 0.0, 1.0)) / v_lam)
+    def expected(lam: float) -> float:
+        return float((c * (f * (1 - f) + ((1 - lam) * (f - f_bar)) ** 2)).sum() / total**2)
+
+    # the labels' part, (1 - lam) times their weighted mean, is no surer than their Kish size
+    # n_0 makes it (Wilson's variance at n_0, the mean kept one Kish-scale pseudo-label from 0
+    # and 1): a few labels drawn with unequal weights can miss every heavy-weight item whose
+    # label differs, and then show no spread of their own
     n_0 = min(total**2 / max(c.sum(), 1e-12), float(big_n))
-    a_r, b_r, c_r, total_r = _design_terms(y, f, w, c)
-    se = float(np.sqrt(max(a_r - 2 * lam * b_r + lam * lam * c_r, 0.0)) / total_r)
+    labels_only = float((w * y).sum() / total)
+    edge = 1 / (n_0 + 2)
+    p_0 = float(np.clip(labels_only, edge, 1 - edge))
+    kish = p_0 * (1 - p_0) / n_0
+    v_lam = max(v_lam, expected(lam), (1 - lam) ** 2 * kish, 1e-15)
+    v0 = max(v0, kish, 1e-15)
+    if v_lam >= v0:
+        lam, v_lam = 0.0, v0
+    ppi = float(lam * q_all.mean() + (w * (y - lam * f)).sum() / total)
+    # the Wilson interval's variance p(1 - p) / n_eff is the design variance at the estimate,
+    # p kept one Kish-scale pseudo-label from 0 and 1 so an all-valid sample keeps a width
+    p_eff = float(np.clip(ppi, edge, 1 - edge))
+    n_eff = float(p_eff * (1 - p_eff) / v_lam)
+    se = float(np.sqrt(max(a_r - 2 * lam * b_r + lam * lam * c_r, 0.0)) / total)
     return PartialEstimate(
         estimate=ppi,
         n_eff=n_eff,
@@ -351,18 +367,26 @@ def combine_transfer(
     )
     if not np.isfinite(bias_bound):
         return plain
-    choice = bias_aware_weight(estimate.variance, transfer_sd, bias_bound)
-    # the Wilson interval of the labels and votes is the w = 0 candidate: the transfer
-    # enters only where the bias-aware interval is narrower (a choice that never looks at T)
+    # P enters as its Wilson interval: its midpoint, and the variance its half-width implies
+    # ((half / z)^2). Near 0 and 1 the estimate and its design variance err together (50 valid
+    # labels: 1.0, no spread), which Wilson's interval corrects and a normal one centred on
+    # the estimate would not
     wilson = plain.bounds()
-    if choice.weight == 0 or 2 * choice.half_width >= float(wilson.high - wilson.low):
+    wilson_half = float(wilson.high - wilson.low) / 2
+    midpoint = float(wilson.high + wilson.low) / 2
+    variance = (wilson_half / Z_95) ** 2
+    choice = bias_aware_weight(variance, transfer_sd, bias_bound)
+    # the Wilson interval is the w = 0 candidate: the transfer enters only where the
+    # bias-aware interval is narrower (a choice that never looks at T - P)
+    if choice.weight == 0 or choice.half_width >= wilson_half:
         return plain
-    # effective size: the labels whose 95 % interval is as wide, at this precision
-    n_eff = estimate.n_eff_ppi * Z_95**2 * estimate.variance / choice.half_width**2
+    # effective size: the labels whose interval is as wide
+    n_eff = estimate.n_eff_ppi * (wilson_half / choice.half_width) ** 2
     return replace(
         plain,
-        estimate=float((1 - choice.weight) * estimate.ppi + choice.weight * transfer),
+        estimate=float((1 - choice.weight) * midpoint + choice.weight * transfer),
         n_eff=float(n_eff),
+        variance=variance,
         weight=choice.weight,
         n_transfer=max(float(n_eff) - estimate.n_eff_ppi, 0.0),
     )

@@ -171,8 +171,10 @@ def test_guarantee_names_the_bound():
     base = _base(0.8, 0.0036)
     est = combine_transfer(base, 0.8, 0.02, 0.03)
     assert est.guarantee == "bias-aware: valid if |transfer bias| <= 3.0 points"
-    far = combine_transfer(base, 0.8, 0.02, 0.5)  # a bound too loose to help: no weight
-    assert far.weight == 0 and far.guarantee.startswith("labels and votes")
+    far = combine_transfer(base, 0.8, 0.02, 0.5)  # a bound too loose to help: next to no weight
+    assert far.weight <= 0.02 and far.n_transfer < 1
+    useless = combine_transfer(base, 0.8, 1.0, 0.5)  # and a transfer that wide: none at all
+    assert useless.weight == 0 and useless.guarantee.startswith("labels and votes")
 
 
 # --- the fit's option ------------------------------------------------------------------
@@ -239,18 +241,17 @@ def test_active_worlds(parts):
     """Issue 30's two worlds at n = 50: variance ratio near 1, coverage neither under nor over.
 
     Before (n_eff from the labels' own variance): ratios 0.78 and 3.10, coverage
-    0.935 and 0.999. The floor on the residual variance keeps the second world
-    a little conservative (ratio about 1.3: the floor is the predictor's own
-    expectation, so the larger of it and the sample's estimate exceeds both
-    on average).
+    0.935 and 0.999. The floors on the variance keep the second world a little
+    conservative (ratio about 1.4: a floor is an expectation, so the larger of
+    it and the sample's estimate exceeds both on average).
     """
     world = _bench("label_study").active_world(parts, 50, 600, seed=1)
-    assert 0.75 < world["wilson / Monte Carlo variance"] < 1.5, world
+    assert 0.75 < world["wilson / Monte Carlo variance"] < 1.6, world
     assert world["wilson / Monte Carlo variance"] == pytest.approx(
         world["design variance / Monte Carlo"], rel=0.05
     )
     se = np.sqrt(0.95 * 0.05 / 600)
-    assert 0.95 - 3 * se <= world["coverage"] <= 0.99, world
+    assert 0.95 - 3 * se <= world["coverage"] <= 0.997, world
 
 
 def test_wilson_variance_equals_design_variance():
@@ -260,7 +261,5 @@ def test_wilson_variance_equals_design_variance():
     pi = active_probabilities(q, 80)
     pick = systematic_sample(pi, rng)
     est = ppi_design_mean(y[pick], q[pick], q, pi[pick])
-    shrunk = (est.ppi * (1 / pi[pick]).sum() + (1 / pi[pick]).min()) / (
-        (1 / pi[pick]).sum() + 2 * (1 / pi[pick]).min()
-    )
-    assert shrunk * (1 - shrunk) / est.n_eff == pytest.approx(est.variance, rel=1e-9)
+    # away from 0 and 1 the Wilson interval's variance p(1 - p) / n_eff is the design variance
+    assert est.estimate * (1 - est.estimate) / est.n_eff == pytest.approx(est.variance, rel=1e-9)
