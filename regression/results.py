@@ -41,6 +41,7 @@ __all__ = [
     "INTERVAL_COLUMNS",
     "METHODS",
     "ROLES",
+    "ROLE_MEANINGS",
     "ROLE_COLUMNS",
     "EstimateResult",
     "JointError",
@@ -54,8 +55,16 @@ __all__ = [
 INTERVAL_COLUMNS = ("estimate", "low", "high", "method")
 #: The columns a multi-generator ``interval()`` adds: the row's role and the human labels it used.
 ROLE_COLUMNS = ("role", "n_labels")
-#: A generator's role: all its judged items labelled, some, none.
-ROLES = ("calibration", "partially labelled", "unlabelled")
+#: A generator's role, spelt one way on every surface (``interval()``, ``to_frame()``, the
+#: command line's text and JSON, the report card), with what each means.
+ROLE_MEANINGS = {
+    "calibration": "human labels that anchor the judges (used by the fit)",
+    "held out": "labelled, but left out of the fit; its labels check the estimate",
+    "partially labelled": "some of its items labelled; the labels enter its own estimate",
+    "unlabelled": "no human label; estimated from the judges and the other generators",
+}
+#: The roles, in the order of :data:`ROLE_MEANINGS`.
+ROLES = tuple(ROLE_MEANINGS)
 
 #: Every estimator's name, as ``method`` spells it everywhere (interval tables, reports, CLI).
 METHODS = {
@@ -358,7 +367,7 @@ def with_roles(
     ``human`` is ``truth`` where known; ``n`` the most items any validator
     labelled for the generator (NaN without counts); ``role`` is
     ``calibration`` (in ``calibration``), ``held out`` (a human precision the
-    fit did not use) or ``unannotated``; ``abs_error`` is set on held-out rows.
+    fit did not use) or ``unlabelled`` (:data:`ROLES`); ``abs_error`` is set on held-out rows.
     The columns come in the order ``generator, role, estimate, ...``.
     """
     table = table.copy()
@@ -368,7 +377,7 @@ def with_roles(
     table["role"] = np.where(
         table["generator"].isin(list(calibration)),
         "calibration",
-        np.where(table["human"].notna(), "held out", "unannotated"),
+        np.where(table["human"].notna(), "held out", "unlabelled"),
     )
     table["abs_error"] = np.where(
         table["role"] == "held out", (table["estimate"] - table["human"]).abs(), np.nan

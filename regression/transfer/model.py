@@ -575,7 +575,7 @@ class TransferResult(Ranked):
 
         ``truth``: human precision where known (default: the calibration
         generators'); ``role`` is ``calibration``, ``held out`` (human precision
-        the fit did not use) or ``unannotated``; ``abs_error`` for held-out rows.
+        the fit did not use) or ``unlabelled``; ``abs_error`` for held-out rows.
         """
         bounds = self.interval(alpha)
         anchors = self.anchors if self.anchors is not None else Anchors()
@@ -621,7 +621,7 @@ class TransferResult(Ranked):
     def add_generators(
         self, rates: pd.DataFrame, counts: pd.DataFrame | None = None
     ) -> TransferResult:
-        """Estimate new, unannotated generators: append their rows and refit (cheap: no optimiser).
+        """Estimate new, unlabelled generators: append their rows and refit (cheap: no optimiser).
 
         Raises
         ------

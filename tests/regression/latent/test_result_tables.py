@@ -53,7 +53,7 @@ def test_to_frame_has_one_row_per_generator_with_roles_interval_and_items():
     roles = table.set_index("generator")["role"]
     assert set(roles[calibration]) == {"calibration"}
     assert roles[world.annotated[2]] == "held out"
-    assert (roles[[g for g in roles.index if g not in world.annotated]] == "unannotated").all()
+    assert (roles[[g for g in roles.index if g not in world.annotated]] == "unlabelled").all()
     held = table[table["role"] == "held out"].iloc[0]
     assert held["abs_error"] == pytest.approx(abs(held["estimate"] - held["human"]))
     assert table.loc[table["role"] != "held out", "abs_error"].isna().all()
