@@ -258,16 +258,13 @@ class Summary:
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
 
-    def as_text(self, float_format: str = "{:.4f}") -> str:
-        """Plain text, as a terminal shows it."""
-        fmt = float_format.format
+    def as_text(self, digits: int = 4) -> str:
+        """Plain text, as a terminal shows it: fixed-width tables (:func:`regression.text_table.text_table`)."""
+        from regression.text_table import text_table
+
         lines = [self.title, "=" * len(self.title)]
         for name, table in self.tables.items():
-            lines += [
-                "",
-                f"{name}:",
-                table.to_string(float_format=fmt, index=not _plain_range(table.index)),
-            ]
+            lines += ["", f"{name}:", text_table(table, digits, empty=f"(no {name})")]
         if self.notes:
             lines.append("")
             lines += list(self.notes)
