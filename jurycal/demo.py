@@ -9,7 +9,7 @@
 3. **Generators without human labels** (section 5; jurycal's transfer
    estimator): first on the judgments repaired in step 1, with five annotated
    generators calibrating and the sixth held out, beside the ensemble of step 2;
-   then on the released 14 x 14 matrix, where the eight unannotated generators
+   then on the released 14 x 14 matrix, where the eight unlabelled generators
    are estimated (the paper's headline use). Each fit checks itself on its
    calibration generators, held out one at a time.
 4. **One judge** (Lee et al.; Fiedler): LMArena battles judged by two weak
@@ -20,8 +20,9 @@
    shown only as the truth). Naive / Rogan-Gladen / PPI++ side by side with J
    and the warnings of Fiedler section 7, then a comparison of two opponents.
 
-The report is printed (Markdown) and written to ``OUT_DIR/report.md`` (figures
-beside it) and ``OUT_DIR/report.html``.
+The report card is written to ``OUT_DIR/report.md`` (figures ``report-1.png``,
+... beside it) and ``OUT_DIR/report.html``; ``jurycal demo`` prints its outline
+and where it went.
 """
 
 from __future__ import annotations
@@ -202,7 +203,7 @@ def _leaderboard_section(report: Report, judgments: pd.DataFrame, human: pd.Data
 
 
 def _released_matrix(report: Report, truth: pd.Series, level: str = "none") -> None:
-    """The paper's headline use: the eight unannotated generators of the released matrix."""
+    """The paper's headline use: the eight unlabelled generators of the released matrix."""
     rates, confusion = load_validator_rates(level), load_confusion(level)
     annotated = list(truth.index)
     anchors = Anchors.from_confusion(
@@ -214,7 +215,7 @@ def _released_matrix(report: Report, truth: pd.Series, level: str = "none") -> N
     table["note"] = table["generator"].map(notes)
     report.paragraph(
         f"The released 14 x 14 matrix (repair level '{level}'): anchored on all six "
-        "annotated generators, the eight unannotated ones are estimated; each row says how "
+        "annotated generators, the eight unlabelled ones are estimated; each row says how "
         "much its estimate rests on the judges. Self-check: " + result.self_check_text()
     )
     report.table(table[table["role"] != "calibration"], digits=4)
@@ -295,8 +296,8 @@ def run_demo(
     out_dir: str | Path = "jurycal-demo",
     seed: int = 2026,
     n_boot: int = 10_000,
-) -> str:
-    """Run the whole pipeline on the bundled data; write the report card and return its text.
+) -> tuple[Report, list[Path]]:
+    """Run the whole pipeline on the bundled data; write the report card.
 
     Parameters
     ----------
@@ -311,8 +312,10 @@ def run_demo(
 
     Returns
     -------
-    str
-        The report card as Markdown.
+    Report
+        The report card.
+    list of Path
+        The files written: ``report.md``, its figures, ``report.html``.
     """
     import matplotlib
 
@@ -324,5 +327,4 @@ def run_demo(
     _regression_section(report, judgments, human, veto)
     arena_section(report, seed, n_boot)
     out = Path(out_dir)
-    markdown, page = report.write_both(out / "report.md")
-    return markdown.read_text(encoding="utf-8") + f"\nwritten: {markdown}\nwritten: {page}"
+    return report, report.write(out / "report.md")

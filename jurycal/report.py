@@ -29,7 +29,9 @@ if TYPE_CHECKING:
     from regression.results import Summary
 
 __all__ = [
+    "CARD_ENDINGS",
     "Report",
+    "card_files",
     "add_comparison",
     "add_estimate",
     "add_single_judge",
@@ -113,10 +115,19 @@ class Report:
         figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
         self.blocks.append(_Figure(buffer.getvalue(), caption))
 
-    def to_markdown(self, image_dir: Path | None = None) -> str:
-        """Markdown text; figures are written as PNG files into ``image_dir`` (skipped when None)."""
+    def outline(self) -> list[str]:
+        """The section headings (level 2), in order."""
+        return [b.text for b in self.blocks if isinstance(b, _Heading) and b.level == 2]
+
+    def figure_names(self, stem: str) -> list[str]:
+        """The file names of the figures for a card named ``stem``: ``stem-1.png``, ``stem-2.png``, ..."""
+        n_figures = sum(isinstance(b, _Figure) for b in self.blocks)
+        return [f"{stem}-{n}.png" for n in range(1, n_figures + 1)]
+
+    def to_markdown(self, stem: str | None = None) -> str:
+        """Markdown text; figures link to :meth:`figure_names` of ``stem`` (left out when None)."""
         lines = [f"# {self.title}", ""]
-        n_figures = 0
+        names = iter(self.figure_names(stem or ""))
         for block in self.blocks:
             if isinstance(block, _Heading):
                 lines += ["#" * block.level + " " + block.text, ""]
@@ -132,10 +143,8 @@ class Report:
                 for row in frame.itertuples(index=False):
                     lines.append("| " + " | ".join(_cell(v, block.digits) for v in row) + " |")
                 lines.append("")
-            elif isinstance(block, _Figure) and image_dir is not None:
-                n_figures += 1
-                name = f"figure-{n_figures}.png"
-                (image_dir / name).write_bytes(block.png)
+            elif isinstance(block, _Figure) and stem is not None:
+                name = next(names)
                 lines += [f"![{block.caption}]({name})", "", f"*{block.caption}*", ""]
         return "\n".join(lines)
 
@@ -173,23 +182,56 @@ class Report:
         parts.append("</body></html>")
         return "\n".join(parts)
 
-    def write_both(self, path: str | Path) -> tuple[Path, Path]:
-        """Write ``path`` as ``.md`` (figures beside it) and as ``.html``; returns both paths."""
-        p = Path(path)
-        return self.write(p.with_suffix(".md")), self.write(p.with_suffix(".html"))
+    def write(self, path: str | Path) -> list[Path]:
+        """Write the card as ``<stem>.md``, its figures ``<stem>-<n>.png`` beside it, and ``<stem>.html``.
 
-    def write(self, path: str | Path) -> Path:
-        """Write ``.md`` (figures beside it) or ``.html`` by the file's ending; returns the path."""
-        p = Path(path)
-        suffix = p.suffix.lower()
-        if suffix not in (".md", ".html", ".htm"):
-            raise ValueError(f"report path {str(path)!r} must end in .md or .html.")
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if suffix == ".md":
-            p.write_text(self.to_markdown(image_dir=p.parent), encoding="utf-8")
-        else:
-            p.write_text(self.to_html(), encoding="utf-8")
-        return p
+        ``path`` is ``card``, ``card.md`` or ``card.html``; every file is
+        written atomically (:func:`jurycal.io.write_atomic`), each named after
+        the card, so two cards in one folder never share a file.
+
+        Returns
+        -------
+        list of Path
+            Every file written: the Markdown, the figures, the HTML.
+        """
+        from jurycal.io import write_atomic, write_text
+
+        markdown, page, figures = card_files(path, self)
+        pngs = [b.png for b in self.blocks if isinstance(b, _Figure)]
+        for figure, png in zip(figures, pngs, strict=True):
+            write_atomic(figure, lambda tmp, png=png: tmp.write_bytes(png))
+        write_text(self.to_markdown(stem=markdown.stem), markdown)
+        write_text(self.to_html(), page)
+        return [markdown, *figures, page]
+
+
+#: The endings a card's path may have: none, or one of the two files it becomes.
+CARD_ENDINGS = ("", ".md", ".html")
+
+
+def card_files(path: str | Path, report: Report | None = None) -> tuple[Path, Path, list[Path]]:
+    """The Markdown file, the HTML file and (for ``report``) the figures a card at ``path`` becomes.
+
+    Raises
+    ------
+    ValueError
+        A path ending in something else (``judgments.csv``): a card is written as
+        ``.md`` and ``.html``, and the name would be mistaken for a table.
+
+    Examples
+    --------
+    >>> card_files("out/leaderboard.md")[:2]
+    (PosixPath('out/leaderboard.md'), PosixPath('out/leaderboard.html'))
+    """
+    p = Path(path)
+    if p.suffix.lower() not in CARD_ENDINGS:
+        raise ValueError(
+            f"report path {str(path)!r} ends in {p.suffix!r}; a report is written as NAME.md "
+            "(figures NAME-1.png, ...) and NAME.html: give NAME, NAME.md or NAME.html."
+        )
+    base = p.with_suffix("") if p.suffix else p
+    figures = [] if report is None else [p.parent / n for n in report.figure_names(base.name)]
+    return base.with_name(base.name + ".md"), base.with_name(base.name + ".html"), figures
 
 
 # --- report cards ---------------------------------------------------------------

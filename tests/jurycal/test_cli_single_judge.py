@@ -54,8 +54,9 @@ def test_judge_bad_input_exits_1_with_message(tmp_path, capsys):
     pd.DataFrame({"verdict": [1, 0]}).to_csv(test, index=False)
     assert main(["judge", str(cal), str(test)]) == 1
     # the third data row is line 4 of the file, after the header
-    assert "cal.csv' line 4: human must be 0/1, bool or 'valid'/'invalid'; got 2." in (
-        capsys.readouterr().err
+    assert (
+        "cal.csv' line 4, column 'human': human must be 0/1, bool or 'valid'/'invalid'; got 2."
+        in (capsys.readouterr().err)
     )
     pd.DataFrame({"human": [1, 0, 1], "judge": [1, 0, 1]}).to_csv(cal, index=False)
     assert main(["judge", str(cal), str(test)]) == 1

@@ -117,7 +117,7 @@ def test_round_trip_from_an_inspect_log_to_a_report(fixtures: Path, tmp_path: Pa
     for note in result.notes:
         report.warning(note)
     report.table(precision.to_frame().reset_index())
-    path = report.write(tmp_path / "report.md")
+    path, *_ = report.write(tmp_path / "report.md")
     text = path.read_text()
     assert "| openai/gpt-4o-mini |" in text and "0.500" in text
     assert "keeps only their combined grade" in text
