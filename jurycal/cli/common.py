@@ -330,12 +330,15 @@ def _numbers_as_numbers(values: pd.Series) -> pd.Series:
     """
     import pandas as pd
 
-    if values.dtype != object:
+    if pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype):
         return values
     numbers = pd.to_numeric(values, errors="coerce")
-    if numbers.notna().sum() == 0 or numbers.notna().sum() == values.notna().sum():
-        return numbers if numbers.notna().sum() else values
-    return values.where(numbers.isna(), numbers)
+    n_numbers = int(numbers.notna().sum())
+    if n_numbers == 0:
+        return values
+    if n_numbers == int(values.notna().sum()):
+        return numbers
+    return values.astype(object).where(numbers.isna(), numbers)
 
 
 def same_item_type(*frames: pd.DataFrame) -> list[pd.DataFrame]:

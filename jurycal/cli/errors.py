@@ -34,7 +34,8 @@ class FileError(InputError):
     line : int or None
         Its 1-based line (record number for Parquet), when the fault is in a row.
     kind : str
-        The class name of the library error it places (``LabelError``, ...).
+        The class name of the library error it places (``LabelError``, ...), or
+        ``FileError`` for a fault of the file itself (missing, a directory).
     row, column, value
         As :class:`~regression.errors.InputError`.
     """
@@ -47,7 +48,7 @@ class FileError(InputError):
         line: int | None = None,
         column: str | None = None,
         value: Any = None,
-        kind: str = "InputError",
+        kind: str = "FileError",
     ) -> None:
         super().__init__(message, row=None, column=column, value=value)
         self.file = str(file)

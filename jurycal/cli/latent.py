@@ -220,7 +220,8 @@ def _read_and_fit(args: argparse.Namespace, advance: Any) -> tuple[pd.DataFrame,
     """
     advance("read")
     judgments, human = _read(args)
-    calibration = _calibration(args, judgments, human)
+    with located(_sources(args)):
+        calibration = _calibration(args, judgments, human)
     advance("fit")
     with warnings.catch_warnings(), located(_sources(args)):
         warnings.simplefilter("ignore")  # every warning is on the result and printed below
@@ -433,7 +434,8 @@ def run_estimate(args: argparse.Namespace) -> int:
             f"the judgments file {str(args.judgments)!r}",
         )
         is_new = judgments["generator"] == new
-        calibration = [g for g in _calibration(args, judgments, human) if g != new]
+        with located(_sources(args)):
+            calibration = [g for g in _calibration(args, judgments, human) if g != new]
         if not calibration:
             raise ValueError(
                 f"no calibration generator besides {new!r}: the human-label file "
@@ -462,7 +464,9 @@ def run_estimate(args: argparse.Namespace) -> int:
     shift = (result.precision.drop(new) - base.precision).abs().max()
     n_votes = int(new_counts.n_labeled.to_numpy().sum())
     n_human = int((human["generator"] == new).sum())
-    interval = f" [{row['low']:.4f}, {row['high']:.4f}]" if "low" in row else ""
+    bounds = [row.get("low"), row.get("high")]
+    finite = all(b is not None and b == b for b in bounds)  # NaN != NaN: no interval
+    interval = f" [{bounds[0]:.4f}, {bounds[1]:.4f}]" if finite else " (no interval)"
     if n_human and row.get("role") == "partially labelled":
         worth = result.partial.worth().loc[new]
         own = (
