@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["MISSING", "is_count_column", "text_table"]
+__all__ = ["MISSING", "is_count_column", "table_cells", "text_table"]
 
 #: How a missing value is shown.
 MISSING = "-"
@@ -54,6 +54,36 @@ def _cell(value: Any, digits: int | None) -> str:
     return str(value)
 
 
+def table_cells(
+    frame: pd.DataFrame, digits: int = 4, *, index: bool | None = None
+) -> tuple[list[str], list[list[str]], list[bool]]:
+    """The header, the rows as text and which columns are numbers (right-aligned).
+
+    The one place a table's values become text, for the terminal
+    (:func:`text_table`), Markdown and HTML (:class:`regression.results.Summary`).
+    ``index``: show the index as the first column(s); default: when it is named
+    or not the row numbers 0..n-1.
+    """
+    plain_rows = isinstance(frame.index, pd.RangeIndex) and frame.index.start == 0
+    show_index = index if index is not None else not (plain_rows and frame.index.name is None)
+    table = frame.reset_index() if show_index else frame
+    header = [str(c) for c in table.columns]
+    if show_index and frame.index.nlevels == 1 and frame.index.name is None:
+        header[0] = ""
+    columns: list[list[str]] = []
+    right: list[bool] = []
+    for name in table.columns:
+        values = table[name]
+        numeric = pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
+            values.dtype
+        )
+        places = None if is_count_column(name, values) else digits
+        columns.append([_cell(v, places if numeric else digits) for v in values.tolist()])
+        right.append(numeric)
+    rows = [list(row) for row in zip(*columns, strict=True)] if columns else []
+    return header, rows, right
+
+
 def text_table(
     frame: pd.DataFrame,
     digits: int = 4,
@@ -87,28 +117,13 @@ def text_table(
     """
     if len(frame) == 0:
         return empty
-    plain_rows = isinstance(frame.index, pd.RangeIndex) and frame.index.start == 0
-    show_index = index if index is not None else not (plain_rows and frame.index.name is None)
-    table = frame.reset_index() if show_index else frame
-    if show_index and frame.index.nlevels == 1 and frame.index.name is None:
-        table = table.rename(columns={"index": ""})
-    columns: list[list[str]] = []
-    right: list[bool] = []
-    for name in table.columns:
-        values = table[name]
-        numeric = pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
-            values.dtype
-        )
-        places = None if is_count_column(name, values) else digits
-        cells = [_cell(v, places if numeric else digits) for v in values.tolist()]
-        columns.append([str(name), *cells])
-        right.append(numeric)
-    widths = [max(len(c) for c in column) for column in columns]
+    header, rows, right = table_cells(frame, digits, index=index)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = []
-    for row in range(len(table) + 1):
+    for row in [header, *rows]:
         cells = [
-            (column[row].rjust(width) if is_right else column[row].ljust(width))
-            for column, width, is_right in zip(columns, widths, right, strict=True)
+            (cell.rjust(width) if is_right else cell.ljust(width))
+            for cell, width, is_right in zip(row, widths, right, strict=True)
         ]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
