@@ -42,7 +42,9 @@ CASES.update(
     }
 )
 # what a command that fits pays, last
-CASES["from regression import LatentTraitModel"] = CASES.pop("from regression import LatentTraitModel")
+CASES["from regression import LatentTraitModel"] = CASES.pop(
+    "from regression import LatentTraitModel"
+)
 
 
 def _median_seconds(code: str) -> float:

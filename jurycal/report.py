@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+from functools import partial
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,7 +170,7 @@ class Report:
         markdown, page, figures = card_files(path, self)
         pngs = [p.png for p in self.parts if isinstance(p, _Figure)]
         for figure, png in zip(figures, pngs, strict=True):
-            write_atomic(figure, lambda tmp, png=png: tmp.write_bytes(png))
+            write_atomic(figure, partial(Path.write_bytes, data=png))
         write_text(self.to_markdown(stem=markdown.stem), markdown)
         write_text(self.to_html(), page)
         return [markdown, *figures, page]

@@ -96,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
     from regression import estimate_prevalence
 
     card = Report("jurycal report card")
-    texts, warnings = [], []
+    texts: list[str] = []
+    warnings: list[str] = []
     if args.models is None:
         calibration, test = read_single(args.calibration, args.test, None)
         result = estimate_prevalence(calibration, test["judge"], args.alpha, method=args.method)
