@@ -13,9 +13,9 @@ from __future__ import annotations
 import base64
 import html
 import io
-from functools import partial
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
