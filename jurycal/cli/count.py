@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
             f"{int(long['n_labelled'].sum()):,} labels in {len(long):,} cells "
             f"({len(rates.index)} generators x {len(rates.columns)} validators)",
             "",
-            "fraction labelled valid (generators x validators; blank: no label):",
+            "fraction labelled valid (generators x validators; -: no label):",
             text_table(rates, digits=3),
         ]
     )

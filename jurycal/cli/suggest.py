@@ -135,10 +135,14 @@ def run_suggest(args: argparse.Namespace) -> int:
         advance("suggest")
         table = suggest_labels(judgments, human, args.budget, args.generator, args.seed)
     counts = table.groupby("generator").size()
-    lines = [
-        f"{len(table)} items to label (budget {args.budget}), per generator:",
-        text_table(counts.rename("items").to_frame()),
-    ]
+    lines = (
+        [
+            f"{len(table)} items to label (budget {args.budget}), per generator:",
+            text_table(counts.rename("items").to_frame()),
+        ]
+        if len(table)
+        else ["no item to label: every judged item of the generators asked for is labelled."]
+    )
     payload: dict[str, Any] = {"items": table, "per_generator": counts.to_dict()}
     if args.output is not None:
         write_table(table, args.output)
@@ -146,8 +150,8 @@ def run_suggest(args: argparse.Namespace) -> int:
             f"next: label the rows of {args.output}, add a human column and pass them, "
             "inclusion_probability and all, with your earlier labels"
         )
-    else:
-        lines += ["", text_table(table, empty="no item to label.")]
+    elif len(table):
+        lines += ["", text_table(table)]
     if args.width is not None:
         plan = plan_labels(judgments, human, args.width, args.alpha, args.generator)
         lines += ["", _plan_text(plan, args.width, args.alpha)]
