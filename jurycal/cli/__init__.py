@@ -149,7 +149,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if debug:
                 raise
             return _fail(err, _one_line(str(err)), EXIT_BAD_INPUT, as_json)
-        except BrokenPipeError:  # the reader left (``jurycal ... | head``): stop quietly, as git does
+        except (
+            BrokenPipeError
+        ):  # the reader left (``jurycal ... | head``): stop quietly, as git does
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return EXIT_BAD_INPUT

@@ -60,6 +60,7 @@ __all__ = [
     "save_plot",
     "progress_setting",
     "steps",
+    "vote_sources",
     "summary_text",
     "written_line",
 ]
@@ -416,6 +417,18 @@ def read_votes(judgments: Path, human: Path | None) -> tuple[pd.DataFrame, pd.Da
         return votes, None
     votes, labels = same_item_type(votes, read_human(human))
     return votes, labels
+
+
+def vote_sources(judgments: Path, human: Path | None) -> list[tuple[Path, str, tuple[str, ...]]]:
+    """The judgments and human-label files with their columns, for :func:`jurycal.cli.errors.located`:
+    the human labels first (a library error on ``generator`` or ``item`` is placed there)."""
+    sources: list[tuple[Path, str, tuple[str, ...]]] = [
+        (judgments, "judgments file", ("label", "validator", "item", "generator"))
+    ]
+    if human is not None:
+        columns = ("human", "inclusion_probability", "item", "generator")
+        sources.insert(0, (human, "human-label file", columns))
+    return sources
 
 
 def find_name(name: str, known: Iterable[Any], what: str, where: str) -> str:

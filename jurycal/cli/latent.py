@@ -34,6 +34,7 @@ from jurycal.cli.common import (
     save_plot,
     steps,
     summary_text,
+    vote_sources,
 )
 from jurycal.cli.errors import located
 from jurycal.cli.report import REPORT_HELP
@@ -236,11 +237,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
 
 
 def _sources(args: argparse.Namespace) -> list[tuple[Path, str, tuple[str, ...]]]:
-    """The two files and their columns, the human labels first (where a library error is placed)."""
-    return [
-        (args.human, "human-label file", ("human", "inclusion_probability", "item", "generator")),
-        (args.judgments, "judgments file", ("label", "validator", "item", "generator")),
-    ]
+    return vote_sources(args.judgments, args.human)
 
 
 def _calibration(

@@ -16,7 +16,9 @@ from jurycal.cli.common import (
     read_votes,
     save_plot,
     steps,
+    vote_sources,
 )
+from jurycal.cli.errors import located
 
 __all__ = ["register", "run"]
 
@@ -76,9 +78,10 @@ def run(args: argparse.Namespace) -> int:
     with steps(args, ["read", "sweep the thresholds"]) as advance:
         advance("read")
         judgments, human = read_votes(args.judgments, args.human)
-        matrix = vote_matrix(judgments)
-        advance("sweep the thresholds")
-        choice = pick_threshold(matrix, human, args.rule, args.metric, missing=args.missing)
+        with located(vote_sources(args.judgments, args.human)):
+            matrix = vote_matrix(judgments)
+            advance("sweep the thresholds")
+            choice = pick_threshold(matrix, human, args.rule, args.metric, missing=args.missing)
     sweep = choice.sweep[choice.sweep["rule"] == args.rule]
     lines = [
         f"rule {args.rule}: threshold {choice.threshold} minimises {args.metric} on the "

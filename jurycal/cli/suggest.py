@@ -26,7 +26,9 @@ from jurycal.cli.common import (
     positive_int,
     read_votes,
     steps,
+    vote_sources,
 )
+from jurycal.cli.errors import located
 
 __all__ = ["register", "run_plan", "run_suggest"]
 
@@ -133,7 +135,8 @@ def run_suggest(args: argparse.Namespace) -> int:
         advance("read")
         judgments, human = read_votes(args.judgments, args.labels)
         advance("suggest")
-        table = suggest_labels(judgments, human, args.budget, args.generator, args.seed)
+        with located(vote_sources(args.judgments, args.labels)):
+            table = suggest_labels(judgments, human, args.budget, args.generator, args.seed)
     counts = table.groupby("generator").size()
     lines = (
         [
@@ -153,7 +156,8 @@ def run_suggest(args: argparse.Namespace) -> int:
     elif len(table):
         lines += ["", text_table(table)]
     if args.width is not None:
-        plan = plan_labels(judgments, human, args.width, args.alpha, args.generator)
+        with located(vote_sources(args.judgments, args.labels)):
+            plan = plan_labels(judgments, human, args.width, args.alpha, args.generator)
         lines += ["", _plan_text(plan, args.width, args.alpha)]
         payload["plan"] = plan.reset_index()
     payload["output"] = args.output
@@ -171,6 +175,7 @@ def run_plan(args: argparse.Namespace) -> int:
         advance("read")
         judgments, human = read_votes(args.judgments, args.labels)
         advance("plan")
-        table = plan_labels(judgments, human, args.width, args.alpha, args.generator)
+        with located(vote_sources(args.judgments, args.labels)):
+            table = plan_labels(judgments, human, args.width, args.alpha, args.generator)
     emit(args, _plan_text(table, args.width, args.alpha), {"plan": table.reset_index()})
     return 0

@@ -16,7 +16,9 @@ from jurycal.cli.common import (
     positive_int,
     read_votes,
     steps,
+    vote_sources,
 )
+from jurycal.cli.errors import located
 
 __all__ = ["register", "run"]
 
@@ -87,11 +89,13 @@ def run(args: argparse.Namespace) -> int:
     with steps(args, ["read"]) as advance:
         advance("read")
         judgments, human = read_votes(args.judgments, args.human)
-        matrix = vote_matrix(judgments)
+        with located(vote_sources(args.judgments, args.human)):
+            matrix = vote_matrix(judgments)
     tally = tally_votes(matrix)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        series, panel = vote_judgments(judgments, args.rule, args.threshold, args.missing)
+        with located(vote_sources(args.judgments, args.human)):
+            series, panel = vote_judgments(judgments, args.rule, args.threshold, args.missing)
     labels = series
     items = matrix.index.get_level_values("generator").value_counts()
     cells = int(sum(items[g] * n for g, n in panel["n_validators"].items()))

@@ -85,7 +85,7 @@ def test_summary_prints_the_fit_the_table_the_validators_and_the_warnings():
         in text
     )
     assert list(summary.tables) == ["precision", "validators", "fit"]
-    assert summary.as_html().startswith("<h3>") and summary.as_markdown().startswith("## ")
+    assert summary.as_html().startswith("<h2>") and summary.as_markdown().startswith("## ")
     for name in [*map(str, result.precision.index), *map(str, result.tpr.index)]:
         assert name in text
     assert f"{result.precision.iloc[0]:.4f}" in text
