@@ -1,4 +1,4 @@
-"""Render the leaderboard report card in a real (headless) Chromium and check its layout.
+"""Render the demo's report card in a real (headless) Chromium and check its layout and reading.
 
 Not part of the test suite: it needs a browser, and this machine's only one is the
 headless Chromium that ``kaleido==0.2.1`` ships inside its wheel
@@ -7,26 +7,27 @@ directory). Kaleido runs a page in that Chromium and answers one JSON request pe
 line on stdin through a "scope" written in JavaScript; a copy of its executable
 directory gets a scope that loads the card into an iframe, waits for every image
 to decode, and reports what the browser laid out: each image's decoded and shown
-size, each table's size, the headings, and the page's scroll width.
+size, each table's size and cells, the headings with their levels, the warning
+blocks, and the page's scroll width.
 
 Run: ``python benchmarks/check_report_in_browser.py /path/to/site-packages/kaleido``.
 It exits 1, naming the fault, if an image does not decode, a figure is wider than
-the page column, or the page scrolls sideways at 1200 px.
+the page column, the page scrolls sideways at 1200 px, a heading skips a level,
+the numbered sections skip a number, a cell reads "nan", a table repeats one long
+note in every row, a section stacks its warnings (more than one block, or one
+warning twice), or a warning asks for what the user cannot give ("pass counts").
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import warnings
 from pathlib import Path
-
-from jurycal.datasets import load_agreeableness_judgments
-from jurycal.report import Report, add_leaderboard
-from regression import LatentTraitModel
 
 VIEWPORT = 1200
 
@@ -51,8 +52,12 @@ window.kaleido_scopes.plotly = function (info) {
           images: images.map((im) => ({natural: [im.naturalWidth, im.naturalHeight],
                                        shown: [box(im).width, box(im).height]})),
           tables: Array.from(doc.querySelectorAll('table')).map((t) => ({rows: t.rows.length,
-                                                                         width: box(t).width})),
-          headings: Array.from(doc.querySelectorAll('h1,h2,h3')).map((h) => h.textContent),
+            width: box(t).width,
+            cells: Array.from(t.rows).slice(1).map((r) => Array.from(r.cells).map((c) => c.textContent))})),
+          headings: Array.from(doc.querySelectorAll('h1,h2,h3,h4,h5,h6')).map((h) =>
+            ({level: Number(h.tagName[1]), text: h.textContent})),
+          warnings: Array.from(doc.querySelectorAll('.warning')).map((w) =>
+            Array.from(w.querySelectorAll('li')).map((li) => li.textContent)),
         };
         resolve({code: 0, message: null, pdfBgColor: null, format: 'json',
                  result: JSON.stringify(out), width: info.width, height: info.height, scale: 1});
@@ -65,17 +70,13 @@ window.kaleido_scopes.plotly = function (info) {
 
 
 def card_html() -> str:
-    """The leaderboard card of the bundled data with three calibration generators."""
-    judgments, human = load_agreeableness_judgments()
-    calibration = ["claude_3_opus", "gpt-4-turbo", "gpt-4o"]
-    with warnings.catch_warnings():
+    """The demo's card (every section: repair, voting, transfer, leaderboard, one judge)."""
+    from jurycal.demo import run_demo
+
+    with tempfile.TemporaryDirectory() as folder, warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = LatentTraitModel().fit_table(
-            judgments, human[human["generator"].isin(calibration)], calibration
-        )
-    card = Report("jurycal report card: leaderboard")
-    add_leaderboard(card, result.leaderboard())
-    return card.to_html()
+        _, written = run_demo(quiet=True, out_dir=folder)
+        return written[-1].read_text(encoding="utf-8")
 
 
 def measure(kaleido: Path, page: str) -> dict:
@@ -121,6 +122,31 @@ def faults(layout: dict) -> list[str]:
         found.append(f"the page scrolls sideways ({layout['scroll_width']} px > {VIEWPORT})")
     if not layout["tables"]:
         found.append("no table was laid out")
+    levels = [h["level"] for h in layout["headings"]]
+    pairs = zip(levels, levels[1:], layout["headings"][1:], strict=False)
+    for before, after, heading in pairs:
+        if after > before + 1:
+            found.append(f"heading {heading['text']!r} (h{after}) skips a level after h{before}")
+    numbers = [
+        int(m.group(1))
+        for h in layout["headings"]
+        if h["level"] == 2 and (m := re.match(r"(\d+)\. ", h["text"]))
+    ]
+    if numbers != list(range(1, len(numbers) + 1)):
+        found.append(f"the numbered sections read {numbers}")
+    for t, table in enumerate(layout["tables"], start=1):
+        cells = table["cells"]
+        if any(c.strip().lower() == "nan" or c.startswith("nan ") for row in cells for c in row):
+            found.append(f"table {t} has a 'nan' cell")
+        for column in zip(*cells, strict=True):
+            if len(column) > 2 and len(set(column)) == 1 and len(column[0]) > 40:
+                found.append(f"table {t} repeats {column[0][:40]!r}... in every row")
+    for block in layout["warnings"]:
+        if len(block) != len(set(block)):
+            found.append("a warning block says one warning twice")
+        found += [
+            f"a warning the user cannot act on: {w[:60]!r}" for w in block if "pass counts" in w
+        ]
     return found
 
 
@@ -134,7 +160,10 @@ def main(argv: list[str]) -> int:
     for problem in problems:
         print(f"fault: {problem}")
     if not problems:
-        print("the card lays out in Chromium: every figure decodes and fits the column.")
+        print(
+            "the card lays out in Chromium: every figure decodes and fits the column, headings "
+            "nest, sections are numbered 1, 2, ..., no cell reads nan, no note or warning repeats."
+        )
     return 1 if problems else 0
 
 

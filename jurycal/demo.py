@@ -9,7 +9,7 @@
 3. **Generators without human labels** (section 5; jurycal's transfer
    estimator): first on the judgments repaired in step 1, with five annotated
    generators calibrating and the sixth held out, beside the ensemble of step 2;
-   then on the released 14 x 14 matrix, where the eight unannotated generators
+   then on the released 14 x 14 matrix, where the eight unlabelled generators
    are estimated (the paper's headline use). Each fit checks itself on its
    calibration generators, held out one at a time.
 4. **One judge** (Lee et al.; Fiedler): LMArena battles judged by two weak
@@ -20,8 +20,9 @@
    shown only as the truth). Naive / Rogan-Gladen / PPI++ side by side with J
    and the warnings of Fiedler section 7, then a comparison of two opponents.
 
-The report is printed (Markdown) and written to ``OUT_DIR/report.md`` (figures
-beside it) and ``OUT_DIR/report.html``.
+The report card is written to ``OUT_DIR/report.md`` (figures ``report-1.png``,
+... beside it) and ``OUT_DIR/report.html``; ``jurycal demo`` prints its outline
+and where it went.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from jurycal.datasets import (
     load_repair_sample,
     load_validator_rates,
 )
-from jurycal.report import Report, add_comparison, add_leaderboard
+from jurycal.report import Report, add_comparison, add_leaderboard, section
 from regression import (
     Anchors,
     ConfidenceInterval,
@@ -103,8 +104,10 @@ def _split(labels: pd.DataFrame, seed: int) -> pd.Series:
     return is_cal
 
 
-def _fmt_ci(ci: ConfidenceInterval) -> str:
-    return f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+def _with_interval(estimate: float, ci: ConfidenceInterval) -> str:
+    """``0.41 [0.30, 0.52]``; an estimate that is not defined (J <= 0) reads ``undefined``."""
+    point = "undefined" if np.isnan(estimate) else f"{estimate:.2f}"
+    return f"{point} [{ci[0]:.2f}, {ci[1]:.2f}]"
 
 
 def _repair_section(report: Report, quiet: bool) -> pd.DataFrame:
@@ -112,8 +115,7 @@ def _repair_section(report: Report, quiet: bool) -> pd.DataFrame:
     judgments, repair_report = repair_judgments(items, outputs, progress=not quiet)
     summary = repair_report.to_frame()
     overall = summary.loc["all"]
-    report.heading("1. Repair of validator outputs")
-    report.paragraph(
+    note = (
         f"{len(outputs):,} raw validator responses for {len(items):,} feedback items "
         f"became {len(judgments):,} (item, validator) judgments, every pair accounted for. "
         f"Missing labels: {overall['rate_before']:.1%} as produced, "
@@ -121,7 +123,8 @@ def _repair_section(report: Report, quiet: bool) -> pd.DataFrame:
         f"{len(repair_report.unmatched_entries):,} validator entries matched no item and "
         "are listed in the repair report, not dropped."
     )
-    report.table(repair_report.by_failure().reset_index(), digits=4)
+    tables = {"Pairs by failure type": repair_report.by_failure().reset_index()}
+    report.add(section("1. Repair of validator outputs", [note], tables))
     return judgments
 
 
@@ -147,15 +150,15 @@ def _ensemble_section(report: Report, judgments: pd.DataFrame, human: pd.DataFra
                     "tnr": rates.tnr.estimate,
                 }
             )
-    report.heading("2. Ensemble voting")
-    report.paragraph(
+    note = (
         "Per-generator precision (fraction labelled valid) of two ensembles over the 14 "
         "validators, on the repaired judgments, against the human-labelled precision. "
         f"The veto threshold n = {choice.threshold} was picked on the six annotated "
         f"generators; leave-one-generator-out max error {choice.held_out_max_abs_error:.3f} "
         "(the paper picked n = 4: 2.8 %)."
     )
-    report.table(pd.DataFrame(rows), digits=4)
+    tables = {"Error against the human-labelled precision": pd.DataFrame(rows)}
+    report.add(section("2. Ensemble voting", [note], tables))
     report.figure(
         plot_threshold_sweep(choice.sweep, "max_abs_error"),
         "Ensemble error against threshold (agreeableness Fig. 5)",
@@ -172,8 +175,7 @@ def _regression_section(
     result = TransferModel().fit_table(judgments, human, calibration)
     table = result.to_frame(truth=truth)
     row = table.set_index("generator").loc[held_out]
-    report.heading("3. Precision of generators without human labels")
-    report.paragraph(
+    note = (
         f"The judgments repaired in step 1, with the human labels of {len(calibration)} "
         f"generators; {held_out}'s labels are held out. jurycal's default estimator (judges "
         "whose TPR / TNR move between generators, docs/new-generators.md) puts it at "
@@ -181,8 +183,9 @@ def _regression_section(
         f"{truth[held_out]:.3f}; the minority veto of step 2 says {veto[held_out]:.3f}. "
         f"95 % intervals covering {result.covers}."
     )
-    report.paragraph("Self-check: " + result.self_check_text())
-    report.table(result.self_check.reset_index(), digits=4)
+    tables = {"Self-check": result.self_check.reset_index()}
+    notes = [note, "Self-check: " + result.self_check_text()]
+    report.add(section("3. Precision of generators without human labels", notes, tables))
     _released_matrix(report, truth)
     _leaderboard_section(report, judgments, human)
 
@@ -192,17 +195,17 @@ def _leaderboard_section(report: Report, judgments: pd.DataFrame, human: pd.Data
     calibration = ["claude_3_opus", "gpt-4-turbo", "gpt-4o"]
     labelled = human[human["generator"].isin(calibration)]
     board = TransferModel().fit_table(judgments, labelled, calibration).leaderboard()
-    report.heading("4. Leaderboard: which generators are better than which")
-    report.paragraph(
+    note = (
         f"The same estimator with the labels of {', '.join(calibration)} only. The rank sets "
         "hold for every generator at once; a pair is decided where its simultaneous interval "
         "for the difference excludes 0 (docs/ranking.md)."
     )
-    add_leaderboard(report, board)
+    report.add(section("4. Leaderboard: which generators are better than which", [note]))
+    add_leaderboard(report, board, level=3)
 
 
 def _released_matrix(report: Report, truth: pd.Series, level: str = "none") -> None:
-    """The paper's headline use: the eight unannotated generators of the released matrix."""
+    """The paper's headline use: the eight unlabelled generators of the released matrix."""
     rates, confusion = load_validator_rates(level), load_confusion(level)
     annotated = list(truth.index)
     anchors = Anchors.from_confusion(
@@ -210,16 +213,22 @@ def _released_matrix(report: Report, truth: pd.Series, level: str = "none") -> N
     )
     result = TransferModel().fit(rates, anchors=anchors)
     table = result.to_frame(truth=truth)
-    notes = result.diagnostics()["note"]
-    table["note"] = table["generator"].map(notes)
-    report.paragraph(
+    # the diagnostics' note reads the same for every row but its share, in follows_judges
+    diagnostics = result.diagnostics()
+    table["follows_judges"] = table["generator"].map(diagnostics["follows_judges"])
+    first = table.loc[table["role"] != "calibration", "generator"].iloc[0]
+    note = (
         f"The released 14 x 14 matrix (repair level '{level}'): anchored on all six "
-        "annotated generators, the eight unannotated ones are estimated; each row says how "
+        "annotated generators, the eight unlabelled ones are estimated; each row says how "
         "much its estimate rests on the judges. Self-check: " + result.self_check_text()
     )
-    report.table(table[table["role"] != "calibration"], digits=4)
-    for text in result.warnings:
-        report.warning(text)
+    how = f"How each row rests on the judges, e.g. {first}: {diagnostics.loc[first, 'note']}."
+    # the released matrix gives rates, not counts: the fit's advice to pass counts cannot be taken
+    kept = [w for w in result.warnings if not w.startswith("no counts given")]
+    if len(kept) < len(result.warnings):
+        how += " The released matrix gives rates, not counts, so every cell weighs the same."
+    tables = {"The eight unlabelled generators": table[table["role"] != "calibration"]}
+    report.add(section("The released 14 x 14 matrix", [note, how], tables, kept), level=3)
     report.figure(
         plot_validator_rates(confusion),
         "Validators' pooled TPR against TNR on the annotated generators (agreeableness Fig. 4)",
@@ -236,14 +245,18 @@ def arena_section(report: Report, seed: int, n_boot: int) -> None:
     is_cal = _split(labels, seed)
     opponents = sorted(labels["opponent"].unique())
     short = {o: o.split("-2025")[0].replace("-a22b-no-thinking", "") for o in opponents}
-    report.heading("5. One judge: LMArena battles")
-    report.paragraph(
-        f"Estimand: theta = P(human prefers {TARGET}) against each opponent. Per opponent, a "
-        f"seeded {CAL_FRACTION:.0%} calibration split (human and judge labels) and a test "
-        "split (judge labels only; 'truth' is the human win rate on the test items). "
-        "Intervals (95 %): naive covers test sampling only and estimates the judge's pick "
-        "rate, not theta; Rogan-Gladen (Lee et al. eqs. 8-12) and PPI++ cover test and "
-        "calibration sampling."
+    report.add(
+        section(
+            "5. One judge: LMArena battles",
+            [
+                f"Estimand: theta = P(human prefers {TARGET}) against each opponent. Per opponent, a "
+                f"seeded {CAL_FRACTION:.0%} calibration split (human and judge labels) and a test "
+                "split (judge labels only; 'truth' is the human win rate on the test items). "
+                "Intervals (95 %): naive covers test sampling only and estimates the judge's pick "
+                "rate, not theta; Rogan-Gladen (Lee et al. eqs. 8-12) and PPI++ cover test and "
+                "calibration sampling."
+            ],
+        )
     )
     tables: dict[tuple[str, str], CalibrationTable] = {}
     tests: dict[tuple[str, str], pd.Series] = {}
@@ -259,10 +272,9 @@ def arena_section(report: Report, seed: int, n_boot: int) -> None:
                 {
                     "opponent": short[opp],
                     "truth": test["human"].mean(),
-                    "naive": f"{res.naive.estimate:.2f} {_fmt_ci(res.naive.ci)}",
-                    "rogan_gladen": f"{res.rogan_gladen.estimate:.2f} "
-                    f"{_fmt_ci(res.rogan_gladen.ci)}",
-                    "ppi++": f"{res.ppi.estimate:.2f} {_fmt_ci(res.ppi.ci)}",
+                    "naive": _with_interval(res.naive.estimate, res.naive.ci),
+                    "rogan_gladen": _with_interval(res.rogan_gladen.estimate, res.rogan_gladen.ci),
+                    "ppi++": _with_interval(res.ppi.estimate, res.ppi.ci),
                     "tpr": res.tpr,
                     "tnr": res.tnr,
                     "J": res.youden_j,
@@ -270,10 +282,8 @@ def arena_section(report: Report, seed: int, n_boot: int) -> None:
                 }
             )
             notes += [f"{short[opp]}: {w}" for w in res.warnings]
-        report.heading(f"Judge {judge}", level=3)
-        report.table(pd.DataFrame(rows), digits=2)
-        for text in notes:
-            report.warning(text)
+        estimates = {"Estimates per opponent (95% intervals)": pd.DataFrame(rows)}
+        report.add(section(f"Judge {judge}", (), estimates, notes), level=3)
     a, b = opponents[0], opponents[1]
     judge = sorted(labels["judge"].unique())[-1]
     comparison = compare_models(
@@ -286,7 +296,7 @@ def arena_section(report: Report, seed: int, n_boot: int) -> None:
         seed=seed,
         labels=(short[a], short[b]),
     )
-    add_comparison(report, comparison)
+    add_comparison(report, comparison, level=3)
 
 
 def run_demo(
@@ -295,8 +305,8 @@ def run_demo(
     out_dir: str | Path = "jurycal-demo",
     seed: int = 2026,
     n_boot: int = 10_000,
-) -> str:
-    """Run the whole pipeline on the bundled data; write the report card and return its text.
+) -> tuple[Report, list[Path]]:
+    """Run the whole pipeline on the bundled data; write the report card.
 
     Parameters
     ----------
@@ -311,8 +321,10 @@ def run_demo(
 
     Returns
     -------
-    str
-        The report card as Markdown.
+    Report
+        The report card.
+    list of Path
+        The files written: ``report.md``, its figures, ``report.html``.
     """
     import matplotlib
 
@@ -324,5 +336,4 @@ def run_demo(
     _regression_section(report, judgments, human, veto)
     arena_section(report, seed, n_boot)
     out = Path(out_dir)
-    markdown, page = report.write_both(out / "report.md")
-    return markdown.read_text(encoding="utf-8") + f"\nwritten: {markdown}\nwritten: {page}"
+    return report, report.write(out / "report.md")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["FORMATS", "table_format"]
+__all__ = ["FIRST_ROW_LINE", "FORMATS", "first_line", "table_format"]
 
 #: File-name endings and the format each means.
 FORMATS = {
@@ -23,6 +23,9 @@ FORMATS = {
     ".ndjson": "jsonl",
     ".ndjson.gz": "jsonl",
 }
+
+#: The 1-based file line (record number for Parquet) of a table's first row, per format.
+FIRST_ROW_LINE = {"csv": 2, "tsv": 2, "jsonl": 1, "parquet": 1}
 
 
 def table_format(path: str | Path) -> str:
@@ -40,3 +43,18 @@ def table_format(path: str | Path) -> str:
     raise ValueError(
         f"cannot tell the format of {str(path)!r}; name it with one of {sorted(FORMATS)}."
     )
+
+
+def first_line(path: str | Path) -> int:
+    """The 1-based file line (record number for Parquet) of a table's first row.
+
+    Row ``i`` (0-based) of :func:`read_table` is on line ``first_line(path) + i``
+    when the file has no blank lines or quoted line breaks: CSV and TSV count
+    their header line.
+
+    Examples
+    --------
+    >>> first_line("votes.csv"), first_line("votes.jsonl")
+    (2, 1)
+    """
+    return FIRST_ROW_LINE[table_format(path)]

@@ -26,7 +26,7 @@ from typing import Any, BinaryIO
 import pandas as pd
 
 from jurycal.counting import DEFAULT_MEMORY_LIMIT, count_files
-from jurycal.formats import FORMATS, table_format
+from jurycal.formats import FORMATS, first_line, table_format
 from regression.data import Counts
 
 __all__ = [
@@ -41,24 +41,6 @@ __all__ = [
     "write_table",
     "write_text",
 ]
-
-#: The first line of a table's rows in its file: CSV and TSV have a header line.
-_FIRST_ROW_LINE = {"csv": 2, "tsv": 2, "jsonl": 1, "parquet": 1}
-
-
-def first_line(path: str | Path) -> int:
-    """The 1-based file line (record number for Parquet) of a table's first row.
-
-    Row ``i`` (0-based) of :func:`read_table` is on line ``first_line(path) + i``
-    when the file has no blank lines or quoted line breaks: CSV and TSV count
-    their header line.
-
-    Examples
-    --------
-    >>> first_line("votes.csv"), first_line("votes.jsonl")
-    (2, 1)
-    """
-    return _FIRST_ROW_LINE[table_format(path)]
 
 
 def _existing(path: str | Path) -> Path:

@@ -41,6 +41,7 @@ __all__ = [
     "INTERVAL_COLUMNS",
     "METHODS",
     "ROLES",
+    "ROLE_MEANINGS",
     "ROLE_COLUMNS",
     "EstimateResult",
     "JointError",
@@ -54,8 +55,16 @@ __all__ = [
 INTERVAL_COLUMNS = ("estimate", "low", "high", "method")
 #: The columns a multi-generator ``interval()`` adds: the row's role and the human labels it used.
 ROLE_COLUMNS = ("role", "n_labels")
-#: A generator's role: all its judged items labelled, some, none.
-ROLES = ("calibration", "partially labelled", "unlabelled")
+#: A generator's role, spelt one way on every surface (``interval()``, ``to_frame()``, the
+#: command line's text and JSON, the report card), with what each means.
+ROLE_MEANINGS = {
+    "calibration": "human labels that anchor the judges (used by the fit)",
+    "held out": "labelled, but left out of the fit; its labels check the estimate",
+    "partially labelled": "some of its items labelled; the labels enter its own estimate",
+    "unlabelled": "no human label; estimated from the judges and the other generators",
+}
+#: The roles, in the order of :data:`ROLE_MEANINGS`.
+ROLES = tuple(ROLE_MEANINGS)
 
 #: Every estimator's name, as ``method`` spells it everywhere (interval tables, reports, CLI).
 METHODS = {
@@ -233,15 +242,17 @@ class Summary:
     >>> print(s.as_markdown())
     ## Precision
     <BLANKLINE>
+    95 % intervals
+    <BLANKLINE>
     ### estimates
     <BLANKLINE>
     |    | estimate |
     |:---|---------:|
-    | a  |      0.9 |
+    | a  |   0.9000 |
     <BLANKLINE>
-    - 95 % intervals
+    **Warnings:**
     <BLANKLINE>
-    **Warning:** few labels
+    - few labels
     """
 
     title: str
@@ -249,42 +260,45 @@ class Summary:
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
 
-    def as_text(self, float_format: str = "{:.4f}") -> str:
-        """Plain text, as a terminal shows it."""
-        fmt = float_format.format
+    def as_text(self, digits: int = 4) -> str:
+        """Plain text, as a terminal shows it: fixed-width tables (:func:`regression.text_table.text_table`)."""
+        from regression.text_table import text_table
+
         lines = [self.title, "=" * len(self.title)]
         for name, table in self.tables.items():
-            lines += [
-                "",
-                f"{name}:",
-                table.to_string(float_format=fmt, index=not _plain_range(table.index)),
-            ]
+            lines += ["", f"{name}:", text_table(table, digits, empty=f"(no {name})")]
         if self.notes:
             lines.append("")
             lines += list(self.notes)
         lines += [f"warning: {w}" for w in self.warnings]
         return "\n".join(lines)
 
-    def as_markdown(self, floatfmt: str = "g") -> str:
-        """Markdown (pipe tables), as a report or an issue shows it."""
-        parts = [f"## {self.title}"]
-        for name, table in self.tables.items():
-            parts += [f"### {name}", _markdown_table(table, floatfmt)]
+    def as_markdown(self, digits: int = 4, level: int = 2) -> str:
+        """Markdown, as a report or an issue shows it: the title at heading ``level``, the
+        notes, each table under a heading one level down, the warnings (repeats said once)."""
+        parts = [f"{'#' * level} {self.title}"]
         if self.notes:
-            parts.append("\n".join(f"- {note}" for note in self.notes))
-        parts += [f"**Warning:** {w}" for w in self.warnings]
+            parts.append("\n\n".join(self.notes))
+        for name, table in self.tables.items():
+            parts += [f"{'#' * (level + 1)} {name}", _markdown_table(table, digits)]
+        warnings = _grouped(self.warnings)
+        if warnings:
+            parts.append("**Warnings:**\n\n" + "\n".join(f"- {w}" for w in warnings))
         return "\n\n".join(parts)
 
-    def as_html(self, float_format: str = "{:.4f}") -> str:
-        """An HTML fragment, as a notebook or the HTML report shows it."""
-        parts = [f"<h3>{html.escape(self.title)}</h3>"]
+    def as_html(self, digits: int = 4, level: int = 2) -> str:
+        """An HTML fragment, as a notebook or the HTML report shows it (headings as in
+        :meth:`as_markdown`; a missing value shows as ``-``)."""
+        esc = html.escape
+        parts = [f"<h{level}>{esc(self.title)}</h{level}>"]
+        parts += [f"<p>{esc(note)}</p>" for note in self.notes]
         for name, table in self.tables.items():
-            parts.append(f"<h4>{html.escape(name)}</h4>")
-            parts.append(table.to_html(float_format=float_format.format, border=0))
-        if self.notes:
-            items = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
-            parts.append(f"<ul>{items}</ul>")
-        parts += [f"<p><strong>Warning:</strong> {html.escape(w)}</p>" for w in self.warnings]
+            parts.append(f"<h{level + 1}>{esc(name)}</h{level + 1}>")
+            parts.append(_html_table(table, digits))
+        warnings = _grouped(self.warnings)
+        if warnings:
+            items = "".join(f"<li>{esc(w)}</li>" for w in warnings)
+            parts.append(f'<div class="warning"><strong>Warnings</strong><ul>{items}</ul></div>')
         return "\n".join(parts)
 
     def __str__(self) -> str:
@@ -297,26 +311,26 @@ class Summary:
         return self.as_markdown()
 
 
-def _markdown_table(table: pd.DataFrame, floatfmt: str) -> str:
-    # DataFrame.to_markdown needs the optional tabulate package; a pipe table is simple enough.
-    frame = table if _plain_range(table.index) else table.reset_index()
-    header = [str(c) for c in frame.columns]
-    if table.index.name is None and not _plain_range(table.index):
-        header[0] = ""
-    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+def _grouped(warnings: Sequence[str]) -> list[str]:
+    """Each distinct warning once, in order, with how often it was raised."""
+    counts: dict[str, int] = {}
+    for text in warnings:
+        counts[text] = counts.get(text, 0) + 1
+    return [text if n == 1 else f"{text} ({n} times)" for text, n in counts.items()]
 
-    def cell(value: Any) -> str:
-        if isinstance(value, float | np.floating):
-            return "" if np.isnan(value) else format(float(value), floatfmt)
-        return str(value)
 
-    rows = [[cell(v) for v in row] for row in frame.itertuples(index=False)]
+def _markdown_table(table: pd.DataFrame, digits: int) -> str:
+    from regression.text_table import table_cells
+
+    if len(table) == 0:
+        return "(no rows)"
+    header, rows, right = table_cells(table, digits)
     widths = [max([len(h), 2] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
 
     def line(values: Iterable[str]) -> str:
         cells = [
             v.rjust(w) if num else v.ljust(w)
-            for v, w, num in zip(values, widths, numeric, strict=True)
+            for v, w, num in zip(values, widths, right, strict=True)
         ]
         return "| " + " | ".join(cells) + " |"
 
@@ -324,11 +338,31 @@ def _markdown_table(table: pd.DataFrame, floatfmt: str) -> str:
         "|"
         + "|".join(
             ("-" * (w + 1) + ":") if num else (":" + "-" * (w + 1))
-            for w, num in zip(widths, numeric, strict=True)
+            for w, num in zip(widths, right, strict=True)
         )
         + "|"
     )
     return "\n".join([line(header), rule, *(line(r) for r in rows)])
+
+
+def _html_table(table: pd.DataFrame, digits: int) -> str:
+    from regression.text_table import table_cells
+
+    if len(table) == 0:
+        return "<p>(no rows)</p>"
+    header, rows, right = table_cells(table, digits)
+    esc = html.escape
+    head = "".join(f"<th>{esc(h)}</th>" for h in header)
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f'<td class="num">{esc(c)}</td>' if num else f"<td>{esc(c)}</td>"
+            for c, num in zip(row, right, strict=True)
+        )
+        + "</tr>"
+        for row in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def flat_table(table: pd.DataFrame) -> pd.DataFrame:
@@ -358,7 +392,7 @@ def with_roles(
     ``human`` is ``truth`` where known; ``n`` the most items any validator
     labelled for the generator (NaN without counts); ``role`` is
     ``calibration`` (in ``calibration``), ``held out`` (a human precision the
-    fit did not use) or ``unannotated``; ``abs_error`` is set on held-out rows.
+    fit did not use) or ``unlabelled`` (:data:`ROLES`); ``abs_error`` is set on held-out rows.
     The columns come in the order ``generator, role, estimate, ...``.
     """
     table = table.copy()
@@ -368,7 +402,7 @@ def with_roles(
     table["role"] = np.where(
         table["generator"].isin(list(calibration)),
         "calibration",
-        np.where(table["human"].notna(), "held out", "unannotated"),
+        np.where(table["human"].notna(), "held out", "unlabelled"),
     )
     table["abs_error"] = np.where(
         table["role"] == "held out", (table["estimate"] - table["human"]).abs(), np.nan

@@ -19,19 +19,22 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
 import sys
 import warnings
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from jurycal import __version__
 from jurycal.cli.commands import (
     COMMANDS,
     EXIT_BAD_INPUT,
     EXIT_INTERNAL,
+    EXIT_USAGE,
     add_progress_options,
 )
+from jurycal.cli.errors import error_record
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -48,7 +51,7 @@ def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentPars
     """
     names = COMMANDS if commands is None else commands
     wanted = {COMMANDS[name][0] for name in names}
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="jurycal",
         description="Trustworthy estimates from noisy LLM judges. "
         "Tables in: CSV, TSV, Parquet or JSON Lines (by file ending, optionally .gz).",
@@ -92,6 +95,30 @@ def _show_warning(
     print(f"jurycal: warning: {_one_line(str(message))}", file=sys.stderr)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose usage errors are one JSON object on stderr under ``--json``."""
+
+    json_errors = False
+
+    def error(self, message: str) -> NoReturn:
+        if self.json_errors:
+            err = argparse.ArgumentError(None, message)
+            print(json.dumps(error_record(err, EXIT_USAGE)), file=sys.stderr)
+            self.exit(EXIT_USAGE)
+        super().error(message)
+
+
+def _fail(err: BaseException, message: str, code: int, as_json: bool) -> int:
+    """Report ``err`` on stderr: ``jurycal: error: message``, or the JSON error object."""
+    if as_json:
+        record = error_record(err, code)
+        record["error"]["message"] = message
+        print(json.dumps(record), file=sys.stderr)
+    else:
+        print(f"jurycal: error: {message}", file=sys.stderr)
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``jurycal`` with ``argv`` (default: the process's arguments); return the exit code.
 
@@ -105,10 +132,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     int
         0 success, 1 bad input or output, 3 an unexpected error. Usage errors
         (2) and ``--help`` / ``--version`` (0) leave through ``SystemExit``, as
-        argparse does.
+        argparse does. Under ``--json`` every error is one JSON object on
+        stderr (:func:`jurycal.cli.errors.error_record`), with the same code.
     """
     argv = sys.argv[1:] if argv is None else list(argv)
     command = named_command(argv)
+    as_json = "--json" in argv
+    _Parser.json_errors = as_json
     args = build_parser([] if command is None else [command]).parse_args(argv)
     debug = os.environ.get("JURYCAL_DEBUG", "") not in ("", "0")
     with warnings.catch_warnings():
@@ -118,30 +148,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as err:
             if debug:
                 raise
-            print(f"jurycal: error: {_one_line(str(err))}", file=sys.stderr)
+            return _fail(err, _one_line(str(err)), EXIT_BAD_INPUT, as_json)
+        except (
+            BrokenPipeError
+        ):  # the reader left (``jurycal ... | head``): stop quietly, as git does
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
             return EXIT_BAD_INPUT
         except OSError as err:
             if debug:
                 raise
             where = f" {err.filename!r}" if getattr(err, "filename", None) else ""
             reason = err.strerror or _one_line(str(err))
-            print(f"jurycal: error: cannot use{where}: {reason}.", file=sys.stderr)
-            return EXIT_BAD_INPUT
+            return _fail(err, f"cannot use{where}: {reason}.", EXIT_BAD_INPUT, as_json)
         except KeyboardInterrupt:
             print("jurycal: interrupted.", file=sys.stderr)
             return 130
-        except MemoryError:
-            print(
-                "jurycal: error: out of memory; try fewer --n-boot replicates or a smaller input.",
-                file=sys.stderr,
-            )
-            return EXIT_BAD_INPUT
+        except MemoryError as err:
+            message = "out of memory; try fewer --n-boot replicates or a smaller input."
+            return _fail(err, message, EXIT_BAD_INPUT, as_json)
         except Exception as err:  # the last net: one line instead of a traceback
             if debug:
                 raise
-            print(
-                f"jurycal: error: unexpected {type(err).__name__}: {_one_line(str(err))[:300]} "
-                "(a bug in jurycal; rerun with JURYCAL_DEBUG=1 for the traceback and report it).",
-                file=sys.stderr,
+            message = (
+                f"unexpected {type(err).__name__}: {_one_line(str(err))[:300]} "
+                "(a bug in jurycal; rerun with JURYCAL_DEBUG=1 for the traceback and report it)."
             )
-            return EXIT_INTERNAL
+            return _fail(err, message, EXIT_INTERNAL, as_json)

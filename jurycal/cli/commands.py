@@ -55,7 +55,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "estimate": (
         "jurycal.cli.latent",
-        "precision of a new generator, unannotated or partially labelled "
+        "precision of a new generator, unlabelled or partially labelled "
         "(the paper's section 5.1 use)",
     ),
     "rank": (

@@ -17,37 +17,32 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import os
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
-import pandas as pd
-from tqdm.auto import tqdm
-
+from jurycal.cli.choices import MAX_N_BOOT, MAX_THREADS, MIN_N_BOOT
 from jurycal.cli.commands import add_progress_options
-from jurycal.io import first_line, read_table, write_atomic, write_text
-from regression.checks import (
-    HUMAN_COLUMNS,
-    JUDGMENT_COLUMNS,
-    MAX_N_BOOT,
-    check_alpha,
-    check_n_boot,
-    coerce_binary,
-    plain,
-    require_columns,
-)
-from regression.errors import InputError
-from regression.progress import show_progress
+from jurycal.cli.errors import FileError, file_line, in_file
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from regression.results import Summary
 
 __all__ = [
+    "ALPHA_HELP",
+    "N_BOOT_HELP",
+    "SEED_HELP",
+    "TABLE_FILE",
+    "add_command",
     "LABEL_COLUMNS",
     "MAX_RESTARTS",
     "NAME_COLUMNS",
     "alpha_value",
-    "check_outputs",
+    "check_files",
     "command_options",
     "emit",
     "find_name",
@@ -66,7 +61,9 @@ __all__ = [
     "save_plot",
     "progress_setting",
     "steps",
-    "write_card",
+    "vote_sources",
+    "summary_text",
+    "written_line",
 ]
 
 #: More restarts than this do not move the best loss and cost hours (each is a full fit).
@@ -88,16 +85,60 @@ def command_options(*, plot: bool = False) -> argparse.ArgumentParser:
     """The options every command takes after its name: ``--json``, ``--quiet``, ``--progress``
     and, for commands that draw, ``--plot``."""
     parent = argparse.ArgumentParser(add_help=False)
-    parent.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    parent.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object on stdout instead of tables (errors: one JSON object on stderr)",
+    )
     add_progress_options(parent, default=argparse.SUPPRESS)
     if plot:
         parent.add_argument(
             "--plot",
             type=Path,
             metavar="PNG",
-            help="also save a figure to this file, or into this directory as <command>.png",
+            help="also save a figure to this PNG file, or into this directory as <command>.png",
         )
     return parent
+
+
+#: ``--alpha``'s help, the same on every command.
+ALPHA_HELP = "1 - confidence level, a fraction in (0, 1) (default 0.05: 95%% intervals)"
+#: ``--seed``'s help, the same on every command.
+SEED_HELP = "seed of the random draws, a whole number (default 0; the same seed, the same numbers)"
+#: ``--n-boot``'s unit and bounds.
+N_BOOT_HELP = f"bootstrap replicates, a whole number from {MIN_N_BOOT} to {MAX_N_BOOT:,}"
+#: What a table file may be, for the positionals' help.
+TABLE_FILE = "a table file (.csv, .tsv, .parquet, .jsonl; optionally .gz)"
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions and epilogs as written (pre-wrapped; the examples keep their lines)."""
+
+
+def add_command(
+    subparsers: Any,
+    name: str,
+    *,
+    description: str,
+    examples: Sequence[str],
+    plot: bool = False,
+) -> argparse.ArgumentParser:
+    """Add command ``name`` with its one-line help, a description and an example per use (epilog)."""
+    import textwrap
+
+    from jurycal.cli.commands import summary
+
+    return cast(
+        argparse.ArgumentParser,
+        subparsers.add_parser(
+            name,
+            parents=[command_options(plot=plot)],
+            help=summary(name),
+            description=textwrap.fill(" ".join(description.split()), 79),
+            epilog="examples:\n" + "\n".join(f"  {example}" for example in examples),
+            formatter_class=_HelpFormatter,
+        ),
+    )
 
 
 def progress_setting(args: argparse.Namespace) -> bool | None:
@@ -115,6 +156,10 @@ def steps(args: argparse.Namespace, names: Sequence[str]) -> Iterator[Any]:
     For library calls that take seconds and report no progress of their own
     (a fit with restarts, a bootstrap), the bar says which step is running.
     """
+    from tqdm.auto import tqdm
+
+    from regression.progress import show_progress
+
     bar = tqdm(
         total=len(names),
         disable=not show_progress(progress_setting(args)),
@@ -168,14 +213,18 @@ def n_boot_value(text: str) -> int:
     argparse.ArgumentTypeError: '1000000000': a whole number of replicates from 2 to 1,000,000 (fewer than two replicates give no spread, more cost memory for no digits)
     """
     try:
-        return check_n_boot(int(text))
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: a whole number of replicates from 2 to {MAX_N_BOOT:,} "
-            f"({err.args[0].split(': ')[-1].rstrip('.')})"
-            if text.lstrip("-").isdigit()
-            else f"{text!r} is not a whole number"
-        ) from None
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < MIN_N_BOOT:
+        why = "fewer than two replicates give no spread"
+    elif value > MAX_N_BOOT:
+        why = "more cost memory for no digits"
+    else:
+        return value
+    raise argparse.ArgumentTypeError(
+        f"{text!r}: a whole number of replicates from {MIN_N_BOOT} to {MAX_N_BOOT:,} ({why})"
+    )
 
 
 def capped_int(text: str, most: int, what: str, why: str) -> int:
@@ -188,8 +237,6 @@ def capped_int(text: str, most: int, what: str, why: str) -> int:
 
 def threads_value(text: str) -> int:
     """An argparse type: DuckDB threads in ``1..MAX_THREADS`` (:mod:`jurycal.counting.files`)."""
-    from jurycal.counting.files import MAX_THREADS
-
     why = "DuckDB starts them all at once; more than the cores gain nothing"
     return capped_int(text, MAX_THREADS, "threads", why)
 
@@ -203,11 +250,12 @@ def restarts_value(text: str) -> int:
 def alpha_value(text: str) -> float:
     """An argparse type: a level strictly between 0 and 1."""
     try:
-        return check_alpha(float(text))
+        value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} must be a number strictly between 0 and 1"
-        ) from None
+        value = math.nan
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a number strictly between 0 and 1")
+    return value
 
 
 # --- inputs ---------------------------------------------------------------------
@@ -215,6 +263,9 @@ def alpha_value(text: str) -> float:
 
 def _as_text(values: pd.Series) -> pd.Series:
     """Names as text, missing kept missing; a float column of whole numbers reads ``4``, not ``4.0``."""
+    import numpy as np
+    import pandas as pd
+
     if pd.api.types.is_float_dtype(values.dtype):
         numbers = values.to_numpy(dtype=float)
         whole = np.isfinite(numbers) & (numbers == np.round(numbers))
@@ -243,7 +294,7 @@ def read_input(
         binary is named with its file line.
     check_labels : bool
         False: leave the labels to the library, which converts and checks them
-        once (:func:`in_file` names the file line of its error).
+        once (:func:`jurycal.cli.errors.in_file` names the file line of its error).
 
     Returns
     -------
@@ -256,30 +307,47 @@ def read_input(
         An unreadable file, a missing column, no rows, a label that is not
         binary: each naming the file (and the line where it applies).
     """
+    from jurycal.io import read_table
+    from regression.checks import coerce_binary, require_columns
+    from regression.errors import InputError
+
     frame = read_table(path)
     columns = list(columns)
     require_columns(frame, columns, f"{what} {str(path)!r}")
     if frame.empty:
-        raise ValueError(f"{what} {str(path)!r} has no rows.")
+        raise FileError(f"{what} {str(path)!r} has no rows.", file=path)
     for column in NAME_COLUMNS:
         if column in frame.columns:
             frame[column] = _as_text(frame[column])
-    for column in LABEL_COLUMNS if check_labels else ():
+    for column in LABEL_COLUMNS:
         if column in columns:
+            frame[column] = _numbers_as_numbers(frame[column])
+            if not check_labels:
+                continue
             try:
                 coerce_binary(column, frame[column], allow_missing=True)
-            except ValueError as err:
-                raise ValueError(_at_line(str(err), path, what)) from None
+            except InputError as err:
+                raise in_file(err, path, what) from None
     return frame
 
 
-def _at_line(message: str, path: Path, what: str) -> str:
-    """A library message's 0-based ``at position N`` as the file line."""
-    found = re.search(r" at position (\d+)", message)
-    if found is None:
-        return f"{what} {str(path)!r}: {message}"
-    line = first_line(path) + int(found.group(1))
-    return f"{what} {str(path)!r} line {line}: " + message.replace(found.group(0), "")
+def _numbers_as_numbers(values: pd.Series) -> pd.Series:
+    """A text column's entries that are numbers (``"1.0"``) as numbers, the rest kept as text.
+
+    A CSV column of ``1.0`` with one ``yes`` reads as text; as numbers the
+    ``1.0`` entries are labels, and the error names ``yes``, the entry at fault.
+    """
+    import pandas as pd
+
+    if pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype):
+        return values
+    numbers = pd.to_numeric(values, errors="coerce")
+    n_numbers = int(numbers.notna().sum())
+    if n_numbers == 0:
+        return values
+    if n_numbers == int(values.notna().sum()):
+        return numbers
+    return values.astype(object).where(numbers.isna(), numbers)
 
 
 def same_item_type(*frames: pd.DataFrame) -> list[pd.DataFrame]:
@@ -303,6 +371,10 @@ def refuse_duplicates(frame: pd.DataFrame, keys: Sequence[str], path: Path, what
         Naming the file lines (1-based, a CSV header being line 1) of the first
         repeat and of the row it repeats, and the key values.
     """
+    import numpy as np
+
+    from regression.checks import plain
+
     repeated = frame.duplicated(list(keys), keep=False).to_numpy()
     if not repeated.any():
         return
@@ -318,18 +390,23 @@ def refuse_duplicates(frame: pd.DataFrame, keys: Sequence[str], path: Path, what
         first = again = int(np.flatnonzero(repeated)[0])
         row = frame.iloc[first]
     key = ", ".join(f"{k} {plain(row[k])!r}" for k in keys)
-    start = first_line(path)
-    raise ValueError(
-        f"{what} {str(path)!r} line {start + int(again)}: repeats line {start + int(first)} "
-        f"({key}); keep one row per ({', '.join(keys)})."
+    line = file_line(path, again)
+    raise FileError(
+        f"{what} {str(path)!r} line {line}: repeats line {file_line(path, first)} "
+        f"({key}); keep one row per ({', '.join(keys)}).",
+        file=path,
+        line=line,
+        kind="DuplicateRowError",
     )
 
 
 def read_judgments(path: Path, *, check: bool = True) -> pd.DataFrame:
     """The judgments table (``generator, item, validator, label``), one row per vote.
 
-    ``check=False``: labels and repeats are left to the library's one check (:func:`in_file`).
+    ``check=False``: labels and repeats are left to the library's one check.
     """
+    from regression.checks import JUDGMENT_COLUMNS
+
     judgments = read_input(path, "judgments file", JUDGMENT_COLUMNS, check_labels=check)
     if check:
         refuse_duplicates(judgments, ["generator", "item", "validator"], path, "judgments file")
@@ -339,8 +416,10 @@ def read_judgments(path: Path, *, check: bool = True) -> pd.DataFrame:
 def read_human(path: Path, *, check: bool = True) -> pd.DataFrame:
     """Human labels (``generator, item, human``), one row per labelled item.
 
-    ``check=False``: labels and repeats are left to the library's one check (:func:`in_file`).
+    ``check=False``: labels and repeats are left to the library's one check.
     """
+    from regression.checks import HUMAN_COLUMNS
+
     human = read_input(path, "human-label file", HUMAN_COLUMNS, check_labels=check)
     if check:
         refuse_duplicates(human, ["generator", "item"], path, "human-label file")
@@ -358,23 +437,16 @@ def read_votes(
     return votes, labels
 
 
-def in_file(step: Callable[[], Any], path: Path, what: str) -> Any:
-    """``step()``, whose ``ValueError`` about the table read from ``path`` names the file and line.
-
-    The line comes from the error's ``row`` (an :class:`~regression.errors.InputError`)
-    where its message does not already give the position.
-    """
-    try:
-        return step()
-    except InputError as err:
-        message = str(err)
-        if err.row is None or " at position " in message:
-            raise ValueError(_at_line(message, path, what)) from None
-        raise ValueError(
-            f"{what} {str(path)!r} line {first_line(path) + err.row}: {message}"
-        ) from None
-    except ValueError as err:
-        raise ValueError(_at_line(str(err), path, what)) from None
+def vote_sources(judgments: Path, human: Path | None) -> list[tuple[Path, str, tuple[str, ...]]]:
+    """The judgments and human-label files with their columns, for :func:`jurycal.cli.errors.located`:
+    the human labels first (a library error on ``generator`` or ``item`` is placed there)."""
+    sources: list[tuple[Path, str, tuple[str, ...]]] = [
+        (judgments, "judgments file", ("label", "validator", "item", "generator"))
+    ]
+    if human is not None:
+        columns = ("human", "inclusion_probability", "item", "generator")
+        sources.insert(0, (human, "human-label file", columns))
+    return sources
 
 
 def find_name(name: str, known: Iterable[Any], what: str, where: str) -> str:
@@ -404,40 +476,86 @@ def find_name(name: str, known: Iterable[Any], what: str, where: str) -> str:
 # --- outputs --------------------------------------------------------------------
 
 
-def check_outputs(inputs: Iterable[Path | None], outputs: Iterable[Path | None]) -> None:
-    """Refuse, before any work, an output that is an input file or cannot be written.
+def check_files(
+    inputs: Iterable[Path | None],
+    outputs: Iterable[Path | None] = (),
+    *,
+    card: Path | None = None,
+) -> None:
+    """Refuse, before any work (and before any heavy import), inputs and outputs that cannot be used.
 
     Parameters
     ----------
     inputs, outputs : iterable of Path or None
         The command's input files and the files it will write (None: not asked for).
+    card : Path, optional
+        A report card's path: its ``.md``, ``.html`` and figures
+        (:func:`jurycal.report.card_files`) are outputs too.
 
     Raises
     ------
-    ValueError
-        An output that is an input (or another output), a directory, or in a
-        directory that does not exist. Paths are compared resolved: ``./a.csv``
-        and ``a.csv`` are one file, and so are two names of one file through a link.
+    FileError
+        An input that does not exist, is a directory or cannot be read; an
+        output that is an input (or another output), a directory, or in a
+        directory that does not exist; a card path that is an input, ends in
+        another format's ending, or whose figures would replace an input. Paths
+        are compared resolved: ``./a.csv`` and ``a.csv`` are one file, and so
+        are two names of one file through a link.
     """
     seen = {}
     for path in inputs:
-        if path is not None:
-            seen[Path(path).resolve()] = path
+        if path is None:
+            continue
+        if Path(path).is_dir():
+            raise FileError(f"input {str(path)!r} is a directory, not a table file.", file=path)
+        if not Path(path).exists():
+            raise FileError(f"no such file: {str(path)!r}.", file=path)
+        if not os.access(path, os.R_OK):
+            raise FileError(f"cannot read {str(path)!r}: permission denied.", file=path)
+        seen[Path(path).resolve()] = path
+    outputs = list(outputs)
+    if card is not None:
+        outputs += _card_outputs(card, seen)
     for path in outputs:
         if path is None:
             continue
         resolved = Path(path).resolve()
         if resolved in seen:
-            raise ValueError(
+            raise FileError(
                 f"output {str(path)!r} is the input file {str(seen[resolved])!r}; "
-                "choose another output name (inputs are never overwritten)."
+                "choose another output name (inputs are never overwritten).",
+                file=path,
             )
         parent = Path(path).parent
         if Path(path).is_dir():
-            raise ValueError(f"cannot write {str(path)!r}: it is a directory.")
+            raise FileError(f"cannot write {str(path)!r}: it is a directory.", file=path)
         if not parent.is_dir():
-            raise ValueError(f"cannot write {str(path)!r}: no such directory {str(parent)!r}.")
+            raise FileError(
+                f"cannot write {str(path)!r}: no such directory {str(parent)!r}.", file=path
+            )
         seen[resolved] = path
+
+
+def _card_outputs(card: Path, inputs: dict[Path, Path]) -> list[Path]:
+    """A card's two files; refused when the card path is an input or its figures would be."""
+    import re
+
+    from jurycal.report import card_files
+
+    if Path(card).resolve() in inputs:
+        raise FileError(
+            f"report {str(card)!r} is an input file; name the report (e.g. card.md).", file=card
+        )
+    markdown, page, _ = card_files(card)
+    figure = re.compile(re.escape(markdown.stem) + r"-[0-9]+\.png")
+    for resolved, given in inputs.items():
+        if resolved.parent == markdown.resolve().parent and figure.fullmatch(resolved.name):
+            raise FileError(
+                f"report {str(card)!r} would write its figures as {markdown.stem}-1.png, ... "
+                f"beside it, replacing the input {str(given)!r}; choose another report name.",
+                file=card,
+            )
+    return [markdown, page]
 
 
 def plot_path(args: argparse.Namespace) -> Path | None:
@@ -450,9 +568,11 @@ def plot_path(args: argparse.Namespace) -> Path | None:
     return Path(target)
 
 
-def save_plot(args: argparse.Namespace, figure: Any) -> str | None:
-    """Save ``figure`` where ``--plot`` says (atomically); return a line saying where."""
+def save_plot(args: argparse.Namespace, figure: Any) -> Path | None:
+    """Save ``figure`` where ``--plot`` says (atomically); return the path written."""
     import matplotlib.pyplot as plt
+
+    from jurycal.io import write_atomic
 
     target = plot_path(args)
     try:
@@ -463,15 +583,26 @@ def save_plot(args: argparse.Namespace, figure: Any) -> str | None:
         )
     finally:
         plt.close(figure)
-    return f"figure written to {target}"
+    return target
 
 
-def write_card(card: Any, path: Path) -> list[Path]:
-    """Write a :class:`jurycal.report.Report` as ``.md`` (figures beside it) and ``.html``."""
-    markdown, page = Path(path).with_suffix(".md"), Path(path).with_suffix(".html")
-    write_text(card.to_markdown(image_dir=markdown.parent), markdown)
-    write_text(card.to_html(), page)
-    return [markdown, page]
+def summary_text(summary: Summary | str) -> str:
+    """A result's summary as text for stdout, without its warnings (:func:`emit` puts those on stderr).
+
+    A :class:`~regression.results.Summary` renders without them; a comparison's
+    text summary (:meth:`regression.ModelComparison.summary`) ends in its
+    warnings block, which is cut.
+    """
+    import dataclasses
+
+    if isinstance(summary, str):
+        return summary.split("\n\n  warnings:\n")[0]
+    return dataclasses.replace(summary, warnings=()).as_text()
+
+
+def written_line(path: Path | str) -> str:
+    """The one phrasing for a file written: ``written: PATH``."""
+    return f"written: {path}"
 
 
 def jsonable(value: Any) -> Any:
@@ -482,10 +613,16 @@ def jsonable(value: Any) -> Any:
 
     Examples
     --------
+    >>> import numpy as np, pandas as pd
     >>> frame = pd.DataFrame({"p": [0.5, float("nan")]}, index=pd.Index(["a", "b"], name="g"))
     >>> jsonable({"table": frame, "n": np.int64(3)})
     {'table': [{'g': 'a', 'p': 0.5}, {'g': 'b', 'p': None}], 'n': 3}
     """
+    import numpy as np
+    import pandas as pd
+
+    from regression.checks import plain
+
     if isinstance(value, pd.DataFrame):
         unnamed = value.index.nlevels == 1 and value.index.name is None
         if unnamed and pd.api.types.is_integer_dtype(value.index.dtype):
@@ -512,9 +649,24 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def emit(args: argparse.Namespace, text: str, payload: dict[str, Any]) -> None:
-    """Print ``payload`` as JSON with ``--json``, else ``text``."""
+def emit(
+    args: argparse.Namespace,
+    text: str,
+    payload: dict[str, Any],
+    *,
+    warnings: Iterable[str] = (),
+    written: Iterable[Path | str] = (),
+) -> None:
+    """Print the result on stdout (``payload`` as JSON with ``--json``, else ``text``), then, on
+    stderr, each warning as ``jurycal: warning: ...`` and each file written as
+    ``jurycal: written: PATH`` (clig.dev: results on stdout, messages on stderr)."""
+    import sys
+
     if args.json:
         print(json.dumps(jsonable(payload), indent=2))
     else:
         print(text)
+    for message in warnings:
+        print(f"jurycal: warning: {' '.join(str(message).split())}", file=sys.stderr)
+    for path in written:
+        print(f"jurycal: {written_line(path)}", file=sys.stderr)

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
-from jurycal.cli.commands import summary
+from jurycal.cli.choices import SHARED_CALIBRATIONS
 from jurycal.cli.common import (
+    ALPHA_HELP,
+    N_BOOT_HELP,
+    SEED_HELP,
+    TABLE_FILE,
+    add_command,
     alpha_value,
-    check_outputs,
-    command_options,
+    check_files,
     emit,
     find_name,
     n_boot_value,
@@ -21,33 +23,63 @@ from jurycal.cli.common import (
     refuse_duplicates,
     save_plot,
     steps,
+    summary_text,
 )
 
 __all__ = ["Comparison", "compare_read", "read_comparison", "register", "run"]
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 #: The calibration rows per model, the two models' test labels (aligned by item when paired).
-Comparison = tuple[dict[str, pd.DataFrame], pd.Series, pd.Series, bool]
+Comparison = tuple[dict[str, "pd.DataFrame"], "pd.Series", "pd.Series", bool]
 
 
 def register(subparsers: Any) -> None:
     """Add ``compare`` to the ``jurycal`` subparsers."""
-    from regression.single_judge import SHARED_CALIBRATIONS
-
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "compare",
-        parents=[command_options(plot=True)],
-        help=summary("compare"),
+        plot=True,
         description="CALIBRATION has columns model, human, judge; TEST has model, judge and, "
-        "for a paired design (both models on the same items), item.",
+        "for the paired design (both models judged on the same items, the default), item.",
+        examples=[
+            "jurycal compare calibration.csv test.csv --models gpt-4o claude",
+            "jurycal compare calibration.csv test.csv --models gpt-4o claude --unpaired --json",
+        ],
     )
-    parser.add_argument("calibration", type=Path)
-    parser.add_argument("test", type=Path)
-    parser.add_argument("--models", nargs=2, required=True, metavar=("A", "B"))
-    parser.add_argument("--unpaired", action="store_true", help="the test sets are different items")
-    parser.add_argument("--shared", choices=SHARED_CALIBRATIONS, default="pooled")
-    parser.add_argument("--n-boot", type=n_boot_value, default=10_000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--alpha", type=alpha_value, default=0.05)
+    parser.add_argument(
+        "calibration",
+        type=Path,
+        metavar="CALIBRATION",
+        help=f"human-labelled items of both models (model, human, judge): {TABLE_FILE}",
+    )
+    parser.add_argument(
+        "test",
+        type=Path,
+        metavar="TEST",
+        help=f"the judge's labels on both models' test items (model, judge[, item]): {TABLE_FILE}",
+    )
+    parser.add_argument(
+        "--models", nargs=2, required=True, metavar=("A", "B"), help="the two models compared"
+    )
+    parser.add_argument(
+        "--unpaired",
+        action="store_true",
+        help="the two test sets are different items (default: paired on item)",
+    )
+    parser.add_argument(
+        "--shared",
+        choices=SHARED_CALIBRATIONS,
+        default="pooled",
+        help="the shared calibration set beside model-specific ones: both models' items pooled "
+        "(default), or model a's or b's alone",
+    )
+    parser.add_argument(
+        "--n-boot", type=n_boot_value, default=10_000, help=f"{N_BOOT_HELP} (default 10,000)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help=SEED_HELP)
+    parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)
     parser.set_defaults(handler=run)
 
 
@@ -71,6 +103,12 @@ def read_comparison(args: argparse.Namespace) -> Comparison:
         wide = test.pivot(index="item", columns="model", values="judge").reindex(
             columns=[name_a, name_b]
         )
+        if not wide.notna().all(axis=1).any():
+            raise ValueError(
+                f"no item of the test file {str(args.test)!r} has a judge label for both "
+                f"{name_a!r} and {name_b!r}, so the paired design has nothing to pair; if the "
+                "two models were judged on different items, add --unpaired."
+            )
         return cal, wide[name_a], wide[name_b], True
     test_a = test.loc[test["model"] == name_a, "judge"]
     test_b = test.loc[test["model"] == name_b, "judge"]
@@ -99,10 +137,11 @@ def compare_read(args: argparse.Namespace, comparison: Comparison, *, shared: st
 
 def run(args: argparse.Namespace) -> int:
     """Compare the two models' prevalences and the judge's J on each."""
+    name_a, name_b = args.models
+    check_files([args.calibration, args.test], [plot_path(args)])
+
     from regression.single_judge.plots import plot_comparison
 
-    name_a, name_b = args.models
-    check_outputs([args.calibration, args.test], [plot_path(args)])
     with steps(args, ["read", "compare (bootstrap)"]) as advance:
         advance("read")
         cal, test_a, test_b, paired = read_comparison(args)
@@ -117,9 +156,8 @@ def run(args: argparse.Namespace) -> int:
         "delta_j_ci": list(result.delta_j.ci),
         "warnings": list(result.warnings),
     }
-    lines = [str(result.summary())]
-    if plot_path(args) is not None:
-        lines.append(str(save_plot(args, plot_comparison(result))))
-        payload["plot"] = str(plot_path(args))
-    emit(args, "\n".join(lines), payload)
+    written = save_plot(args, plot_comparison(result)) if plot_path(args) else None
+    payload["plot"] = written
+    text = summary_text(result.summary())
+    emit(args, text, payload, warnings=result.warnings, written=[written] if written else [])
     return 0

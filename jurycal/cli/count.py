@@ -4,39 +4,59 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+from jurycal.cli.choices import DEFAULT_MEMORY_LIMIT, MAX_THREADS
+from jurycal.cli.common import (
+    TABLE_FILE,
+    add_command,
+    check_files,
+    emit,
+    progress_setting,
+    threads_value,
+)
 
-from jurycal.cli.commands import summary
-from jurycal.cli.common import check_outputs, command_options, emit, progress_setting, threads_value
-from jurycal.counting import DEFAULT_MEMORY_LIMIT
-from regression.progress import show_progress
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["long_counts", "register", "run"]
 
 
 def register(subparsers: Any) -> None:
     """Add ``count`` to the ``jurycal`` subparsers."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "count",
-        parents=[command_options()],
-        help=summary("count"),
         description="Each JUDGMENTS file (or glob) has columns generator, item, validator, "
         "label; CSV, TSV, Parquet or JSON Lines, optionally .gz, formats may be mixed. "
         "No (generator, item, validator) may appear twice across all of them.",
+        examples=[
+            "jurycal count judgments.parquet",
+            "jurycal count 'shards/*.parquet' -o counts.csv --memory-limit 4GB --threads 8",
+        ],
     )
-    parser.add_argument("judgments", nargs="+", metavar="JUDGMENTS", help="files or globs")
-    parser.add_argument("-o", "--output", type=Path, help="write the long counts table here")
+    parser.add_argument(
+        "judgments", nargs="+", metavar="JUDGMENTS", help=f"files or globs, each {TABLE_FILE}"
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="COUNTS",
+        help="write the long counts table here (generator, validator, n_valid, n_labelled)",
+    )
     parser.add_argument(
         "--memory-limit",
         default=DEFAULT_MEMORY_LIMIT,
         metavar="SIZE",
-        help=f"DuckDB's memory limit before it spills to disk (default {DEFAULT_MEMORY_LIMIT}; "
-        "'none' for DuckDB's own, 80%% of the machine's memory)",
+        help=f"DuckDB's memory before it spills to disk, in bytes with a unit: 500MB, 4GB "
+        f"(default {DEFAULT_MEMORY_LIMIT}; 'none' for DuckDB's own, 80%% of the machine's memory)",
     )
     parser.add_argument(
-        "--threads", type=threads_value, help="threads DuckDB may use, 1 to 1,024 (all cores)"
+        "--threads",
+        type=threads_value,
+        metavar="N",
+        help=f"threads DuckDB may use, 1 to {MAX_THREADS:,} (default: all cores)",
     )
     parser.add_argument(
         "--no-duplicate-check",
@@ -49,19 +69,24 @@ def register(subparsers: Any) -> None:
 
 def long_counts(counts: Any) -> pd.DataFrame:
     """One row per (generator, validator) cell with at least one label."""
+    import pandas as pd
+
     long = pd.DataFrame(
-        {"n_valid": counts.n_valid.stack(), "n_labeled": counts.n_labeled.stack()}
+        {"n_valid": counts.n_valid.stack(), "n_labelled": counts.n_labeled.stack()}
     ).reset_index()
-    long = long[long["n_labeled"] > 0].reset_index(drop=True)
-    return long.astype({"n_valid": "int64", "n_labeled": "int64"})
+    long = long[long["n_labelled"] > 0].reset_index(drop=True)
+    return long.astype({"n_valid": "int64", "n_labelled": "int64"})
 
 
 def run(args: argparse.Namespace) -> int:
     """Count the labels per cell; print the valid rates, write the long table with ``-o``."""
-    from jurycal.io import check_readable, count_judgments, write_table
+    inputs = [Path(p) for p in args.judgments if not any(c in p for c in "*?[")]
+    check_files(inputs, [args.output])
 
-    inputs = [Path(p) for p in args.judgments if Path(p).is_file()]
-    check_outputs(inputs, [args.output])
+    from jurycal.io import check_readable, count_judgments, write_table
+    from regression.progress import show_progress
+    from regression.text_table import text_table
+
     for path in inputs:  # the cheap faults (empty, not gzip), named as every command names them
         check_readable(path)
     counts = count_judgments(
@@ -77,16 +102,13 @@ def run(args: argparse.Namespace) -> int:
     rates = counts.rates
     text = "\n".join(
         [
-            f"{int(long['n_labeled'].sum()):,} labels in {len(long):,} cells "
+            f"{int(long['n_labelled'].sum()):,} labels in {len(long):,} cells "
             f"({len(rates.index)} generators x {len(rates.columns)} validators)",
             "",
-            "fraction labelled valid (generators x validators):",
-            rates.to_string(float_format=lambda v: f"{v:.3f}"),
+            "fraction labelled valid (generators x validators; -: no label):",
+            text_table(rates, digits=3),
         ]
-        + ([f"counts written to {args.output}"] if args.output is not None else [])
     )
-    payload: dict[str, Any] = {"counts": long}
-    if args.output is not None:
-        payload["output"] = str(args.output)
-    emit(args, text, payload)
+    payload: dict[str, Any] = {"counts": long, "output": args.output}
+    emit(args, text, payload, written=[args.output] if args.output is not None else [])
     return 0

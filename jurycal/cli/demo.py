@@ -7,25 +7,27 @@ import os
 from pathlib import Path
 from typing import Any
 
-from jurycal.cli.commands import summary
-from jurycal.cli.common import command_options, emit, progress_setting
-from regression.progress import show_progress
+from jurycal.cli.common import add_command, emit, progress_setting
 
 __all__ = ["register", "run"]
 
 
 def register(subparsers: Any) -> None:
     """Add ``demo`` to the ``jurycal`` subparsers."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "demo",
-        parents=[command_options()],
-        help=summary("demo"),
+        description="Repair, voting, generators without human labels, a leaderboard and one "
+        "judge, on the bundled data; writes OUT/report.md (figures report-1.png, ... beside it) "
+        "and OUT/report.html, and prints the card's outline.",
+        examples=["jurycal demo", "jurycal demo --out /tmp/demo --json"],
     )
     parser.add_argument(
         "--out",
         type=Path,
         default=Path("jurycal-demo"),
-        help="directory the report card is written into (made if missing)",
+        metavar="DIR",
+        help="directory the report card is written into, made if missing (default jurycal-demo)",
     )
     parser.set_defaults(handler=run)
 
@@ -44,10 +46,27 @@ def _check_out_dir(out: Path) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the demo and print its report card (or, with ``--json``, where it went)."""
-    from jurycal.demo import run_demo
-
+    """Run the demo; print the card's outline and where it went (with ``--json``, the card too)."""
     _check_out_dir(args.out)
-    text = run_demo(quiet=not show_progress(progress_setting(args)), out_dir=args.out)
-    emit(args, text, {"report": str(args.out / "report.md"), "markdown": text})
+
+    from jurycal.demo import run_demo
+    from regression.progress import show_progress
+
+    card, written = run_demo(quiet=not show_progress(progress_setting(args)), out_dir=args.out)
+    markdown, page = written[0], written[-1]
+    text = "\n".join(
+        [
+            card.title,
+            *(f"  {heading}" for heading in card.outline()),
+            "",
+            f"the report card: {page} (or {markdown}, figures beside it)",
+        ]
+    )
+    payload = {
+        "report": markdown,
+        "html": page,
+        "written": written,
+        "markdown": card.to_markdown(stem=markdown.stem),
+    }
+    emit(args, text, payload, written=written)
     return 0

@@ -15,26 +15,32 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from jurycal.cli.commands import summary
-from jurycal.cli.common import check_outputs, command_options, emit
-from jurycal.importers import IMPORTERS, ITEM_KEYS, PARTIAL_POLICIES, import_judgments
-from jurycal.io import table_format, write_table
+from jurycal.cli.choices import IMPORTER_NAMES, ITEM_KEYS, PARTIAL_POLICIES
+from jurycal.cli.common import add_command, check_files, emit
+from jurycal.formats import table_format
 
 __all__ = ["register", "run"]
 
 
 def register(subparsers: Any) -> None:
     """Add the ``import`` command to ``subparsers`` (from ``ArgumentParser.add_subparsers``)."""
-    formats = "; ".join(f"{name}: {imp.description}" for name, imp in IMPORTERS.items())
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "import",
-        parents=[command_options()],
-        help=summary("import"),
         description="Read an eval tool's result files into the judgments table "
-        f"(generator, item, validator, label). Formats: {formats}.",
+        f"(generator, item, validator, label). Formats: {', '.join(IMPORTER_NAMES)} "
+        "(docs/importers.md says what each reads).",
+        examples=[
+            "jurycal import inspect logs/ -o judgments.csv",
+            "jurycal import mt_bench gpt-4_single.jsonl -o judgments.parquet --threshold 8",
+            "jurycal import alpaca_eval annotations.json -o judgments.csv --human-out human.csv",
+        ],
     )
     parser.add_argument(
-        "format", choices=list(IMPORTERS), metavar="FORMAT", help=f"one of {', '.join(IMPORTERS)}"
+        "format",
+        choices=IMPORTER_NAMES,
+        metavar="FORMAT",
+        help=f"the tool that wrote the files: one of {', '.join(IMPORTER_NAMES)}",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="result files or directories")
     parser.add_argument(
@@ -42,17 +48,20 @@ def register(subparsers: Any) -> None:
         "--output",
         required=True,
         metavar="OUT",
-        help="judgments table to write (.csv, .tsv, .parquet, .jsonl)",
+        help="the judgments table to write (.csv, .tsv, .parquet, .jsonl)",
     )
     parser.add_argument(
-        "--human-out", metavar="H", help="write the human labels the files record here"
+        "--human-out",
+        metavar="H",
+        help="write the human labels the files record here (generator, item, human)",
     )
     parser.add_argument(
         "--threshold",
         type=float,
         metavar="T",
-        help="numeric scores >= T are valid (defaults: inspect 0.5 for scores in [0, 1], "
-        "alpaca_eval 0.5, mt_bench 7; promptfoo and deepeval use their own pass/fail)",
+        help="numeric scores >= T are valid, on the tool's own score scale (defaults: inspect "
+        "0.5 for scores in [0, 1], alpaca_eval 0.5, mt_bench 7 on its 1-10 scale; promptfoo and "
+        "deepeval use their own pass/fail)",
     )
     parser.add_argument(
         "--partial",
@@ -99,7 +108,11 @@ def run(args: argparse.Namespace) -> int:
     outputs = [args.output] + ([args.human_out] if args.human_out else [])
     for out in outputs:
         table_format(out)  # refuse an unknown ending before reading anything
-    check_outputs([p for p in map(Path, args.paths) if p.is_file()], [Path(out) for out in outputs])
+    check_files([p for p in map(Path, args.paths) if not p.is_dir()], [Path(o) for o in outputs])
+
+    from jurycal.importers import import_judgments
+    from jurycal.io import write_table
+
     result = import_judgments(
         args.format,
         args.paths,
@@ -119,33 +132,30 @@ def run(args: argparse.Namespace) -> int:
     write_table(result.judgments, args.output)
     if args.human_out:
         write_table(result.human, args.human_out)
-    summary = result.summary()
-    summary["output"] = str(args.output)
-    summary["human_output"] = str(args.human_out) if args.human_out else None
-    emit(args, _account(summary), summary)
+    account = result.account()
+    account["output"] = str(args.output)
+    account["human_output"] = str(args.human_out) if args.human_out else None
+    emit(args, _account_text(account), account, written=outputs)
     return 0
 
 
-def _account(summary: dict[str, Any]) -> str:
-    threshold = summary["threshold_used"]
+def _account_text(account: dict[str, Any]) -> str:
+    threshold = account["threshold_used"]
     lines = [
-        f"read {summary['n_votes']} votes ({summary['n_missing_labels']} without a usable "
-        f"verdict) on {summary['n_items']} items: {len(summary['generators'])} generator(s), "
-        f"{len(summary['validators'])} validator(s), from {len(summary['sources'])} "
-        f"{summary['source_format']} file(s).",
+        f"read {account['n_votes']} votes ({account['n_missing_labels']} without a usable "
+        f"verdict) on {account['n_items']} items: {len(account['generators'])} generator(s), "
+        f"{len(account['validators'])} validator(s), from {len(account['sources'])} "
+        f"{account['source_format']} file(s).",
         "threshold: "
         + (
             f"score >= {threshold:g} is valid"
             if threshold is not None
             else "none (the tool's own verdicts)"
         ),
-        f"wrote {summary['output']}",
     ]
-    if summary["human_output"]:
-        lines.append(
-            f"wrote {summary['n_human_labels']} human label(s) to {summary['human_output']}"
-        )
-    lines += [f"note: {note}" for note in summary["notes"]]
-    if summary["unknown_fields"]:
-        lines.append("unknown fields (kept out): " + ", ".join(summary["unknown_fields"]))
+    if account["human_output"]:
+        lines.append(f"{account['n_human_labels']} human label(s)")
+    lines += [f"note: {note}" for note in account["notes"]]
+    if account["unknown_fields"]:
+        lines.append("unknown fields (kept out): " + ", ".join(account["unknown_fields"]))
     return "\n".join(lines)

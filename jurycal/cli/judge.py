@@ -4,21 +4,25 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
-from jurycal.cli.commands import summary
+from jurycal.cli.choices import SINGLE_JUDGE_METHODS
 from jurycal.cli.common import (
+    ALPHA_HELP,
+    TABLE_FILE,
+    add_command,
     alpha_value,
-    check_outputs,
-    command_options,
+    check_files,
     emit,
     find_name,
     plot_path,
     read_input,
     save_plot,
+    summary_text,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["MODEL_COLUMNS", "read_single", "register", "run", "select_model"]
 
@@ -28,21 +32,39 @@ MODEL_COLUMNS = ("model", "generator")
 
 def register(subparsers: Any) -> None:
     """Add ``judge`` to the ``jurycal`` subparsers."""
-    from regression.single_judge import METHODS
-
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "judge",
-        parents=[command_options(plot=True)],
-        help=summary("judge"),
-        description="CALIBRATION has columns human, judge (1/0, bool or valid/invalid); "
+        plot=True,
+        description="CALIBRATION has columns human, judge (1/0, true/false or valid/invalid); "
         "TEST has a judge column (missing labels are dropped and counted). A file with a "
         "model (or generator) column naming more than one model needs --model.",
+        examples=[
+            "jurycal judge calibration.csv test.csv",
+            "jurycal judge calibration.csv test.csv --method ppi++ --alpha 0.1 --json",
+            "jurycal judge calibration.csv test.csv --model gpt-4o --plot judge.png",
+        ],
     )
-    parser.add_argument("calibration", type=Path)
-    parser.add_argument("test", type=Path)
-    parser.add_argument("--method", choices=METHODS, default="rogan-gladen")
-    parser.add_argument("--model", help="use only this model's rows of both files")
-    parser.add_argument("--alpha", type=alpha_value, default=0.05)
+    parser.add_argument(
+        "calibration",
+        type=Path,
+        metavar="CALIBRATION",
+        help=f"human-labelled items judged by the judge: {TABLE_FILE}",
+    )
+    parser.add_argument(
+        "test",
+        type=Path,
+        metavar="TEST",
+        help=f"the judge's labels on the test items: {TABLE_FILE}",
+    )
+    parser.add_argument(
+        "--method",
+        choices=SINGLE_JUDGE_METHODS,
+        default="rogan-gladen",
+        help="the reported estimator (default rogan-gladen); all three are shown",
+    )
+    parser.add_argument("--model", metavar="NAME", help="use only this model's rows of both files")
+    parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)
     parser.set_defaults(handler=run)
 
 
@@ -79,10 +101,11 @@ def read_single(
 
 def run(args: argparse.Namespace) -> int:
     """Estimate the test set's prevalence with the judge calibrated on human labels."""
+    check_files([args.calibration, args.test], [plot_path(args)])
+
     from regression import estimate_prevalence
     from regression.single_judge.plots import plot_single_judge
 
-    check_outputs([args.calibration, args.test], [plot_path(args)])
     calibration, test = read_single(args.calibration, args.test, args.model)
     result = estimate_prevalence(calibration, test["judge"], args.alpha, method=args.method)
     payload = {
@@ -102,10 +125,8 @@ def run(args: argparse.Namespace) -> int:
         "estimators": result.to_frame(args.alpha),
         "warnings": list(result.warnings),
     }
-    lines = [result.summary(args.alpha).as_text()]
-    if plot_path(args) is not None:
-        written = save_plot(args, plot_single_judge(result))
-        payload["plot"] = str(plot_path(args))
-        lines.append(str(written))
-    emit(args, "\n".join(lines), payload)
+    written = save_plot(args, plot_single_judge(result)) if plot_path(args) else None
+    payload["plot"] = written
+    text = summary_text(result.summary(args.alpha))
+    emit(args, text, payload, warnings=result.warnings, written=[written] if written else [])
     return 0

@@ -18,17 +18,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
-from jurycal.cli.commands import summary
+from jurycal.cli.choices import BACKENDS, ESTIMATORS, INTERVAL_METHODS
 from jurycal.cli.common import (
+    ALPHA_HELP,
     MAX_RESTARTS,
+    N_BOOT_HELP,
+    SEED_HELP,
+    TABLE_FILE,
+    add_command,
     alpha_value,
-    check_outputs,
-    command_options,
+    check_files,
     emit,
     find_name,
-    in_file,
     n_boot_value,
     plot_path,
     progress_setting,
@@ -36,10 +37,15 @@ from jurycal.cli.common import (
     restarts_value,
     save_plot,
     steps,
-    write_card,
+    summary_text,
+    vote_sources,
 )
+from jurycal.cli.errors import located
+from jurycal.cli.report import REPORT_HELP
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from regression.results import EstimateResult, Summary
 
 __all__ = [
@@ -56,27 +62,38 @@ __all__ = [
 
 def register(subparsers: Any) -> None:
     """Add ``fit``, ``estimate`` and ``rank`` to the ``jurycal`` subparsers."""
-    from regression.latent import BACKENDS, INTERVAL_METHODS
-    from regression.registry import DEFAULT, REGISTRY
-
     for name, handler in (("fit", run_fit), ("estimate", run_estimate), ("rank", run_rank)):
-        parser = subparsers.add_parser(
+        parser = add_command(
+            subparsers,
             name,
-            parents=[command_options(plot=name != "estimate")],
-            help=summary(name),
+            plot=name != "estimate",
             description="JUDGMENTS has generator, item, validator, label; HUMAN has "
-            "generator, item, human. Anchors come from the calibration generators' labels.",
+            "generator, item, human (and inclusion_probability for items drawn by suggest). "
+            "Roles: calibration (labels that anchor the judges), held out (labelled but left "
+            "out of the fit, to check it), partially labelled, unlabelled.",
+            examples=EXAMPLES[name],
         )
-        parser.add_argument("judgments", type=Path)
-        parser.add_argument("human", type=Path)
+        parser.add_argument(
+            "judgments", type=Path, metavar="JUDGMENTS", help=f"the validators' votes: {TABLE_FILE}"
+        )
+        parser.add_argument(
+            "human",
+            type=Path,
+            metavar="HUMAN",
+            help=f"human labels (generator, item, human): {TABLE_FILE}",
+        )
         parser.add_argument(
             "--calibration",
             nargs="+",
             metavar="GEN",
-            help="calibration generators (default: every generator with human labels)",
+            help="the calibration generators (default: every generator whose judged items are "
+            "all labelled; with --estimator likelihood or paper, every generator with labels); "
+            "another labelled generator is held out",
         )
         if name == "estimate":
-            parser.add_argument("--generator", required=True, help="the new generator")
+            parser.add_argument(
+                "--generator", required=True, metavar="NAME", help="the new generator"
+            )
         else:
             parser.add_argument(
                 "--shared-items",
@@ -111,20 +128,22 @@ def register(subparsers: Any) -> None:
         )
         parser.add_argument(
             "--estimator",
-            choices=list(REGISTRY),
+            choices=ESTIMATORS,
             default=None,
-            help=f"{DEFAULT} (default): the estimator for new generators, with its self-check "
+            help=f"{ESTIMATORS[0]} (default): the estimator for new generators, with its self-check "
             "on the calibration generators; likelihood / paper: the latent-trait fit of "
             "section 5 (the options below apply to these two only)",
         )
         parser.add_argument(
             "--loss",
-            choices=list(REGISTRY),
+            choices=ESTIMATORS,
             default=None,
             help="deprecated: the old name of --estimator",
         )
         parser.add_argument(
-            "--backend", choices=BACKENDS, help=f"default {LIKELIHOOD_DEFAULTS['backend']}"
+            "--backend",
+            choices=BACKENDS,
+            help=f"the optimiser's library (default {LIKELIHOOD_DEFAULTS['backend']})",
         )
         parser.add_argument(
             "--restarts",
@@ -147,12 +166,30 @@ def register(subparsers: Any) -> None:
         parser.add_argument(
             "--n-boot",
             type=n_boot_value,
-            help=f"bootstrap replicates (default {LIKELIHOOD_DEFAULTS['n_boot']})",
+            help=f"{N_BOOT_HELP} (default {LIKELIHOOD_DEFAULTS['n_boot']})",
         )
-        parser.add_argument("--alpha", type=alpha_value, default=0.05)
-        parser.add_argument("--seed", type=int, default=0)
-        parser.add_argument("--report", type=Path, help="also write a report card (.md and .html)")
+        parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)
+        parser.add_argument("--seed", type=int, default=0, help=SEED_HELP)
+        parser.add_argument("--report", type=Path, metavar="CARD", help=REPORT_HELP)
         parser.set_defaults(handler=handler)
+
+
+#: One example per use, for each command's ``--help``.
+EXAMPLES = {
+    "fit": [
+        "jurycal fit judgments.csv human.csv",
+        "jurycal fit judgments.csv human.csv --calibration gpt-4o claude --report fit.md",
+        "jurycal fit judgments.csv human.csv --estimator likelihood --restarts 50 --plot fit.png",
+    ],
+    "estimate": [
+        "jurycal estimate judgments.csv human.csv --generator new-model",
+        "jurycal estimate judgments.csv human.csv --generator new-model --json",
+    ],
+    "rank": [
+        "jurycal rank judgments.csv human.csv --report leaderboard.md",
+        "jurycal rank judgments.csv human.csv --pairs gpt-4o:claude --one-at-a-time",
+    ],
+}
 
 
 #: The defaults of the options of the likelihood and paper-loss fits.
@@ -222,15 +259,17 @@ def read_design(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame, A
     The files are read without the label checks of :func:`read_votes`; the
     labels are converted and checked once, here, by the library
     (:func:`~regression.data.checked_human_labels`,
-    :func:`~regression.labels.label_design`), and its error names the file and line.
+    :func:`~regression.labels.label_design`), and its error names the file and line
+    (:func:`jurycal.cli.errors.located`).
     """
     from regression.data import checked_human_labels
     from regression.labels import label_design
 
     judgments, human = read_votes(args.judgments, args.human, check=False)
     assert human is not None  # a path was given
-    labels = in_file(lambda: checked_human_labels(human), args.human, "human-label file")
-    design = in_file(lambda: label_design(judgments, labels), args.judgments, "judgments file")
+    with located(_sources(args)):
+        labels = checked_human_labels(human)
+        design = label_design(judgments, labels)
     return judgments, labels.labels, design
 
 
@@ -242,9 +281,10 @@ def _read_and_fit(args: argparse.Namespace, advance: Any) -> tuple[Any, list[str
     model = make_model(args)
     advance("read")
     _, _, design = read_design(args)
-    calibration = _calibration(args, design)
+    with located(_sources(args)):
+        calibration = _calibration(args, design)
     advance("fit")
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), located(_sources(args)):
         warnings.simplefilter("ignore")  # every warning is on the result and printed below
         result = model.fit_table(
             design,
@@ -257,12 +297,11 @@ def _read_and_fit(args: argparse.Namespace, advance: Any) -> tuple[Any, list[str
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
-    from jurycal.cli.report import card_paths
+    check_files([args.judgments, args.human], [plot_path(args)], card=args.report)
 
-    check_outputs(
-        [args.judgments, args.human],
-        [plot_path(args), *(card_paths(args.report) if args.report is not None else [])],
-    )
+
+def _sources(args: argparse.Namespace) -> list[tuple[Path, str, tuple[str, ...]]]:
+    return vote_sources(args.judgments, args.human)
 
 
 def _calibration(args: argparse.Namespace, design: Any) -> list[str]:
@@ -321,23 +360,23 @@ def _output(result: EstimateResult, summary: Summary) -> tuple[str, dict[str, An
         key = "generators" if name == "precision" else name.replace("-", "_")
         payload[key] = flat_table(table)
     payload["diagnostics"] = flat_table(result.diagnostics())
-    payload.update(notes=list(summary.notes), warnings=list(summary.warnings))
-    return summary.as_text(), payload
+    payload.update(notes=list(summary.notes), warnings=list(summary.warnings), plot=None)
+    return summary_text(summary), payload
 
 
-def _write_card(args: argparse.Namespace, summary: Summary) -> list[str]:
+def _write_card(args: argparse.Namespace, summary: Summary) -> list[Path]:
     if args.report is None:
         return []
     from jurycal.report import Report, add_estimate
 
     card = Report("jurycal report card: many judges")
     add_estimate(card, summary)
-    return [f"written: {path}" for path in write_card(card, args.report)]
+    return card.write(args.report)
 
 
 def _plot(
     args: argparse.Namespace, result: EstimateResult, human: pd.DataFrame, table: pd.DataFrame
-) -> str:
+) -> Path | None:
     """The intervals the fit computed (a forest plot), or the fit's figure without intervals."""
     from regression.latent.plots import plot_latent_fit, plot_precision_intervals
 
@@ -348,7 +387,7 @@ def _plot(
         )
     else:
         figure = plot_latent_fit(result, human)
-    return str(save_plot(args, figure))
+    return save_plot(args, figure)
 
 
 def run_fit(args: argparse.Namespace) -> int:
@@ -364,9 +403,9 @@ def run_fit(args: argparse.Namespace) -> int:
         text, payload = _output(result, summary)
         written = _write_card(args, summary)
         if plot_path(args) is not None:
-            written.append(_plot(args, result, human, table))
-            payload["plot"] = str(plot_path(args))
-    emit(args, "\n".join([text, *written]), payload)
+            payload["plot"] = _plot(args, result, human, table)
+            written.append(payload["plot"])
+    emit(args, text, payload, warnings=summary.warnings, written=written)
     return 0
 
 
@@ -414,20 +453,22 @@ def run_rank(args: argparse.Namespace) -> int:
             pairs = compare(joint, args.alpha, args.pairs, not args.one_at_a_time, seed=args.seed)
         summary = board.summary()
         advance("write")
-        written = []
+        written: list[Path] = []
         if args.report is not None:
             from jurycal.report import Report, add_leaderboard
 
             card = Report("jurycal report card: leaderboard")
             add_leaderboard(card, board)
-            written += [f"written: {path}" for path in write_card(card, args.report)]
-        if plot_path(args) is not None:
-            written.append(str(save_plot(args, board.plot())))
+            written += card.write(args.report)
+        plot = save_plot(args, board.plot()) if plot_path(args) is not None else None
+        written += [plot] if plot is not None else []
     level = "one at a time" if args.one_at_a_time else "simultaneous"
-    text = summary.as_text()
+    text = summary_text(summary)
     if args.pairs or args.one_at_a_time:
-        text += f"\n\npairs asked for ({level}):\n" + pairs.to_string(
-            index=False, float_format="{:.4f}".format
+        from regression.text_table import text_table
+
+        text += f"\n\npairs asked for ({level}):\n" + text_table(
+            pairs, index=False, empty="no pair asked for."
         )
     payload = {
         "method": result.method,
@@ -438,8 +479,9 @@ def run_rank(args: argparse.Namespace) -> int:
         "pairs_level": level,
         "could_be_best": [g for g in board.table.index[board.table["could_be_best"]]],
         "warnings": list(result.warnings),
+        "plot": plot,
     }
-    emit(args, "\n".join([text, *[f"warning: {w}" for w in result.warnings], *written]), payload)
+    emit(args, text, payload, warnings=result.warnings, written=written)
     return 0
 
 
@@ -459,14 +501,15 @@ def run_estimate(args: argparse.Namespace) -> int:
             f"the judgments file {str(args.judgments)!r}",
         )
         is_new = judgments["generator"] == new
-        calibration = [g for g in _calibration(args, design) if g != new]
+        with located(_sources(args)):
+            calibration = [g for g in _calibration(args, design) if g != new]
         if not calibration:
             raise ValueError(
                 f"no calibration generator besides {new!r}: the human-label file "
                 f"{str(args.human)!r} must label at least one other generator."
             )
         advance("fit")
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), located(_sources(args)):
             warnings.simplefilter("ignore")  # every warning is on the result and printed below
             base = model.fit_table(
                 judgments[~is_new], human[human["generator"].astype(str) != new], calibration
@@ -490,7 +533,9 @@ def run_estimate(args: argparse.Namespace) -> int:
     shift = (result.precision.drop(new) - base.precision).abs().max()
     n_votes = int(new_counts.n_labeled.to_numpy().sum())
     n_human = int((human["generator"] == new).sum())
-    interval = f" [{row['low']:.4f}, {row['high']:.4f}]" if "low" in row else ""
+    bounds = [row.get("low"), row.get("high")]
+    finite = all(b is not None and b == b for b in bounds)  # NaN != NaN: no interval
+    interval = f" [{bounds[0]:.4f}, {bounds[1]:.4f}]" if finite else " (no interval)"
     if n_human and row.get("role") == "partially labelled":
         worth = result.partial.worth().loc[new]
         own = (
@@ -513,5 +558,5 @@ def run_estimate(args: argparse.Namespace) -> int:
     payload["new_generator"] = new
     payload["n_human_labels"] = n_human
     written = _write_card(args, summary)
-    emit(args, "\n".join([head, "", text, *written]), payload)
+    emit(args, "\n".join([head, "", text]), payload, warnings=summary.warnings, written=written)
     return 0

@@ -6,51 +6,82 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from jurycal.cli.commands import summary
+from jurycal.cli.choices import METRICS, MISSING_POLICIES, RULES
 from jurycal.cli.common import (
-    check_outputs,
-    command_options,
+    TABLE_FILE,
+    add_command,
+    check_files,
     emit,
     plot_path,
     read_votes,
     save_plot,
     steps,
+    vote_sources,
 )
+from jurycal.cli.errors import located
 
 __all__ = ["register", "run"]
 
 
 def register(subparsers: Any) -> None:
     """Add ``pick-threshold`` to the ``jurycal`` subparsers."""
-    from ensemble import METRICS, MISSING_POLICIES, RULES
-
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "pick-threshold",
-        parents=[command_options(plot=True)],
-        help=summary("pick-threshold"),
+        plot=True,
         description="JUDGMENTS has generator, item, validator, label; HUMAN has generator, "
-        "item, human.",
+        "item, human. The threshold k is a number of validators: the rule labels an item by "
+        "k votes.",
+        examples=[
+            "jurycal pick-threshold judgments.csv human.csv",
+            "jurycal pick-threshold judgments.csv human.csv --rule majority --plot sweep.png",
+        ],
     )
-    parser.add_argument("judgments", type=Path)
-    parser.add_argument("human", type=Path, help="human labels: generator, item, human")
-    parser.add_argument("--rule", choices=RULES, default="minority_veto")
-    parser.add_argument("--metric", choices=METRICS, default="max_abs_error")
-    parser.add_argument("--missing", choices=[p for p in MISSING_POLICIES if p is not None])
+    parser.add_argument(
+        "judgments", type=Path, metavar="JUDGMENTS", help=f"the validators' votes: {TABLE_FILE}"
+    )
+    parser.add_argument(
+        "human",
+        type=Path,
+        metavar="HUMAN",
+        help=f"human labels (generator, item, human): {TABLE_FILE}",
+    )
+    parser.add_argument(
+        "--rule",
+        choices=RULES,
+        default="minority_veto",
+        help="the voting rule (default minority_veto)",
+    )
+    parser.add_argument(
+        "--metric",
+        choices=METRICS,
+        default="max_abs_error",
+        help="what the threshold minimises over the calibration generators (default "
+        "max_abs_error, in precision points as a fraction)",
+    )
+    parser.add_argument(
+        "--missing",
+        choices=MISSING_POLICIES,
+        help="ignore: apply the rule to the votes cast (default: a missing vote counts as neither)",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Sweep the rule's thresholds; report the chosen one in sample and held out."""
+    check_files([args.judgments, args.human], [plot_path(args)])
+
     from ensemble import pick_threshold, vote_matrix
     from ensemble.plots import plot_threshold_sweep
+    from regression.text_table import text_table
 
-    check_outputs([args.judgments, args.human], [plot_path(args)])
     with steps(args, ["read", "sweep the thresholds"]) as advance:
         advance("read")
         judgments, human = read_votes(args.judgments, args.human)
-        matrix = vote_matrix(judgments)
-        advance("sweep the thresholds")
-        choice = pick_threshold(matrix, human, args.rule, args.metric, missing=args.missing)
+        with located(vote_sources(args.judgments, args.human)):
+            matrix = vote_matrix(judgments)
+            advance("sweep the thresholds")
+            choice = pick_threshold(matrix, human, args.rule, args.metric, missing=args.missing)
     sweep = choice.sweep[choice.sweep["rule"] == args.rule]
     lines = [
         f"rule {args.rule}: threshold {choice.threshold} minimises {args.metric} on the "
@@ -58,10 +89,10 @@ def run(args: argparse.Namespace) -> int:
         f"held out (threshold chosen without each generator): max abs error "
         f"{choice.held_out_max_abs_error:.4f}, mean {choice.held_out_mean_abs_error:.4f}",
         "",
-        choice.held_out.to_string(float_format=lambda v: f"{v:.4f}"),
+        text_table(choice.held_out),
         "",
         "sweep:",
-        sweep.to_string(index=False, float_format=lambda v: f"{v:.4f}"),
+        text_table(sweep, index=False),
     ]
     payload: dict[str, Any] = {
         "rule": args.rule,
@@ -73,8 +104,11 @@ def run(args: argparse.Namespace) -> int:
         "held_out": choice.held_out,
         "sweep": sweep,
     }
-    if plot_path(args) is not None:
-        lines.append(str(save_plot(args, plot_threshold_sweep(choice.sweep, args.metric))))
-        payload["plot"] = str(plot_path(args))
-    emit(args, "\n".join(lines), payload)
+    written = (
+        save_plot(args, plot_threshold_sweep(choice.sweep, args.metric))
+        if plot_path(args)
+        else None
+    )
+    payload["plot"] = written
+    emit(args, "\n".join(lines), payload, written=[written] if written else [])
     return 0

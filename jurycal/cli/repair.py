@@ -6,52 +6,117 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from jurycal.cli.commands import summary
+from jurycal.cli.choices import PAPER_LEVELS
 from jurycal.cli.common import (
-    check_outputs,
-    command_options,
+    TABLE_FILE,
+    add_command,
+    check_files,
     emit,
     progress_setting,
     read_input,
     refuse_duplicates,
 )
-from regression.progress import show_progress
 
-__all__ = ["register", "run"]
+__all__ = ["fuzzy_threshold_value", "register", "run"]
 
 
 def register(subparsers: Any) -> None:
     """Add ``repair`` to the ``jurycal`` subparsers."""
-    from repair import GENERATOR_ITEM_COLUMNS, PAPER_LEVELS, VALIDATOR_OUTPUT_COLUMNS
-
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "repair",
-        parents=[command_options()],
-        help=summary("repair"),
-        description=f"GEN_ITEMS has columns {', '.join(GENERATOR_ITEM_COLUMNS)}; "
-        f"VALIDATOR_OUTPUTS has {', '.join(VALIDATOR_OUTPUT_COLUMNS)} (raw: the validator's "
+        description="GEN_ITEMS has columns generator, task, item, line, feedback; "
+        "VALIDATOR_OUTPUTS has generator, task, validator, raw (raw: the validator's "
         "whole response). A response is used when its (generator, task) has generator "
         "items; names must match exactly (case included).",
+        examples=[
+            "jurycal repair gen_items.csv validator_outputs.csv -o judgments.csv",
+            "jurycal repair gen_items.csv validator_outputs.csv -o judgments.parquet "
+            "--repairs feedback --fuzzy-threshold 0.9 --report missing.csv",
+        ],
     )
-    parser.add_argument("generator_items", type=Path)
-    parser.add_argument("validator_outputs", type=Path)
-    parser.add_argument("-o", "--output", type=Path, required=True, help="the judgments table")
+    parser.add_argument(
+        "generator_items",
+        type=Path,
+        metavar="GEN_ITEMS",
+        help=f"the generators' items, one row per (generator, item): {TABLE_FILE}",
+    )
+    parser.add_argument(
+        "validator_outputs",
+        type=Path,
+        metavar="VALIDATOR_OUTPUTS",
+        help=f"the validators' raw responses, one per (generator, task, validator): {TABLE_FILE}",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        metavar="JUDGMENTS",
+        help="write the judgments table here (generator, item, validator, label)",
+    )
     parser.add_argument(
         "--repairs",
         choices=("all", *PAPER_LEVELS),
         default="all",
         help="which repairs: all (default) or one of the paper's four levels",
     )
-    parser.add_argument("--fuzzy-threshold", type=float, default=85.0)
     parser.add_argument(
-        "--report", type=Path, help="also write the per-validator report table here"
+        "--fuzzy-threshold",
+        type=fuzzy_threshold_value,
+        default=0.85,
+        metavar="T",
+        help="how similar a response's text must be to an item's to match it, a fraction in "
+        "(0, 1] (default 0.85; rapidfuzz's score / 100)",
+    )
+    parser.add_argument(
+        "--report",
+        type=Path,
+        metavar="TABLE",
+        help="also write the per-validator missing rates here (a table file)",
     )
     parser.set_defaults(handler=run)
 
 
+def fuzzy_threshold_value(text: str) -> float:
+    """An argparse type: a similarity threshold, a fraction in (0, 1].
+
+    Examples
+    --------
+    >>> fuzzy_threshold_value("0.85")
+    0.85
+    >>> fuzzy_threshold_value("85")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '85': the threshold is a fraction in (0, 1] (0.85 = 85 % similar); for a percent, divide by 100
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 1:
+        hint = "; for a percent, divide by 100" if 1 < value <= 100 else ""
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: the threshold is a fraction in (0, 1] (0.85 = 85 % similar){hint}"
+        )
+    return value
+
+
+def _percent(fraction: float) -> float:
+    """``fraction`` as the percent rapidfuzz scores in, without a rounding error (0.85 -> 85.0)."""
+    from decimal import Decimal
+
+    return float(Decimal(repr(fraction)) * 100)
+
+
 def run(args: argparse.Namespace) -> int:
     """Repair, write the judgments table, and account for every response and pair."""
+    inputs = [args.generator_items, args.validator_outputs]
+    check_files(inputs, [args.output, args.report])
+
     from jurycal.io import write_table
+    from regression.progress import show_progress
+    from regression.text_table import text_table
     from repair import (
         ALL,
         GENERATOR_ITEM_COLUMNS,
@@ -60,8 +125,6 @@ def run(args: argparse.Namespace) -> int:
         repair_judgments,
     )
 
-    inputs = [args.generator_items, args.validator_outputs]
-    check_outputs(inputs, [args.output, args.report])
     items = read_input(args.generator_items, "generator-item file", GENERATOR_ITEM_COLUMNS)
     refuse_duplicates(items, ["generator", "item"], args.generator_items, "generator-item file")
     outputs = read_input(args.validator_outputs, "validator-output file", VALIDATOR_OUTPUT_COLUMNS)
@@ -72,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     judgments, report = repair_judgments(
         items,
         outputs,
-        fuzzy_threshold=args.fuzzy_threshold,
+        fuzzy_threshold=_percent(args.fuzzy_threshold),
         repairs=repairs,
         progress=show_progress(progress_setting(args)),
     )
@@ -83,23 +146,24 @@ def run(args: argparse.Namespace) -> int:
             f"nothing written to {str(args.output)!r}."
         )
     write_table(judgments, args.output)
-    summary = report.to_frame()
+    per_validator = report.to_frame()  # a table: the missing rates per validator and "all"
     if args.report is not None:
-        write_table(summary.reset_index(), args.report)
+        write_table(per_validator.reset_index(), args.report)
     text = [
-        f"{len(judgments)} (generator item, validator) pairs written to {args.output} "
-        f"(repairs: {args.repairs})",
+        f"{len(judgments)} (generator item, validator) pairs (repairs: {args.repairs})",
         report.describe(),
         "",
-        summary.to_string(float_format=lambda v: f"{v:.4f}"),
+        "missing rates per validator:",
+        text_table(per_validator),
         "",
         "by failure type (pairs):",
-        report.by_failure().to_string(),
+        text_table(report.by_failure()),
     ]
     payload = {
         "pairs": len(judgments),
-        "output": str(args.output),
-        "summary": summary,
+        "output": args.output,
+        "report": args.report,
+        "per_validator": per_validator,
         "by_failure": report.by_failure(),
         "responses": statuses,
         "n_orphan_outputs": int(statuses.get("orphan", 0)),
@@ -108,5 +172,6 @@ def run(args: argparse.Namespace) -> int:
         "n_unmatched_entries": len(report.unmatched_entries),
         "n_unparseable_outputs": len(report.unparseable_outputs),
     }
-    emit(args, "\n".join(text), payload)
+    written = [args.output] + ([args.report] if args.report is not None else [])
+    emit(args, "\n".join(text), payload, written=written)
     return 0

@@ -6,66 +6,104 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from jurycal.cli.commands import summary
+from jurycal.cli.choices import SINGLE_JUDGE_METHODS
 from jurycal.cli.common import (
+    ALPHA_HELP,
+    N_BOOT_HELP,
+    SEED_HELP,
+    TABLE_FILE,
+    add_command,
     alpha_value,
-    check_outputs,
-    command_options,
+    check_files,
     emit,
     n_boot_value,
     steps,
-    write_card,
+    summary_text,
 )
 
-__all__ = ["register", "run"]
+__all__ = ["REPORT_HELP", "register", "run"]
+
+#: ``--report``'s help, on every command that writes a card.
+REPORT_HELP = (
+    "also write a report card: NAME.md (figures NAME-1.png, ... beside it) and NAME.html; "
+    "give NAME, NAME.md or NAME.html"
+)
 
 
 def register(subparsers: Any) -> None:
     """Add ``report`` to the ``jurycal`` subparsers."""
-    from regression.single_judge import METHODS
-
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "report",
-        parents=[command_options()],
-        help=summary("report"),
         description="Without --models: CALIBRATION has human, judge; TEST has judge. With "
         "--models A B: both files also have a model column (TEST an item column when paired), "
         "and the card adds the comparison with Delta J.",
+        examples=[
+            "jurycal report calibration.csv test.csv -o card.md",
+            "jurycal report calibration.csv test.csv -o cards/ab --models gpt-4o claude",
+        ],
     )
-    parser.add_argument("calibration", type=Path)
-    parser.add_argument("test", type=Path)
     parser.add_argument(
-        "-o", "--output", type=Path, required=True, help="card.md (card.html is written beside it)"
+        "calibration",
+        type=Path,
+        metavar="CALIBRATION",
+        help=f"human-labelled items judged by the judge: {TABLE_FILE}",
     )
-    parser.add_argument("--models", nargs=2, metavar=("A", "B"))
-    parser.add_argument("--unpaired", action="store_true")
     parser.add_argument(
-        "--method", choices=[m for m in METHODS if m != "naive"], default="rogan-gladen"
+        "test",
+        type=Path,
+        metavar="TEST",
+        help=f"the judge's labels on the test items: {TABLE_FILE}",
     )
-    parser.add_argument("--n-boot", type=n_boot_value, default=10_000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--alpha", type=alpha_value, default=0.05)
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        metavar="CARD",
+        help="the card: NAME.md (figures NAME-1.png, ... beside it) and NAME.html; "
+        "give NAME, NAME.md or NAME.html",
+    )
+    parser.add_argument(
+        "--models", nargs=2, metavar=("A", "B"), help="compare these two models (as compare)"
+    )
+    parser.add_argument(
+        "--unpaired",
+        action="store_true",
+        help="with --models: the two test sets are different items (default: paired on item)",
+    )
+    parser.add_argument(
+        "--method",
+        choices=[m for m in SINGLE_JUDGE_METHODS if m != "naive"],
+        default="rogan-gladen",
+        help="the reported estimator (default rogan-gladen)",
+    )
+    parser.add_argument(
+        "--n-boot", type=n_boot_value, default=10_000, help=f"{N_BOOT_HELP} (default 10,000)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help=SEED_HELP)
+    parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)
     parser.set_defaults(handler=run)
-
-
-def card_paths(path: Path) -> list[Path]:
-    """The two files a card at ``path`` becomes: ``.md`` and ``.html``."""
-    return [path.with_suffix(".md"), path.with_suffix(".html")]
 
 
 def run(args: argparse.Namespace) -> int:
     """Estimate (and compare, with ``--models``) and write the card."""
+    check_files([args.calibration, args.test], card=args.output)
+
     from jurycal.cli.compare import compare_read, read_comparison
     from jurycal.cli.judge import read_single
     from jurycal.report import Report, add_comparison, add_single_judge
     from regression import estimate_prevalence
 
-    check_outputs([args.calibration, args.test], card_paths(args.output))
     card = Report("jurycal report card")
+    texts: list[str] = []
+    warnings: list[str] = []
     if args.models is None:
         calibration, test = read_single(args.calibration, args.test, None)
         result = estimate_prevalence(calibration, test["judge"], args.alpha, method=args.method)
         add_single_judge(card, result)
+        texts.append(summary_text(result.summary(args.alpha)))
+        warnings += result.warnings
     else:
         with steps(args, ["read", "estimate", "compare (bootstrap)"]) as advance:
             advance("read")
@@ -77,13 +115,18 @@ def run(args: argparse.Namespace) -> int:
                     cal[name], labels.dropna(), args.alpha, method=args.method
                 )
                 add_single_judge(card, result, name=name)
+                warnings += [f"{name}: {w}" for w in result.warnings]
             advance("compare (bootstrap)")
-            add_comparison(card, compare_read(args, comparison, shared="pooled"))
-    written = write_card(card, args.output)
-    markdown = card.to_markdown()
+            compared = compare_read(args, comparison, shared="pooled")
+            add_comparison(card, compared)
+            texts.append(summary_text(compared.summary()))
+            warnings += compared.warnings
+    written = card.write(args.output)
     emit(
         args,
-        markdown + "\n" + "\n".join(f"written: {p}" for p in written),
-        {"written": [str(p) for p in written], "markdown": markdown},
+        "\n\n".join(texts),
+        {"written": written, "markdown": card.to_markdown(stem=written[0].stem)},
+        warnings=warnings,
+        written=written,
     )
     return 0

@@ -15,120 +15,167 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from jurycal.cli.commands import summary
-from jurycal.cli.common import alpha_value, check_outputs, command_options, emit, read_votes, steps
+from jurycal.cli.common import (
+    ALPHA_HELP,
+    SEED_HELP,
+    TABLE_FILE,
+    add_command,
+    alpha_value,
+    check_files,
+    emit,
+    positive_int,
+    read_votes,
+    steps,
+    vote_sources,
+)
+from jurycal.cli.errors import located
 
 __all__ = ["register", "run_plan", "run_suggest"]
 
 
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer; got {text!r}")
-    return value
-
-
 def _width(text: str) -> float:
-    value = float(text)
+    """An argparse type: an interval width, a fraction in (0, 1)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(
-            f"must be in (0, 1), a fraction (0.1 = 10 points); got {text!r}"
+            f"{text!r}: a width is a fraction in (0, 1) (0.08 = 8 points)"
         )
     return value
 
 
 def register(subparsers: Any) -> None:
     """Add ``suggest`` and ``plan`` to the ``jurycal`` subparsers."""
+    examples = {
+        "suggest": [
+            "jurycal suggest judgments.csv --labels human.csv --budget 200 -o to_label.csv",
+            "jurycal suggest judgments.csv --budget 50 --generator gpt-4o --width 0.08",
+        ],
+        "plan": [
+            "jurycal plan judgments.csv --labels human.csv --width 0.08",
+            "jurycal plan judgments.csv --width 0.1 --generator gpt-4o --json",
+        ],
+    }
     for name in ("suggest", "plan"):
-        parser = subparsers.add_parser(
+        parser = add_command(
+            subparsers,
             name,
-            parents=[command_options()],
-            help=summary(name),
             description="JUDGMENTS has generator, item, validator, label; --labels has generator, "
             "item, human (and inclusion_probability where a draw of suggest chose them).",
+            examples=examples[name],
         )
-        parser.add_argument("judgments", type=Path)
-        parser.add_argument("--labels", type=Path, help="the human labels held so far")
+        parser.add_argument(
+            "judgments", type=Path, metavar="JUDGMENTS", help=f"the validators' votes: {TABLE_FILE}"
+        )
+        parser.add_argument(
+            "--labels",
+            type=Path,
+            metavar="HUMAN",
+            help=f"the human labels held so far (generator, item, human): {TABLE_FILE}",
+        )
         parser.add_argument(
             "--generator",
             nargs="+",
             metavar="GEN",
             help="where to spend the labels (default: every generator not fully labelled)",
         )
+        width_help = "target width of the interval, a fraction in (0, 1) (0.08 = 8 points)"
         if name == "suggest":
-            parser.add_argument("--budget", type=_positive_int, required=True, help="labels to buy")
-            parser.add_argument("--seed", type=int, default=0)
+            parser.add_argument(
+                "--budget",
+                type=positive_int,
+                required=True,
+                metavar="N",
+                help="human labels to buy, a whole number of items",
+            )
+            parser.add_argument("--seed", type=int, default=0, help=SEED_HELP)
             parser.add_argument(
                 "-o",
                 "--output",
                 type=Path,
-                help="write the items to label here (csv, parquet, ...)",
+                metavar="TO_LABEL",
+                help="write the items to label here (generator, item, inclusion_probability)",
             )
             parser.add_argument(
                 "--width",
                 type=_width,
-                help="also print the labels needed for this interval width (as jurycal plan)",
+                metavar="W",
+                help=width_help + "; also print the labels it needs (as jurycal plan)",
             )
             parser.set_defaults(handler=run_suggest)
         else:
-            parser.add_argument(
-                "--width", type=_width, required=True, help="target width (0.1 = 10 points)"
-            )
+            parser.add_argument("--width", type=_width, required=True, metavar="W", help=width_help)
             parser.set_defaults(handler=run_plan)
-        parser.add_argument("--alpha", type=alpha_value, default=0.05)
+        parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)
 
 
 def _plan_text(table: Any, width: float, alpha: float) -> str:
+    from regression.text_table import text_table
+
     return "\n".join(
         [
             f"labels needed for a {1 - alpha:.0%} interval at most {100 * width:.1f} points wide "
             "(uniform: a random sample; active: drawn by jurycal suggest):",
-            table.to_string(float_format=lambda v: f"{v:.3f}"),
+            text_table(table, digits=3, empty="no generator to plan for."),
         ]
     )
 
 
 def run_suggest(args: argparse.Namespace) -> int:
     """Draw the items to label next; print them, or write them with ``-o``."""
+    check_files([args.judgments, args.labels], [args.output])
+
     from jurycal.io import write_table
     from regression import plan_labels, suggest_labels
+    from regression.text_table import text_table
 
-    check_outputs([args.judgments, args.labels], [args.output])
     with steps(args, ["read", "suggest"]) as advance:
         advance("read")
         judgments, human = read_votes(args.judgments, args.labels)
         advance("suggest")
-        table = suggest_labels(judgments, human, args.budget, args.generator, args.seed)
+        with located(vote_sources(args.judgments, args.labels)):
+            table = suggest_labels(judgments, human, args.budget, args.generator, args.seed)
     counts = table.groupby("generator").size()
-    lines = [
-        f"{len(table)} items to label (budget {args.budget}), per generator:",
-        counts.to_string(),
-    ]
+    lines = (
+        [
+            f"{len(table)} items to label (budget {args.budget}), per generator:",
+            text_table(counts.rename("items").to_frame()),
+        ]
+        if len(table)
+        else ["no item to label: every judged item of the generators asked for is labelled."]
+    )
     payload: dict[str, Any] = {"items": table, "per_generator": counts.to_dict()}
     if args.output is not None:
         write_table(table, args.output)
         lines.append(
-            f"written: {args.output} (add a human column and pass the rows, inclusion_probability "
-            "and all, with your earlier labels)"
+            f"next: label the rows of {args.output}, add a human column and pass them, "
+            "inclusion_probability and all, with your earlier labels"
         )
-    else:
-        lines += ["", table.to_string(index=False)]
+    elif len(table):
+        lines += ["", text_table(table)]
     if args.width is not None:
-        plan = plan_labels(judgments, human, args.width, args.alpha, args.generator)
+        with located(vote_sources(args.judgments, args.labels)):
+            plan = plan_labels(judgments, human, args.width, args.alpha, args.generator)
         lines += ["", _plan_text(plan, args.width, args.alpha)]
         payload["plan"] = plan.reset_index()
-    emit(args, "\n".join(lines), payload)
+    payload["output"] = args.output
+    emit(args, "\n".join(lines), payload, written=[args.output] if args.output else [])
     return 0
 
 
 def run_plan(args: argparse.Namespace) -> int:
     """Print the labels each generator needs for ``--width``."""
+    check_files([args.judgments, args.labels])
+
     from regression import plan_labels
 
     with steps(args, ["read", "plan"]) as advance:
         advance("read")
         judgments, human = read_votes(args.judgments, args.labels)
         advance("plan")
-        table = plan_labels(judgments, human, args.width, args.alpha, args.generator)
+        with located(vote_sources(args.judgments, args.labels)):
+            table = plan_labels(judgments, human, args.width, args.alpha, args.generator)
     emit(args, _plan_text(table, args.width, args.alpha), {"plan": table.reset_index()})
     return 0

@@ -7,41 +7,74 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
-from jurycal.cli.commands import summary
-from jurycal.cli.common import check_outputs, command_options, emit, read_votes, steps
+from jurycal.cli.choices import MISSING_POLICIES, RULES
+from jurycal.cli.common import (
+    TABLE_FILE,
+    add_command,
+    check_files,
+    emit,
+    positive_int,
+    read_votes,
+    steps,
+    vote_sources,
+)
+from jurycal.cli.errors import located
 
 __all__ = ["register", "run"]
 
 
 def register(subparsers: Any) -> None:
     """Add ``vote`` to the ``jurycal`` subparsers."""
-    from ensemble import MISSING_POLICIES, RULES
-
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "vote",
-        parents=[command_options()],
-        help=summary("vote"),
         description="JUDGMENTS has columns generator, item, validator, label (1/0/missing).",
+        examples=[
+            "jurycal vote judgments.csv",
+            "jurycal vote judgments.csv --rule minority_veto --threshold 2 --human human.csv",
+            "jurycal vote judgments.csv -o item_labels.csv --json",
+        ],
     )
-    parser.add_argument("judgments", type=Path)
-    parser.add_argument("--rule", choices=RULES, default="majority")
-    parser.add_argument("--threshold", type=int, help="k (default: the rule's own)")
+    parser.add_argument(
+        "judgments", type=Path, metavar="JUDGMENTS", help=f"the validators' votes: {TABLE_FILE}"
+    )
+    parser.add_argument(
+        "--rule", choices=RULES, default="majority", help="the voting rule (default majority)"
+    )
+    parser.add_argument(
+        "--threshold",
+        type=positive_int,
+        metavar="K",
+        help="votes the rule needs, a number of validators (default: the rule's own for the "
+        "validators present)",
+    )
     parser.add_argument(
         "--missing",
-        choices=[p for p in MISSING_POLICIES if p is not None],
-        help="apply the rule to the votes cast",
+        choices=MISSING_POLICIES,
+        help="ignore: apply the rule to the votes cast (default: a missing vote counts as neither)",
     )
-    parser.add_argument("--human", type=Path, help="human labels (generator, item, human): TPR/TNR")
     parser.add_argument(
-        "-o", "--output", type=Path, help="write the item labels here (1, 0, empty: no vote)"
+        "--human",
+        type=Path,
+        metavar="HUMAN",
+        help=f"human labels (generator, item, human) for TPR / TNR / PPV / NPV: {TABLE_FILE}",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="LABELS",
+        help="write the item labels here (generator, item, label: 1, 0, empty for no vote)",
     )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Vote, print precision per generator (and TPR / TNR against humans), write the labels."""
+    check_files([args.judgments, args.human], [args.output])
+
+    import pandas as pd
+
     from ensemble import (
         default_threshold,
         ensemble_precision,
@@ -51,16 +84,18 @@ def run(args: argparse.Namespace) -> int:
         vote_matrix,
     )
     from jurycal.io import write_table
+    from regression.text_table import text_table
 
-    check_outputs([args.judgments, args.human], [args.output])
     with steps(args, ["read"]) as advance:
         advance("read")
         judgments, human = read_votes(args.judgments, args.human)
-        matrix = vote_matrix(judgments)
+        with located(vote_sources(args.judgments, args.human)):
+            matrix = vote_matrix(judgments)
     tally = tally_votes(matrix)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        series, panel = vote_judgments(judgments, args.rule, args.threshold, args.missing)
+        with located(vote_sources(args.judgments, args.human)):
+            series, panel = vote_judgments(judgments, args.rule, args.threshold, args.missing)
     labels = series
     items = matrix.index.get_level_values("generator").value_counts()
     cells = int(sum(items[g] * n for g, n in panel["n_validators"].items()))
@@ -94,12 +129,12 @@ def run(args: argparse.Namespace) -> int:
                 if args.threshold is None
                 else ":"
             ),
-            partial.to_string(),
+            text_table(partial),
         ]
     lines += [
         "",
         "precision per generator (fraction labelled valid; Wilson 95% interval, item sampling only):",
-        precision.to_string(float_format=lambda v: f"{v:.4f}"),
+        text_table(precision),
     ]
     payload: dict[str, Any] = {
         "rule": args.rule,
@@ -115,14 +150,13 @@ def run(args: argparse.Namespace) -> int:
     if human is not None:
         rates = ensemble_rates(labels, human).to_frame()
         rates.index.name = "rate"
-        lines += ["", "against human labels:", rates.to_string(float_format=lambda v: f"{v:.4f}")]
+        lines += ["", "against human labels:", text_table(rates)]
         payload["rates"] = rates
-    lines += [f"warning: {w.message}" for w in caught]
     if args.output is not None:
         table = pd.Series(labels, index=matrix.index, name="label").reset_index()
         table["label"] = table["label"].astype("Int8")
         write_table(table, args.output)
-        lines.append(f"item labels written to {args.output}")
-        payload["output"] = str(args.output)
-    emit(args, "\n".join(lines), payload)
+    payload["output"] = args.output
+    written = [args.output] if args.output is not None else []
+    emit(args, "\n".join(lines), payload, warnings=payload["warnings"], written=written)
     return 0

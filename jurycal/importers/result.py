@@ -54,7 +54,7 @@ class ImportResult:
     source_format: str = ""
     sources: tuple[str, ...] = field(default_factory=tuple)
 
-    def summary(self) -> dict[str, Any]:
+    def account(self) -> dict[str, Any]:
         """A JSON-ready account: counts per column, missing labels, threshold, fields, notes.
 
         Examples
@@ -63,7 +63,7 @@ class ImportResult:
         >>> votes = pd.DataFrame({"generator": ["m"], "item": ["1#1"], "validator": ["j"],
         ...                       "label": pd.array([1], dtype="Int64")})
         >>> human = pd.DataFrame({"generator": [], "item": [], "human": []})
-        >>> ImportResult(votes, human, None, source_format="inspect").summary()["n_votes"]
+        >>> ImportResult(votes, human, None, source_format="inspect").account()["n_votes"]
         1
         """
         labels = self.judgments["label"]

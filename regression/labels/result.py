@@ -75,7 +75,10 @@ class PartialLabels:
                 float(high),
             ]
             table.loc[generator, "method"] = "partial"
-        table["role"] = self.roles.reindex(table.index).fillna("unlabelled").to_numpy()
+        roles = self.roles.reindex(table.index).fillna("unlabelled")
+        # a generator the design could calibrate on, left out of this fit's calibration: held out
+        left_out = (roles == "calibration") & (table["role"] != "calibration")
+        table["role"] = roles.mask(left_out, "held out").to_numpy()
         table["n_labels"] = self.n_labels.reindex(table.index).fillna(0).astype(int).to_numpy()
         return table
 

@@ -258,7 +258,12 @@ def plot_latent_fit(result: Any, human: pd.DataFrame | None = None) -> Figure:
 
 
 #: Marker colour per role of :meth:`LatentTraitResult.to_frame`.
-ROLE_COLOURS = {"calibration": "C2", "held out": "C1", "unannotated": "C0"}
+ROLE_COLOURS = {
+    "calibration": "C2",
+    "held out": "C1",
+    "partially labelled": "C4",
+    "unlabelled": "C0",
+}
 
 
 def plot_precision_intervals(table: pd.DataFrame, *, title: str | None = None) -> Figure:

@@ -120,7 +120,7 @@ class LatentTraitResult(Ranked, TableIntervalMixin):
     def add_generators(
         self, rates: pd.DataFrame, counts: pd.DataFrame | None = None
     ) -> LatentTraitResult:
-        """Estimate new, unannotated generators: append their rows and refit (section 5.1).
+        """Estimate new, unlabelled generators: append their rows and refit (section 5.1).
 
         Parameters
         ----------
@@ -259,7 +259,7 @@ class LatentTraitResult(Ranked, TableIntervalMixin):
 
         The profile interval is exact in large samples when the model holds
         (Wilks), respects [0, 1] and the curvature of the likelihood (an
-        unannotated generator's interval is wide and skewed where TPR + TNR - 1
+        unlabelled generator's interval is wide and skewed where TPR + TNR - 1
         is small). With ``quasi=True`` it also widens with misfit, but only by
         one factor for all cells: it corrects for variation that looks like
         noise, not for a validator whose TNR on one generator is systematically
@@ -506,7 +506,7 @@ class LatentTraitResult(Ranked, TableIntervalMixin):
             without counts) and ``abs_error`` (held-out generators only).
             ``role`` is ``calibration`` (its human labels anchor the fit),
             ``held out`` (human precision the fit did not use: its error is an
-            honest check) or ``unannotated``. :meth:`interval_covers` says what
+            honest check) or ``unlabelled``. :meth:`interval_covers` says what
             the interval covers.
 
         Raises

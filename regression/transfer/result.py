@@ -349,7 +349,7 @@ class TransferResult(Ranked, TableIntervalMixin):
 
         ``truth``: human precision where known (default: the calibration
         generators'); ``role`` is ``calibration``, ``held out`` (human precision
-        the fit did not use) or ``unannotated``; ``abs_error`` for held-out rows.
+        the fit did not use) or ``unlabelled``; ``abs_error`` for held-out rows.
         """
         bounds = self.interval(alpha)
         anchors = self.anchors if self.anchors is not None else Anchors()
@@ -395,7 +395,7 @@ class TransferResult(Ranked, TableIntervalMixin):
     def add_generators(
         self, rates: pd.DataFrame, counts: pd.DataFrame | None = None
     ) -> TransferResult:
-        """Estimate new, unannotated generators: append their rows and refit (cheap: no optimiser).
+        """Estimate new, unlabelled generators: append their rows and refit (cheap: no optimiser).
 
         The partially labelled generators of a ``fit_table`` keep their
         estimates (:mod:`regression.labels`); the new rows are unlabelled.

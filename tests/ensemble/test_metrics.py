@@ -73,7 +73,7 @@ def test_all_unlabelled_group_has_nan_estimate_and_interval():
     assert any("1 item(s) without a label" in w for w in p.warnings)
     assert any("['b'] have no labelled item" in w for w in p.warnings)
     assert p.diagnostics().loc["b", ["n_items", "n_unlabelled"]].tolist() == [1, 1]
-    assert "Warning:" in p.summary().as_markdown()
+    assert "**Warnings:**" in p.summary().as_markdown()
     assert ensemble_precision([1, 0, 1]).warnings == ()
 
 

@@ -70,8 +70,8 @@ def test_count_streams_the_judgments_into_cells(files, capsys):
     assert "6 generators x 14 validators" in capsys.readouterr().out
     counts = pd.read_csv(out)
     assert len(counts) == 6 * 14
-    # every vote is accounted for: the labelled ones are in n_labeled, the rest were missing
-    assert counts["n_labeled"].sum() == judgments["label"].notna().sum()
+    # every vote is accounted for: the labelled ones are in n_labelled, the rest were missing
+    assert counts["n_labelled"].sum() == judgments["label"].notna().sum()
     expected = judgments.dropna(subset=["label"]).groupby(["generator", "validator"])["label"].sum()
     got = counts.set_index(["generator", "validator"])["n_valid"]
     assert (got.sort_index() == expected.sort_index().astype(int)).all()

@@ -192,3 +192,99 @@ def test_the_cli_never_crashes_or_changes_an_input(data):
         assert {p: _digest(p) for p in paths} == before
         if code == 0 and "--json" in argv:
             json.loads(out.getvalue())
+
+
+# --- file arguments: directories, empty files, unreadable files, the input as the output ---------
+
+# Each command with its input files (by what they hold) and the output flag it writes with.
+FILE_COMMANDS = {
+    "vote": (["judgments"], "-o"),
+    "count": (["judgments"], "-o"),
+    "judge": (["calibration", "test"], "--plot"),
+    "compare": (["calibration", "test"], "--plot"),
+    "report": (["calibration", "test"], "-o"),
+    "pick-threshold": (["judgments", "human"], "--plot"),
+    "repair": (["items", "outputs"], "-o"),
+    "fit": (["judgments", "human"], "--report"),
+    "rank": (["judgments", "human"], "--report"),
+    "suggest": (["judgments"], "-o"),
+}
+FAULTS = ("directory", "empty", "unreadable", "missing", "output is the input")
+
+
+def _file_argv(root, command, fault, position):
+    """``jurycal command`` on good files with one fault at input ``position``."""
+    kinds, flag = FILE_COMMANDS[command]
+    paths = []
+    for i, kind in enumerate(kinds):
+        path = root / f"{kind}{i}.csv"
+        good = {"label": [1, 0], "human": [1, 0], "judge": [1, 0], "item": [1, 2], "task": [1, 2]}
+        frame = pd.DataFrame({c: good.get(c, ["g", "g"]) for c in COLUMNS[kind]})
+        frame.to_csv(path, index=False)
+        paths.append(path)
+    target = paths[position]
+    if fault == "directory":
+        target.unlink()
+        target.mkdir()
+    elif fault == "empty":
+        target.write_bytes(b"")
+    elif fault == "missing":
+        target.unlink()
+    argv = [command, *map(str, paths)]
+    if command == "compare":
+        argv += ["--models", "g", "h"]
+    if command == "suggest":
+        argv += ["--budget", "1"]
+    ending = {"--report": ".md", "--plot": ".png"}.get(
+        flag, ".md" if command == "report" else ".csv"
+    )
+    output = target if fault == "output is the input" else root / f"out{ending}"
+    return [*argv, flag, str(output)], target
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    command=st.sampled_from(sorted(FILE_COMMANDS)),
+    fault=st.sampled_from(FAULTS),
+    position=st.integers(0, 1),
+)
+def test_file_arguments_fail_with_one_line_naming_the_file(command, fault, position):
+    import os
+    from unittest import mock
+
+    position = min(position, len(FILE_COMMANDS[command][0]) - 1)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        argv, target = _file_argv(root, command, fault, position)
+        before = {
+            p: hashlib.sha256(p.read_bytes()).hexdigest() for p in root.iterdir() if p.is_file()
+        }
+        real_access = os.access
+
+        def access(path, mode):  # the tests run as root, who reads everything: deny one file
+            return (
+                False if Path(path) == target and fault == "unreadable" else real_access(path, mode)
+            )
+
+        out, err = io.StringIO(), io.StringIO()
+        with mock.patch("os.access", access), contextlib.redirect_stdout(out):
+            with contextlib.redirect_stderr(err):
+                try:
+                    code = main(argv)
+                except SystemExit as stop:
+                    code = stop.code
+        event(f"{fault}: exit {code}")
+        assert code == 1, (argv, err.getvalue())
+        lines = err.getvalue().strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("jurycal: error: "), err.getvalue()
+        assert str(target) in lines[0] or target.name in lines[0], lines[0]
+        expected = {
+            "directory": "is a directory",
+            "empty": "empty",
+            "unreadable": "permission denied",
+            "missing": "no such file",
+            "output is the input": "input",
+        }[fault]
+        assert expected in lines[0], lines[0]
+        after = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in before}
+        assert after == before, argv

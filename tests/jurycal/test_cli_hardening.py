@@ -247,7 +247,7 @@ def test_integer_looking_generator_names_match_across_files(votes, capsys):
     )
     assert code == 0, err
     roles = {r["generator"]: r["role"] for r in json.loads(out)["generators"]}
-    assert roles == {"1": "calibration", "2": "calibration", "3": "held out", "4": "unannotated"}
+    assert roles == {"1": "calibration", "2": "calibration", "3": "held out", "4": "unlabelled"}
     argv = ["estimate", str(votes / "j.csv"), str(votes / "h.csv"), "--generator", "4"]
     code, out, err = _run(
         argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none"], capsys
@@ -433,7 +433,7 @@ def test_plot_into_a_directory_names_the_file(votes, tmp_path, capsys):
     ]
     code, out, err = _run(argv + ["--plot", str(tmp_path)], capsys)
     assert code == 0, err
-    assert f"figure written to {tmp_path / 'fit.png'}" in out
+    assert f"jurycal: written: {tmp_path / 'fit.png'}" in err
     assert (tmp_path / "fit.png").read_bytes().startswith(b"\x89PNG")
 
 
@@ -514,7 +514,10 @@ def test_a_label_that_is_not_binary_is_named_by_its_line(tmp_path, capsys):
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     code, _, err = _run(["vote", str(path)], capsys)
     line = _one_line_error(err)
-    assert code == 1 and f"judgments file {str(path)!r} line 3: label must be 0/1" in line
+    assert (
+        code == 1
+        and f"judgments file {str(path)!r} line 3, column 'label': label must be 0/1" in line
+    )
     assert "got 'maybe'" in line and "position" not in line
 
 

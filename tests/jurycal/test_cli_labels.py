@@ -55,4 +55,6 @@ def test_bad_probability_is_one_error_line(files, capsys):
     bad.to_csv(root / "bad.csv", index=False)
     argv = ["suggest", str(root / "judgments.parquet"), "--labels", str(root / "bad.csv")]
     assert main(argv + ["--budget", "5"]) == 1
-    assert "inclusion_probability 2.0 at row 3" in capsys.readouterr().err
+    err = capsys.readouterr().err  # the fourth row is line 5, after the header
+    assert f"{str(root / 'bad.csv')!r} line 5, column 'inclusion_probability'" in err
+    assert "inclusion_probability 2.0;" in err and "at row" not in err

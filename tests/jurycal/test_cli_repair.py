@@ -45,7 +45,7 @@ def test_repair_level_none_leaves_more_missing(sample, capsys):
     for level in ("none", "all"):
         out = root / f"{level}.csv"
         assert main(argv + ["-o", str(out), "--repairs", level, "--json", "--quiet"]) == 0
-        summary = {r["validator"]: r for r in json.loads(capsys.readouterr().out)["summary"]}
+        summary = {r["validator"]: r for r in json.loads(capsys.readouterr().out)["per_validator"]}
         rates[level] = summary["all"]["rate_after"]
     assert rates["all"] < rates["none"]
 

@@ -54,8 +54,9 @@ def test_judge_bad_input_exits_1_with_message(tmp_path, capsys):
     pd.DataFrame({"verdict": [1, 0]}).to_csv(test, index=False)
     assert main(["judge", str(cal), str(test)]) == 1
     # the third data row is line 4 of the file, after the header
-    assert "cal.csv' line 4: human must be 0/1, bool or 'valid'/'invalid'; got 2." in (
-        capsys.readouterr().err
+    assert (
+        "cal.csv' line 4, column 'human': human must be 0/1, bool or 'valid'/'invalid'; got 2."
+        in (capsys.readouterr().err)
     )
     pd.DataFrame({"human": [1, 0, 1], "judge": [1, 0, 1]}).to_csv(cal, index=False)
     assert main(["judge", str(cal), str(test)]) == 1
@@ -121,13 +122,13 @@ def test_report_card_follows_fiedler_checklist(comparison_files, tmp_path, capsy
     assert main(argv + ["--n-boot", "300"]) == 0
     capsys.readouterr()
     card = out.read_text()
-    for point in (
-        "1. Estimand",
-        "3. Calibration",
-        "4. Estimates",
-        "5. Judge quality",
-        "6. Delta J",
-        "Comparison: alpha vs beta",
+    for point in (  # Fiedler section 7, each point named (no numbers that would skip)
+        "Estimand: theta",
+        "Calibration: model-specific",
+        "### Estimates with 95% intervals",
+        "### Judge quality",
+        "Delta J = J[alpha] - J[beta]",
+        "## Comparison: alpha vs beta",
     ):
         assert point in card
     assert "<h2>Comparison: alpha vs beta</h2>" in out.with_suffix(".html").read_text()
@@ -142,4 +143,4 @@ def test_report_card_single_judge_warns_on_a_chance_judge(tmp_path, capsys):
     assert main(argv + [str(tmp_path / "card.md")]) == 0
     capsys.readouterr()
     card = (tmp_path / "card.md").read_text()
-    assert "7. The diagnostics weaken the claim" in card and "> **Warning.**" in card
+    assert "**Warnings:**" in card and "the diagnostics raise none" not in card

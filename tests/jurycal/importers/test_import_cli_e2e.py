@@ -17,6 +17,7 @@ from jurycal.importers import IMPORTERS, ImportFormatError, import_judgments
 from jurycal.io import read_table
 from jurycal.report import Report
 from regression import counts_from_judgments
+from regression.results import Summary
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -113,13 +114,17 @@ def test_round_trip_from_an_inspect_log_to_a_report(fixtures: Path, tmp_path: Pa
     counts = counts_from_judgments(judgments)
     assert int(counts.n_labeled.to_numpy().sum()) == 6  # 8 votes, 2 without a verdict
     report = Report("Imported from Inspect")
-    report.paragraph(f"{len(judgments)} votes from {', '.join(result.sources)}.")
-    for note in result.notes:
-        report.warning(note)
-    report.table(precision.to_frame().reset_index())
-    path = report.write(tmp_path / "report.md")
+    report.add(
+        Summary(
+            "Precision",
+            {"precision": precision.to_frame().reset_index()},
+            (f"{len(judgments)} votes from {', '.join(result.sources)}.",),
+            result.notes,
+        )
+    )
+    path, *_ = report.write(tmp_path / "report.md")
     text = path.read_text()
-    assert "| openai/gpt-4o-mini |" in text and "0.500" in text
+    assert "| openai/gpt-4o-mini |" in text and "0.5000" in text
     assert "keeps only their combined grade" in text
 
 

@@ -225,5 +225,5 @@ def test_cli_fit_and_estimate_with_item_intervals(tmp_path, capsys):
     argv = ["estimate", *files, "--generator", "g5", *options, "--json"]
     assert main(argv) == 0
     rows = {r["generator"]: r for r in json.loads(capsys.readouterr().out)["generators"]}
-    assert rows["g5"]["role"] == "unannotated"
+    assert rows["g5"]["role"] == "unlabelled"
     assert rows["g5"]["low"] <= rows["g5"]["estimate"] <= rows["g5"]["high"]

@@ -92,6 +92,6 @@ def test_latent_fit_labels_do_not_overlap_and_intervals_are_drawn():
     np.testing.assert_allclose([s[1][0] for s in segments], table["high"])
     assert ax.get_title() == "Precision per generator, 90% parametric intervals"
     legend = {t.get_text() for t in ax.get_legend().get_texts()}
-    assert legend == {"human labels", "calibration", "unannotated"}  # human: the anchors
+    assert legend == {"human labels", "calibration", "unlabelled"}  # human: the anchors
     with pytest.raises(ValueError, match=r"missing column\(s\) \['low', 'high'\]"):
         plot_precision_intervals(result.to_frame(method=None))

@@ -54,7 +54,7 @@ def test_to_frame_has_one_row_per_generator_with_roles_interval_and_items():
     roles = table.set_index("generator")["role"]
     assert set(roles[calibration]) == {"calibration"}
     assert roles[world.annotated[2]] == "held out"
-    assert (roles[[g for g in roles.index if g not in world.annotated]] == "unannotated").all()
+    assert (roles[[g for g in roles.index if g not in world.annotated]] == "unlabelled").all()
     held = table[table["role"] == "held out"].iloc[0]
     assert held["abs_error"] == pytest.approx(abs(held["estimate"] - held["human"]))
     assert table.loc[table["role"] != "held out", "abs_error"].isna().all()
@@ -86,7 +86,7 @@ def test_summary_prints_the_fit_the_table_the_validators_and_the_warnings():
         in text
     )
     assert list(summary.tables) == ["precision", "validators", "fit"]
-    assert summary.as_html().startswith("<h3>") and summary.as_markdown().startswith("## ")
+    assert summary.as_html().startswith("<h2>") and summary.as_markdown().startswith("## ")
     for name in [*map(str, result.precision.index), *map(str, result.tpr.index)]:
         assert name in text
     assert f"{result.precision.iloc[0]:.4f}" in text

@@ -1,0 +1,140 @@
+"""Where an input error is in the user's file: the one place rows become file lines.
+
+The library's errors (:class:`regression.errors.InputError`) carry the row
+(0-based, of the frame the library was given) and the column; the user has a
+file. :func:`in_file` turns one into a :class:`FileError` naming the file,
+its 1-based line (:func:`jurycal.formats.first_line`: a CSV or TSV header is line
+1, so frame row ``r`` is line ``r + 2``; a JSON Lines record and a Parquet
+record count from 1) and the column. :func:`located` does it for a block of
+library calls on frames read from files; :func:`error_record` is what
+``--json`` prints for any error.
+
+This module imports nothing heavy: ``jurycal CMD --help`` loads it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from regression.errors import InputError
+
+__all__ = ["FileError", "error_record", "file_line", "in_file", "located"]
+
+
+class FileError(InputError):
+    """An input error placed in a file.
+
+    Attributes
+    ----------
+    file : str
+        The file as the user named it.
+    line : int or None
+        Its 1-based line (record number for Parquet), when the fault is in a row.
+    kind : str
+        The class name of the library error it places (``LabelError``, ...), or
+        ``FileError`` for a fault of the file itself (missing, a directory).
+    row, column, value
+        As :class:`~regression.errors.InputError`.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | Path,
+        line: int | None = None,
+        column: str | None = None,
+        value: Any = None,
+        kind: str = "FileError",
+    ) -> None:
+        super().__init__(message, row=None, column=column, value=value)
+        self.file = str(file)
+        self.line = line
+        self.kind = kind
+
+
+def file_line(path: str | Path, row: int) -> int:
+    """The 1-based line of the frame row ``row`` (0-based) read from ``path``.
+
+    Examples
+    --------
+    >>> file_line("human.csv", 5085), file_line("human.jsonl", 0)
+    (5087, 1)
+    """
+    from jurycal.formats import first_line
+
+    return first_line(path) + int(row)
+
+
+def _without_position(message: str) -> str:
+    """The library's message without its 0-based ``at position N`` / ``at row N``: the line says it."""
+    import re
+
+    return re.sub(r"\s*\(?(?:first )?at (?:position|row) \d+\)?", "", message)
+
+
+def in_file(err: InputError, path: str | Path, what: str) -> FileError:
+    """``err``, raised on the frame read from ``path``, as a :class:`FileError` with its file line.
+
+    Examples
+    --------
+    >>> from regression.errors import LabelError
+    >>> bad = LabelError("label must be 0/1; got 'yes' at position 3.", row=3, column="label")
+    >>> str(in_file(bad, "votes.csv", "judgments file"))
+    "judgments file 'votes.csv' line 5, column 'label': label must be 0/1; got 'yes'."
+    """
+    if isinstance(err, FileError):
+        return err
+    row = err.row if isinstance(err.row, int) and not isinstance(err.row, bool) else None
+    line = None if row is None else file_line(path, row)
+    where = f"{what} {str(path)!r}" + (f" line {line}" if line is not None else "")
+    if err.column is not None:
+        where += f", column {err.column!r}"
+    message = _without_position(str(err)) if line is not None else str(err)
+    return FileError(
+        f"{where}: {message}",
+        file=path,
+        line=line,
+        column=err.column,
+        value=err.value,
+        kind=type(err).__name__,
+    )
+
+
+@contextmanager
+def located(sources: Sequence[tuple[Path, str, Sequence[str]]]) -> Iterator[None]:
+    """Place an :class:`InputError` raised inside the block in the file it came from.
+
+    Parameters
+    ----------
+    sources : sequence of (path, what, columns)
+        The files whose frames the block uses, each with its columns, the most
+        likely first: the error is placed in the first file that has its column.
+        The frames keep the row numbers they were read with.
+    """
+    try:
+        yield
+    except FileError:
+        raise
+    except InputError as err:
+        for path, what, columns in sources:
+            if err.column in columns:
+                raise in_file(err, path, what) from None
+        raise
+
+
+def error_record(err: BaseException, exit_code: int) -> dict[str, Any]:
+    """The ``--json`` error object: ``{"error": {type, message, file, line, column, exit_code}}``."""
+    return {
+        "error": {
+            "type": getattr(err, "kind", type(err).__name__),
+            "message": " ".join(str(err).split()),
+            "file": getattr(err, "file", None) or getattr(err, "filename", None),
+            "line": getattr(err, "line", None),
+            "column": getattr(err, "column", None),
+            "exit_code": exit_code,
+        }
+    }
