@@ -73,7 +73,9 @@ def _without_position(message: str) -> str:
     """The library's message without its 0-based ``at position N`` / ``at row N``: the line says it."""
     import re
 
-    return re.sub(r"\s*\(?(?:first )?at (?:position|row) \d+\)?", "", message)
+    return re.sub(
+        r"\s*\((?:[^()]*?\s)?at (?:position|row) \d+\)|\s+at (?:position|row) \d+", "", message
+    )
 
 
 def in_file(err: InputError, path: str | Path, what: str) -> FileError:

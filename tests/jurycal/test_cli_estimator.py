@@ -107,7 +107,7 @@ def test_a_bad_label_is_named_by_its_file_line_once_checked(files, capsys, tmp_p
     code = main(["fit", str(root / "j.csv"), str(tmp_path / "h.csv")])
     err = capsys.readouterr().err
     assert code == 1
-    assert f"human-label file {str(tmp_path / 'h.csv')!r} line 4: human must be" in err
+    assert f"human-label file {str(tmp_path / 'h.csv')!r} line 4, column 'human': human must" in err
 
 
 def test_a_repeated_label_is_named_by_its_file_line(files, capsys, tmp_path):
@@ -119,5 +119,6 @@ def test_a_repeated_label_is_named_by_its_file_line(files, capsys, tmp_path):
     assert code == 1
     # the header is line 1, so row 3 (0-based) is line 5
     assert (
-        f"human-label file {str(tmp_path / 'h.csv')!r} line 5: human_labels has a duplicate" in err
+        f"human-label file {str(tmp_path / 'h.csv')!r} line 5, column 'item': human_labels has a "
+        "duplicate (generator, item) = ('g0', 0)." in err
     )
