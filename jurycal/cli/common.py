@@ -38,6 +38,7 @@ __all__ = [
     "SEED_HELP",
     "TABLE_FILE",
     "add_command",
+    "add_files",
     "LABEL_COLUMNS",
     "MAX_RESTARTS",
     "NAME_COLUMNS",
@@ -109,6 +110,21 @@ SEED_HELP = "seed of the random draws, a whole number (default 0; the same seed,
 N_BOOT_HELP = f"bootstrap replicates, a whole number from {MIN_N_BOOT} to {MAX_N_BOOT:,}"
 #: What a table file may be, for the positionals' help.
 TABLE_FILE = "a table file (.csv, .tsv, .parquet, .jsonl; optionally .gz)"
+
+
+def add_files(parser: argparse.ArgumentParser, *names: str) -> None:
+    """The positional file arguments ``names`` (``judgments``, ``human``, ``calibration``,
+    ``test``), each with the same help on every command."""
+    what = {
+        "judgments": "the validators' votes (generator, item, validator, label)",
+        "human": "human labels (generator, item, human)",
+        "calibration": "human-labelled items judged by the judge (human, judge)",
+        "test": "the judge's labels on the test items (judge)",
+    }
+    for name in names:
+        parser.add_argument(
+            name, type=Path, metavar=name.upper(), help=f"{what[name]}: {TABLE_FILE}"
+        )
 
 
 class _HelpFormatter(argparse.RawDescriptionHelpFormatter):

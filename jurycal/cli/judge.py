@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 from jurycal.cli.choices import SINGLE_JUDGE_METHODS
 from jurycal.cli.common import (
     ALPHA_HELP,
-    TABLE_FILE,
     add_command,
+    add_files,
     alpha_value,
     check_files,
     emit,
@@ -45,18 +45,7 @@ def register(subparsers: Any) -> None:
             "jurycal judge calibration.csv test.csv --model gpt-4o --plot judge.png",
         ],
     )
-    parser.add_argument(
-        "calibration",
-        type=Path,
-        metavar="CALIBRATION",
-        help=f"human-labelled items judged by the judge: {TABLE_FILE}",
-    )
-    parser.add_argument(
-        "test",
-        type=Path,
-        metavar="TEST",
-        help=f"the judge's labels on the test items: {TABLE_FILE}",
-    )
+    add_files(parser, "calibration", "test")
     parser.add_argument(
         "--method",
         choices=SINGLE_JUDGE_METHODS,

@@ -24,8 +24,8 @@ from jurycal.cli.common import (
     MAX_RESTARTS,
     N_BOOT_HELP,
     SEED_HELP,
-    TABLE_FILE,
     add_command,
+    add_files,
     alpha_value,
     check_files,
     emit,
@@ -73,15 +73,7 @@ def register(subparsers: Any) -> None:
             "out of the fit, to check it), partially labelled, unlabelled.",
             examples=EXAMPLES[name],
         )
-        parser.add_argument(
-            "judgments", type=Path, metavar="JUDGMENTS", help=f"the validators' votes: {TABLE_FILE}"
-        )
-        parser.add_argument(
-            "human",
-            type=Path,
-            metavar="HUMAN",
-            help=f"human labels (generator, item, human): {TABLE_FILE}",
-        )
+        add_files(parser, "judgments", "human")
         parser.add_argument(
             "--calibration",
             nargs="+",

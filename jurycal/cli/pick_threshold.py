@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from jurycal.cli.choices import METRICS, MISSING_POLICIES, RULES
 from jurycal.cli.common import (
-    TABLE_FILE,
     add_command,
+    add_files,
     check_files,
     emit,
     plot_path,
@@ -37,15 +36,7 @@ def register(subparsers: Any) -> None:
             "jurycal pick-threshold judgments.csv human.csv --rule majority --plot sweep.png",
         ],
     )
-    parser.add_argument(
-        "judgments", type=Path, metavar="JUDGMENTS", help=f"the validators' votes: {TABLE_FILE}"
-    )
-    parser.add_argument(
-        "human",
-        type=Path,
-        metavar="HUMAN",
-        help=f"human labels (generator, item, human): {TABLE_FILE}",
-    )
+    add_files(parser, "judgments", "human")
     parser.add_argument(
         "--rule",
         choices=RULES,

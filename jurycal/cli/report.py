@@ -11,8 +11,8 @@ from jurycal.cli.common import (
     ALPHA_HELP,
     N_BOOT_HELP,
     SEED_HELP,
-    TABLE_FILE,
     add_command,
+    add_files,
     alpha_value,
     check_files,
     emit,
@@ -43,18 +43,7 @@ def register(subparsers: Any) -> None:
             "jurycal report calibration.csv test.csv -o cards/ab --models gpt-4o claude",
         ],
     )
-    parser.add_argument(
-        "calibration",
-        type=Path,
-        metavar="CALIBRATION",
-        help=f"human-labelled items judged by the judge: {TABLE_FILE}",
-    )
-    parser.add_argument(
-        "test",
-        type=Path,
-        metavar="TEST",
-        help=f"the judge's labels on the test items: {TABLE_FILE}",
-    )
+    add_files(parser, "calibration", "test")
     parser.add_argument(
         "-o",
         "--output",
