@@ -27,18 +27,14 @@ GROUND_FLOOR = (
     "regression.progress",
     "regression.results",
     "regression.settings",
+    "regression.text_table",
 )
-#: Studies that serve only benchmarks/; their move there is issue 26's other branches' work
-#: (i29: ranking_study, i30: labels/study), so they are left out until it lands.
-LEAVING = ("regression/ranking_study.py", "regression/labels/study.py")
 
 
 def _modules() -> Iterator[tuple[str, Path]]:
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
             relative = path.relative_to(ROOT)
-            if relative.as_posix() in LEAVING:
-                continue
             parts = list(relative.with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts.pop()

@@ -16,14 +16,16 @@ from jurycal.cli.common import (
     alpha_value,
     check_files,
     emit,
-    find_name,
     n_boot_value,
     plot_path,
-    read_input,
-    refuse_duplicates,
     save_plot,
     steps,
     summary_text,
+)
+from jurycal.cli.reading import (
+    find_name,
+    read_input,
+    refuse_duplicates,
 )
 
 __all__ = ["Comparison", "compare_read", "read_comparison", "register", "run"]

@@ -14,11 +14,13 @@ from jurycal.cli.common import (
     alpha_value,
     check_files,
     emit,
-    find_name,
     plot_path,
-    read_input,
     save_plot,
     summary_text,
+)
+from jurycal.cli.reading import (
+    find_name,
+    read_input,
 )
 
 if TYPE_CHECKING:

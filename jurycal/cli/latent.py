@@ -29,18 +29,20 @@ from jurycal.cli.common import (
     alpha_value,
     check_files,
     emit,
-    find_name,
     n_boot_value,
     plot_path,
     progress_setting,
-    read_votes,
     restarts_value,
     save_plot,
     steps,
     summary_text,
-    vote_sources,
 )
 from jurycal.cli.errors import located
+from jurycal.cli.reading import (
+    find_name,
+    read_votes,
+    vote_sources,
+)
 from jurycal.cli.report import REPORT_HELP
 
 if TYPE_CHECKING:

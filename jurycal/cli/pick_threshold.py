@@ -12,12 +12,14 @@ from jurycal.cli.common import (
     check_files,
     emit,
     plot_path,
-    read_votes,
     save_plot,
     steps,
-    vote_sources,
 )
 from jurycal.cli.errors import located
+from jurycal.cli.reading import (
+    read_votes,
+    vote_sources,
+)
 
 __all__ = ["register", "run"]
 

@@ -13,6 +13,8 @@ from jurycal.cli.common import (
     check_files,
     emit,
     progress_setting,
+)
+from jurycal.cli.reading import (
     read_input,
     refuse_duplicates,
 )

@@ -14,11 +14,13 @@ from jurycal.cli.common import (
     check_files,
     emit,
     positive_int,
-    read_votes,
     steps,
-    vote_sources,
 )
 from jurycal.cli.errors import located
+from jurycal.cli.reading import (
+    read_votes,
+    vote_sources,
+)
 
 __all__ = ["register", "run"]
 
