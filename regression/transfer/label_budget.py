@@ -96,4 +96,7 @@ def plan_labels(
                 "more_active": max(active - n_now, 0),
             }
         )
-    return pd.DataFrame(rows).set_index("generator")
+    columns = ["generator", "role", "n_items", "n_labels", "width_now", "uniform", "active"]
+    columns += ["more_uniform", "more_active"]
+    # every generator fully labelled: nothing to plan, an empty table with the same columns
+    return pd.DataFrame(rows, columns=columns).set_index("generator")

@@ -264,6 +264,16 @@ def test_plan_labels_table(strong):
     assert plan.loc["g1", "uniform"] >= 1
 
 
+def test_plan_labels_with_every_generator_labelled_is_an_empty_table(strong):
+    """Nothing to plan: an empty table with the plan's columns (it raised KeyError 'generator')."""
+    annotated = list(strong.annotated)
+    judgments = strong.judgments[strong.judgments["generator"].isin(annotated)]
+    plan = plan_labels(judgments, strong.human_labels, 0.05)
+    assert plan.empty
+    assert plan.index.name == "generator"
+    assert list(plan.columns[:3]) == ["role", "n_items", "n_labels"]
+
+
 def test_cross_fit_without_other_labels(strong):
     """With no other generator labelled, the generator's own labels fit the predictor, fold by fold."""
     from regression.labels.partial import estimate_generator
