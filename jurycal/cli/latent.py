@@ -456,9 +456,14 @@ def run_rank(args: argparse.Namespace) -> int:
             written += card.write(args.report)
         plot = save_plot(args, board.plot()) if plot_path(args) is not None else None
         written += [plot] if plot is not None else []
-    level = "one at a time" if args.one_at_a_time else "simultaneous"
+    # the board's own pairs are the step-down decisions its rank sets rest on; pairs asked for
+    # get intervals, all at once or each alone
+    asked = bool(args.pairs or args.one_at_a_time)
+    level = (
+        ("one at a time" if args.one_at_a_time else "simultaneous") if asked else board.procedure
+    )
     text = summary_text(summary)
-    if args.pairs or args.one_at_a_time:
+    if asked:
         from regression.text_table import text_table
 
         text += f"\n\npairs asked for ({level}):\n" + text_table(

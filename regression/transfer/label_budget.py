@@ -60,8 +60,9 @@ def plan_labels(
         ``active`` (labels needed in all, drawn uniformly or by
         :func:`~regression.labels.suggest.suggest_labels`), ``more_uniform``,
         ``more_active`` (to buy). The prediction reads the judges' predicted
-        labels as calibrated (:mod:`regression.labels.plan`) and includes the
-        transfer estimate where the calibration generators give one.
+        labels as calibrated (:mod:`regression.labels.plan`); like the fit's
+        default, it gives the transfer estimate no weight (its bias is not
+        bounded), so the labels needed are those of labels and votes alone.
     """
     alpha = check_alpha(alpha)
     if not 0 < width < 1:

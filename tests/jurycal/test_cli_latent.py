@@ -155,7 +155,7 @@ def test_rank_prints_the_leaderboard_and_writes_its_card(files, capsys, tmp_path
     }
     assert decided[("gpt-4-turbo", "claude_3_opus")] == "b higher"
     assert payload["could_be_best"] == [g for g, r in board.items() if r["low_rank"] == 1]
-    assert payload["pairs_level"] == "simultaneous"
+    assert payload["pairs_level"] == "step-down"
     assert "Leaderboard (transfer)" in card.read_text()
     assert "<img" in card.with_suffix(".html").read_text()
     assert (tmp_path / "rank.png").stat().st_size > 0
