@@ -19,6 +19,7 @@ from jurycal.importers.result import ImportFormatError, ImportResult
 from regression.checks import HUMAN_COLUMNS, JUDGMENT_COLUMNS, plain
 
 __all__ = [
+    "ImportLog",
     "CARRIED_COLUMNS",
     "DUPLICATE_POLICIES",
     "PathsLike",
@@ -191,13 +192,12 @@ def short_hash(value: Any) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
-class VoteBook:
-    """Votes, human labels, unknown fields and notes, gathered while files are read.
+class ImportLog:
+    """What a reader notes while files are read: unknown fields, notes said once, counted events.
 
-    A validator is a judge model asked one question. Each vote records both;
-    :meth:`result` names the validator after the judge alone when that judge
-    answers one question in the whole import, else ``"judge:question"``, so
-    two rubrics graded by the same model stay two validators.
+    The base of :class:`VoteBook` and the pairwise importers' book: both
+    refuse a repeated record or keep the last (``duplicates``) and end in a
+    result whose notes are :attr:`all_notes`.
     """
 
     def __init__(self, source_format: str, duplicates: str = "error") -> None:
@@ -207,14 +207,51 @@ class VoteBook:
             )
         self.source_format = source_format
         self.duplicates = duplicates
-        # (generator, item, judge, question, label, source, explanation, score) per vote;
-        # tuples keep a million cheap.
-        self._votes: list[tuple[str, str, str, str, int | None, str, str | None, float | None]] = []
-        self._human: dict[tuple[str, str], dict[int, list[str]]] = defaultdict(dict)
         self._unknown: set[str] = set()
         self._notes: list[str] = []
         self._counts: Counter[str] = Counter()
         self.sources: list[str] = []
+
+    def unknown(self, obj: Mapping[str, Any], known: AbstractSet[str], where: str) -> None:
+        """List the keys of ``obj`` outside ``known`` as ``where.key``."""
+        if not obj.keys() <= known:
+            self._unknown.update(f"{where}.{key}" for key in obj if key not in known)
+
+    def note(self, text: str) -> None:
+        """Add a note once, however often it is raised."""
+        if text not in self._notes:
+            self._notes.append(text)
+
+    def count(self, what: str, n: int = 1) -> None:
+        """Count an event; :meth:`result` turns each count into a note ``'<n> <what>'``."""
+        self._counts[what] += n
+
+    @property
+    def all_notes(self) -> list[str]:
+        """The notes, then each count as ``'<n> <what>'``."""
+        return self._notes + [f"{n} {what}" for what, n in sorted(self._counts.items())]
+
+    @property
+    def unknown_fields(self) -> tuple[str, ...]:
+        """The unknown fields met, sorted."""
+        return tuple(sorted(self._unknown))
+
+
+class VoteBook(ImportLog):
+    """Votes, human labels, unknown fields and notes, gathered while files are read.
+
+    A validator is a judge model asked one question. Each vote records both;
+    :meth:`result` names the validator after the judge alone when that judge
+    answers one question in the whole import, else ``"judge:question"``, so
+    two rubrics graded by the same model stay two validators.
+    """
+
+    def __init__(self, source_format: str, duplicates: str = "error") -> None:
+        super().__init__(source_format, duplicates)
+        # (generator, item, judge, question, label, source, explanation, score) per vote;
+        # tuples keep a million cheap.
+        self._votes: list[tuple[str, str, str, str, int | None, str, str | None, float | None]] = []
+        self._human: dict[tuple[str, str], dict[int, list[str]]] = defaultdict(dict)
 
     def vote(
         self,
@@ -243,20 +280,6 @@ class VoteBook:
     def human(self, generator: Any, item: Any, label: int, source: Path) -> None:
         """Record a person's label for (generator, item)."""
         self._human[(str(generator), str(item))].setdefault(label, []).append(str(source))
-
-    def unknown(self, obj: Mapping[str, Any], known: AbstractSet[str], where: str) -> None:
-        """List the keys of ``obj`` outside ``known`` as ``where.key``."""
-        if not obj.keys() <= known:
-            self._unknown.update(f"{where}.{key}" for key in obj if key not in known)
-
-    def note(self, text: str) -> None:
-        """Add a note once, however often it is raised."""
-        if text not in self._notes:
-            self._notes.append(text)
-
-    def count(self, what: str, n: int = 1) -> None:
-        """Count an event; :meth:`result` turns each count into a note ``'<n> <what>'``."""
-        self._counts[what] += n
 
     def result(self, threshold_used: float | None) -> ImportResult:
         """The :class:`ImportResult`; a repeated (generator, item, validator) raises, or with
@@ -314,12 +337,12 @@ class VoteBook:
             self.note(
                 f"{n_missing} of {len(judgments)} votes have no usable verdict (label missing)."
             )
-        notes = self._notes + [f"{n} {what}" for what, n in sorted(self._counts.items())]
+        notes = self.all_notes
         return ImportResult(
             judgments=judgments,
             human=human,
             threshold_used=threshold_used,
-            unknown_fields=tuple(sorted(self._unknown)),
+            unknown_fields=self.unknown_fields,
             notes=tuple(notes),
             source_format=self.source_format,
             sources=tuple(self.sources),

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Mapping
-from collections.abc import Set as AbstractSet
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from jurycal.importers.records import CARRIED_COLUMNS, DUPLICATE_POLICIES, finite_number
+from jurycal.importers.records import CARRIED_COLUMNS, ImportLog, finite_number
 from regression.checks import plain
 from regression.pairwise import HUMAN_VERDICT_COLUMNS, VERDICT_COLUMNS, VERDICTS
 
@@ -55,7 +53,7 @@ class PairwiseImportResult:
     source_format: str = ""
     sources: tuple[str, ...] = field(default_factory=tuple)
 
-    def summary(self) -> dict[str, Any]:
+    def account(self) -> dict[str, Any]:
         """A JSON-ready account: rows, battles, verdicts by word, generators, validators, notes.
 
         Examples
@@ -63,7 +61,7 @@ class PairwiseImportResult:
         >>> verdicts = pd.DataFrame({"item": ["q1"], "generator_a": ["x"], "generator_b": ["y"],
         ...                          "validator": ["judge"], "verdict": ["a"], "position": ["ab"]})
         >>> human = pd.DataFrame(columns=["item", "generator_a", "generator_b", "human"])
-        >>> PairwiseImportResult(verdicts, human, source_format="arena").summary()["verdicts"]
+        >>> PairwiseImportResult(verdicts, human, source_format="arena").account()["verdicts"]
         {'a': 1, 'tie': 0, 'b': 0, 'none': 0}
         """
         both = self.verdicts[["generator_a", "generator_b"]].to_numpy().ravel()
@@ -86,7 +84,7 @@ class PairwiseImportResult:
         }
 
 
-class BattleBook:
+class BattleBook(ImportLog):
     """Verdicts, human votes, unknown fields and notes, gathered while files are read.
 
     A repeated verdict, the same judge on the same battle in the same
@@ -96,19 +94,10 @@ class BattleBook:
     """
 
     def __init__(self, source_format: str, duplicates: str = "error") -> None:
-        if duplicates not in DUPLICATE_POLICIES:
-            raise ValueError(
-                f"duplicates ({duplicates!r}) not recognized; must be 'error' or 'last'."
-            )
-        self.source_format = source_format
-        self.duplicates = duplicates
+        super().__init__(source_format, duplicates)
         self._verdicts: list[tuple[Any, ...]] = []
         self._human: dict[tuple[str, str, str], dict[str, list[str]]] = defaultdict(dict)
         self._human_pair: dict[tuple[str, str, str], tuple[str, str]] = {}
-        self._unknown: set[str] = set()
-        self._notes: list[str] = []
-        self._counts: Counter[str] = Counter()
-        self.sources: list[str] = []
 
     def verdict(
         self,
@@ -139,20 +128,6 @@ class BattleBook:
         first = self._human_pair.setdefault(key, (a, b))
         word = verdict if first == (a, b) else _flip(verdict)
         self._human[key].setdefault(word, []).append(str(source))
-
-    def unknown(self, obj: Mapping[str, Any], known: AbstractSet[str], where: str) -> None:
-        """List the keys of ``obj`` outside ``known`` as ``where.key``."""
-        if not obj.keys() <= known:
-            self._unknown.update(f"{where}.{key}" for key in obj if key not in known)
-
-    def note(self, text: str) -> None:
-        """Add a note once, however often it is raised."""
-        if text not in self._notes:
-            self._notes.append(text)
-
-    def count(self, what: str, n: int = 1) -> None:
-        """Count an event; :meth:`result` turns each count into a note ``'<n> <what>'``."""
-        self._counts[what] += n
 
     def result(self) -> PairwiseImportResult:
         """The :class:`PairwiseImportResult`; a repeated verdict raises (or the last is kept)."""
@@ -205,11 +180,11 @@ class BattleBook:
         n_missing = int(verdicts["verdict"].isna().sum())
         if n_missing:
             self.note(f"{n_missing} of {len(verdicts)} verdicts are missing (no usable verdict).")
-        notes = self._notes + [f"{n} {what}" for what, n in sorted(self._counts.items())]
+        notes = self.all_notes
         return PairwiseImportResult(
             verdicts=verdicts,
             human=human,
-            unknown_fields=tuple(sorted(self._unknown)),
+            unknown_fields=self.unknown_fields,
             notes=tuple(notes),
             source_format=self.source_format,
             sources=tuple(self.sources),

@@ -288,7 +288,7 @@ def test_every_format_writes_a_table_the_data_model_reads(name: str) -> None:
     result = import_pairwise(name, paths, **options)
     table = check_pairwise(result.verdicts, result.human if len(result.human) else None)
     assert table.n_verdicts == len(result.verdicts) > 0
-    summary = result.summary()
+    summary = result.account()
     assert summary["n_verdicts"] == len(result.verdicts)
     assert sum(summary["verdicts"].values()) == len(result.verdicts)
     assert summary["n_battles"] == table.n_battles
