@@ -26,16 +26,23 @@ from jurycal.importers.records import (
 )
 from jurycal.importers.result import ImportFormatError, ImportResult
 
-__all__ = ["ALPACA_EVAL_DEFAULT_THRESHOLD", "read_alpaca_eval_annotations"]
+__all__ = [
+    "ALPACA_EVAL_EXPECTED",
+    "ALPACA_EVAL_FIELDS",
+    "ALPACA_EVAL_DEFAULT_THRESHOLD",
+    "read_alpaca_eval_annotations",
+]
 
 #: The generator's output is valid when P(preferred over the baseline) >= this.
 ALPACA_EVAL_DEFAULT_THRESHOLD = 0.5
 
-_EXPECTED = (
+#: What an AlpacaEval annotations file is, for messages (both readers).
+ALPACA_EVAL_EXPECTED = (
     "AlpacaEval annotations (a JSON list of objects with instruction, generator_1, generator_2 "
     "and preference)"
 )
-_FIELDS = {
+#: The fields AlpacaEval writes in an annotation (both readers list others as unknown).
+ALPACA_EVAL_FIELDS = {
     "instruction", "output_1", "generator_1", "output_2", "generator_2", "annotator",
     "preference", "raw_completion", "price_per_example", "time_per_example", "dataset",
     "datasplit", "index", "is_switched_outputs", "referenced_models", "glm_preference",
@@ -121,23 +128,23 @@ def read_alpaca_eval_annotations(
 
 
 def _load(path: Path, book: VoteBook) -> list[dict[str, Any]]:
-    data = load_json(path, _EXPECTED)
+    data = load_json(path, ALPACA_EVAL_EXPECTED)
     if not isinstance(data, list):
-        raise ImportFormatError(f"{path}: not {_EXPECTED}: the top level is not a list.")
+        raise ImportFormatError(f"{path}: not {ALPACA_EVAL_EXPECTED}: the top level is not a list.")
     for position, row in enumerate(data):
         if not isinstance(row, dict) or not {"instruction", "generator_1", "generator_2"} <= set(
             row
         ):
             raise ImportFormatError(
-                f"{path}: not {_EXPECTED}: entry {position} lacks instruction, generator_1 or "
+                f"{path}: not {ALPACA_EVAL_EXPECTED}: entry {position} lacks instruction, generator_1 or "
                 "generator_2."
             )
         if "preference" not in row:
             raise ImportFormatError(
-                f"{path}: not {_EXPECTED}: entry {position} has no preference (model outputs, "
+                f"{path}: not {ALPACA_EVAL_EXPECTED}: entry {position} has no preference (model outputs, "
                 "not annotations?)."
             )
-        book.unknown(row, _FIELDS, "annotation")
+        book.unknown(row, ALPACA_EVAL_FIELDS, "annotation")
     return data
 
 

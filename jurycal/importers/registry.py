@@ -18,7 +18,7 @@ from jurycal.importers.promptfoo import read_promptfoo_results
 from jurycal.importers.records import PathsLike
 from jurycal.importers.result import ImportResult
 
-__all__ = ["IMPORTERS", "Importer", "import_judgments"]
+__all__ = ["IMPORTERS", "Importer", "given_options", "import_judgments"]
 
 
 @dataclass(frozen=True)
@@ -110,12 +110,19 @@ def import_judgments(
         raise ValueError(
             f"format ({source_format!r}) not recognized; must be one of {', '.join(IMPORTERS)}."
         )
+    given = given_options(source_format, importer.options, options)
+    return importer.read(paths, threshold, duplicates=duplicates, **given)
+
+
+def given_options(
+    source_format: str, accepted: tuple[str, ...], options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The options given (not None), refusing one the format does not take, naming it."""
     given = {key: value for key, value in options.items() if value is not None}
-    foreign = sorted(set(given) - set(importer.options))
+    foreign = sorted(set(given) - set(accepted))
     if foreign:
-        accepted = ", ".join(importer.options) or "none"
         raise ValueError(
             f"format {source_format!r} takes no option {', '.join(foreign)} (its options: "
-            f"{accepted})."
+            f"{', '.join(accepted) or 'none'})."
         )
-    return importer.read(paths, threshold, duplicates=duplicates, **given)
+    return given

@@ -24,6 +24,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from jurycal.importers.alpaca_eval import ALPACA_EVAL_EXPECTED, ALPACA_EVAL_FIELDS
 from jurycal.importers.pairwise.book import BattleBook, PairwiseImportResult
 from jurycal.importers.records import PathsLike, expand_paths, finite_number, load_json, short_hash
 from jurycal.importers.result import ImportFormatError
@@ -32,16 +33,6 @@ __all__ = ["ALPACA_EVAL_UNSWITCHED", "alpaca_eval_switched", "read_alpaca_eval_p
 
 #: The AlpacaEval annotators that show output_1 first always (``is_randomize_output_order: false``).
 ALPACA_EVAL_UNSWITCHED = frozenset({"lmsys_gpt4", "aviary_gpt4"})
-
-_EXPECTED = (
-    "AlpacaEval annotations (a JSON list of objects with instruction, generator_1, generator_2 "
-    "and preference)"
-)
-_FIELDS = {
-    "instruction", "output_1", "generator_1", "output_2", "generator_2", "annotator",
-    "preference", "raw_completion", "price_per_example", "time_per_example", "dataset",
-    "datasplit", "index", "is_switched_outputs", "referenced_models", "glm_preference",
-}  # fmt: skip
 
 
 def alpaca_eval_switched(instruction: str, seed: int = 0) -> bool:
@@ -116,17 +107,17 @@ def read_alpaca_eval_pairs(
 
 
 def _load(path: Path, book: BattleBook) -> list[dict[str, Any]]:
-    data = load_json(path, _EXPECTED)
+    data = load_json(path, ALPACA_EVAL_EXPECTED)
     if not isinstance(data, list):
-        raise ImportFormatError(f"{path}: not {_EXPECTED}: the top level is not a list.")
+        raise ImportFormatError(f"{path}: not {ALPACA_EVAL_EXPECTED}: the top level is not a list.")
     for position, row in enumerate(data):
         needed = {"instruction", "generator_1", "generator_2", "preference"}
         if not isinstance(row, dict) or not needed <= set(row):
             raise ImportFormatError(
-                f"{path}: not {_EXPECTED}: entry {position} lacks instruction, generator_1, "
+                f"{path}: not {ALPACA_EVAL_EXPECTED}: entry {position} lacks instruction, generator_1, "
                 "generator_2 or preference."
             )
-        book.unknown(row, _FIELDS, "annotation")
+        book.unknown(row, ALPACA_EVAL_FIELDS, "annotation")
     return data
 
 

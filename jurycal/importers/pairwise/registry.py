@@ -13,6 +13,7 @@ from jurycal.importers.pairwise.arena_hard import read_arena_hard_judgments
 from jurycal.importers.pairwise.book import PairwiseImportResult
 from jurycal.importers.pairwise.mt_bench import read_mt_bench_pairs
 from jurycal.importers.records import PathsLike
+from jurycal.importers.registry import given_options
 
 __all__ = ["PAIRWISE_IMPORTERS", "PairwiseImporter", "import_pairwise"]
 
@@ -85,12 +86,5 @@ def import_pairwise(
             f"format ({source_format!r}) not recognized; must be one of "
             f"{', '.join(PAIRWISE_IMPORTERS)}."
         )
-    given = {key: value for key, value in options.items() if value is not None}
-    foreign = sorted(set(given) - set(importer.options))
-    if foreign:
-        accepted = ", ".join(importer.options) or "none"
-        raise ValueError(
-            f"format {source_format!r} takes no option {', '.join(foreign)} (its options: "
-            f"{accepted})."
-        )
+    given = given_options(source_format, importer.options, options)
     return importer.read(paths, duplicates=duplicates, **given)
