@@ -290,28 +290,19 @@ class LatentTraitModel(Solver):
                 f"the transfer estimator; loss={self.loss!r} takes every labelled generator as "
                 "calibration."
             )
-        if isinstance(judgments, LabelDesign):
-            if human_labels is not None:
-                raise ValueError("give a LabelDesign alone: it already holds the human labels.")
+        designed = isinstance(judgments, LabelDesign)
+        if designed and human_labels is not None:
+            raise ValueError("give a LabelDesign alone: it already holds the human labels.")
+        if not designed and human_labels is None:
+            if calibration_generators:
+                raise ValueError("calibration_generators given without human_labels.")
             if self.loss is None:
-                alias: Any = self._transfer_alias().fit_table(
-                    judgments,
-                    None,
-                    calibration_generators,
-                    shared_items=shared_items,
-                    transfer_bias=transfer_bias,
-                )
-                return alias
-            return self._fit_encoded(judgments.encoded, calibration_generators, shared_items)
-        if human_labels is None and calibration_generators:
-            raise ValueError("calibration_generators given without human_labels.")
-        if self.loss is None:
-            if human_labels is None:
                 raise ValueError(
                     "LatentTraitModel() with no loss (the transfer estimator) needs human_labels "
                     "on at least one calibration generator; for an unanchored fit use "
                     "loss='likelihood'."
                 )
+        if self.loss is None:
             result: Any = self._transfer_alias().fit_table(
                 judgments,
                 human_labels,
@@ -320,6 +311,8 @@ class LatentTraitModel(Solver):
                 transfer_bias=transfer_bias,
             )
             return result
+        if isinstance(judgments, LabelDesign):
+            return self._fit_encoded(judgments.encoded, calibration_generators, shared_items)
         encoded = encode_judgments(judgments, human_labels)
         return self._fit_encoded(encoded, calibration_generators, shared_items)
 
