@@ -365,17 +365,10 @@ def save_plot(args: argparse.Namespace, figure: Any) -> Path | None:
     return target
 
 
-def summary_text(summary: Summary | str) -> str:
-    """A result's summary as text for stdout, without its warnings (:func:`emit` puts those on stderr).
-
-    A :class:`~regression.results.Summary` renders without them; a comparison's
-    text summary (:meth:`regression.ModelComparison.summary`) ends in its
-    warnings block, which is cut.
-    """
+def summary_text(summary: Summary) -> str:
+    """A result's summary as text for stdout, without its warnings (:func:`emit` puts those on stderr)."""
     import dataclasses
 
-    if isinstance(summary, str):
-        return summary.split("\n\n  warnings:\n")[0]
     return dataclasses.replace(summary, warnings=()).as_text()
 
 
