@@ -31,6 +31,7 @@ __all__ = [
     "VOTE_REPAIR_LEVELS",
     "load_agreeableness_judgments",
     "load_arena",
+    "load_arena_pairwise",
     "load_confusion",
     "load_human_precision",
     "load_item_votes",
@@ -174,6 +175,48 @@ def load_paper_ensemble_errors() -> pd.DataFrame:
 def load_arena() -> pd.DataFrame:
     """1,754 LMArena judgments: ``id, model_a, model_b, human_winner, judge, judge_pick`` (2 picks empty)."""
     return _read("arena/judge_results.csv")
+
+
+def load_arena_pairwise() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The arena battles of :func:`load_arena` as pairwise tables (:mod:`regression.pairwise`).
+
+    Returns
+    -------
+    verdicts : DataFrame
+        1,754 rows, ``item, generator_a, generator_b, validator, verdict, position``: each
+        judge's pick (``a`` / ``b``; missing for the 2 empty picks), ``model_a``'s answer
+        shown first (``position`` ``ab``).
+    human : DataFrame
+        877 rows, ``item, generator_a, generator_b, human``: the human vote on every battle.
+
+    Examples
+    --------
+    >>> verdicts, human = load_arena_pairwise()
+    >>> len(verdicts), len(human), sorted(verdicts["validator"].unique())
+    (1754, 877, ['gpt-4o-mini', 'gpt-5.2'])
+    """
+    arena = load_arena()
+    pick = {"A": "a", "B": "b"}
+    verdicts = pd.DataFrame(
+        {
+            "item": arena["id"],
+            "generator_a": arena["model_a"],
+            "generator_b": arena["model_b"],
+            "validator": arena["judge"],
+            "verdict": arena["judge_pick"].map(pick),
+            "position": "ab",
+        }
+    )
+    battles = arena.drop_duplicates("id")
+    human = pd.DataFrame(
+        {
+            "item": battles["id"],
+            "generator_a": battles["model_a"],
+            "generator_b": battles["model_b"],
+            "human": battles["human_winner"].map({"model_a": "a", "model_b": "b"}),
+        }
+    ).reset_index(drop=True)
+    return verdicts, human
 
 
 def load_repair_sample() -> tuple[pd.DataFrame, pd.DataFrame]:
