@@ -7,7 +7,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["ImportFormatError", "ImportResult"]
+__all__ = ["ImportFormatError", "ImportProvenance", "ImportResult"]
 
 
 class ImportFormatError(ValueError):
@@ -18,9 +18,35 @@ class ImportFormatError(ValueError):
     """
 
 
+@dataclass(frozen=True, kw_only=True)
+class ImportProvenance:
+    """Where an import's tables came from and what the reading set aside (keyword fields).
+
+    Attributes
+    ----------
+    unknown_fields : tuple of str
+        Fields the importer does not know, as dotted paths (``sample.foo``);
+        they were kept out of the tables, not treated as errors.
+    notes : tuple of str
+        What the files could not say or what was set aside, with counts: a
+        generator not recorded, a grader model missing, missing labels, draws.
+    source_format : str
+        The registry name of the format (``"inspect"``, ``"promptfoo"``, ...).
+    sources : tuple of str
+        The files read, in order.
+    """
+
+    unknown_fields: tuple[str, ...] = field(default_factory=tuple)
+    notes: tuple[str, ...] = field(default_factory=tuple)
+    source_format: str = ""
+    sources: tuple[str, ...] = field(default_factory=tuple)
+
+
 @dataclass(frozen=True)
-class ImportResult:
+class ImportResult(ImportProvenance):
     """The judgments table and human labels read from an eval tool's files.
+
+    With the fields of :class:`ImportProvenance`.
 
     Attributes
     ----------
@@ -34,25 +60,11 @@ class ImportResult:
     threshold_used : float or None
         The cut applied to numeric scores (``score >= threshold`` is valid),
         or None when every label came from a verdict that was already binary.
-    unknown_fields : tuple of str
-        Fields the importer does not know, as dotted paths (``sample.foo``);
-        they were kept out of the table, not treated as errors.
-    notes : tuple of str
-        What the files could not say or what was set aside: a generator not
-        recorded, a grader model missing, counts of missing labels, draws.
-    source_format : str
-        The registry name of the format (``"inspect"``, ``"promptfoo"``, ...).
-    sources : tuple of str
-        The files read, in order.
     """
 
     judgments: pd.DataFrame
     human: pd.DataFrame
     threshold_used: float | None
-    unknown_fields: tuple[str, ...] = field(default_factory=tuple)
-    notes: tuple[str, ...] = field(default_factory=tuple)
-    source_format: str = ""
-    sources: tuple[str, ...] = field(default_factory=tuple)
 
     def account(self) -> dict[str, Any]:
         """A JSON-ready account: counts per column, missing labels, threshold, fields, notes.

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from jurycal.importers.records import CARRIED_COLUMNS, ImportLog, finite_number
+from jurycal.importers.result import ImportProvenance
 from regression.checks import plain
 from regression.pairwise import HUMAN_VERDICT_COLUMNS, VERDICT_COLUMNS, VERDICTS
 
@@ -20,8 +21,10 @@ _VERDICT_TABLE = (*VERDICT_COLUMNS, "position")
 
 
 @dataclass(frozen=True)
-class PairwiseImportResult:
+class PairwiseImportResult(ImportProvenance):
     """The pairwise verdicts and human votes read from an eval tool's files.
+
+    With the fields of :class:`~jurycal.importers.result.ImportProvenance`.
 
     Attributes
     ----------
@@ -36,22 +39,10 @@ class PairwiseImportResult:
     human : DataFrame
         ``item, generator_a, generator_b, human``, possibly empty: the votes a
         person gave, one per battle.
-    unknown_fields : tuple of str
-        Fields the importer does not know, as dotted paths; kept out of the tables.
-    notes : tuple of str
-        What the files could not say or what was set aside, with counts.
-    source_format : str
-        The registry name of the format.
-    sources : tuple of str
-        The files read, in order.
     """
 
     verdicts: pd.DataFrame
     human: pd.DataFrame
-    unknown_fields: tuple[str, ...] = field(default_factory=tuple)
-    notes: tuple[str, ...] = field(default_factory=tuple)
-    source_format: str = ""
-    sources: tuple[str, ...] = field(default_factory=tuple)
 
     def account(self) -> dict[str, Any]:
         """A JSON-ready account: rows, battles, verdicts by word, generators, validators, notes.
