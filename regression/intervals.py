@@ -13,12 +13,16 @@ Bounds for proportions are clipped to [0, 1].
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from scipy import stats
 
 from regression.checks import check_alpha, check_alternative, check_counts
+from regression.results import interval_frame
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "ConfidenceInterval",
@@ -114,6 +118,19 @@ class IntervalMixin:
 
     def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
         raise NotImplementedError(f"{type(self).__name__} does not define _bounds.")
+
+    def estimand_interval(
+        self, estimand: str, estimate: float, method: str, alpha: float, alternative: str
+    ) -> pd.DataFrame:
+        """The contract's ``interval()`` table of a result with one estimand: one row, ``estimand``.
+
+        Raises
+        ------
+        ValueError
+            ``alpha`` not strictly between 0 and 1, or an unknown ``alternative``.
+        """
+        low, high = self._bounds(check_alpha(alpha), check_alternative(alternative))
+        return interval_frame([estimand], estimate, low, high, method, index_name="estimand")
 
 
 def normal_quantile(alpha: float, alternative: str = "two-sided") -> float:

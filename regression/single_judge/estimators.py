@@ -30,7 +30,7 @@ from regression.intervals import (
     wald_interval,
     wilson_interval,
 )
-from regression.results import Summary, interval_frame
+from regression.results import Summary
 from regression.single_judge.diagnostics import (
     LOW_J,
     YoudenJResult,
@@ -332,10 +332,7 @@ class SingleJudgeResult(IntervalMixin):
         ValueError
             ``alpha`` not strictly between 0 and 1, or an unknown ``alternative``.
         """
-        low, high = self._bounds(check_alpha(alpha), check_alternative(alternative))
-        return interval_frame(
-            [ESTIMAND], self.estimate, low, high, self.method, index_name="estimand"
-        )
+        return self.estimand_interval(ESTIMAND, self.estimate, self.method, alpha, alternative)
 
     def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
         """One row per estimator (index: method): estimate, interval, SE, lam, covers.

@@ -53,7 +53,7 @@ import pandas as pd
 from regression.checks import check_alpha, check_alternative, check_counts
 from regression.errors import JurycalWarning
 from regression.intervals import ConfidenceInterval, IntervalMixin, normal_bounds
-from regression.results import Summary, interval_frame
+from regression.results import Summary
 
 __all__ = [
     "PPI_MIN_PER_CLASS",
@@ -161,10 +161,7 @@ class PPIMeanResult(IntervalMixin):
         ValueError
             ``alpha`` not strictly between 0 and 1, or an unknown ``alternative``.
         """
-        low, high = self._bounds(check_alpha(alpha), check_alternative(alternative))
-        return interval_frame(
-            [ESTIMAND], self.estimate, low, high, self.method, index_name="estimand"
-        )
+        return self.estimand_interval(ESTIMAND, self.estimate, self.method, alpha, alternative)
 
     def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
         """One row (index: method): estimate, interval (the result's sidedness), SE, lam, covers."""
