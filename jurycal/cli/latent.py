@@ -485,21 +485,20 @@ def run_rank(args: argparse.Namespace) -> int:
 
 
 def run_estimate(args: argparse.Namespace) -> int:
-    """Fit on the other generators, add ``--generator``, and say what it moved."""
-    from regression import counts_from_judgments
+    """Fit on the other generators with ``--generator`` added, and say what adding it moved."""
+    from regression.data import counts_from_encoded
 
     model = make_model(args)
     _check_outputs(args)
-    with steps(args, ["read", "fit", "add the generator", "intervals"]) as advance:
+    with steps(args, ["read", "fit", "intervals"]) as advance:
         advance("read")
-        judgments, human, design = read_design(args)
+        _, human, design = read_design(args)
         new = find_name(
             args.generator,
             design.encoded.generators,
             "generator",
             f"the judgments file {str(args.judgments)!r}",
         )
-        is_new = judgments["generator"] == new
         with located(_sources(args)):
             calibration = [g for g in _calibration(args, design) if g != new]
         if not calibration:
@@ -510,27 +509,13 @@ def run_estimate(args: argparse.Namespace) -> int:
         advance("fit")
         with warnings.catch_warnings(), located(_sources(args)):
             warnings.simplefilter("ignore")  # every warning is on the result and printed below
-            base = model.fit_table(
-                judgments[~is_new], human[human["generator"].astype(str) != new], calibration
-            )
-            advance("add the generator")
-            new_counts = counts_from_judgments(judgments[is_new])
-            partial = (human["generator"].astype(str) == new).any()
-            if args.interval == "items" or (partial and args.estimator == "transfer"):
-                # partial labels of the new generator (regression.labels) need the whole table
-                # add_generators keeps no item votes; the same model fitted to the whole table does.
-                result = model.fit_table(
-                    design, None, calibration, transfer_bias=args.transfer_bias
-                )
-            else:
-                result = base.add_generators(new_counts.rates, new_counts.n_labeled.astype(float))
+            result, shift = _fit_with(args, model, design, calibration, new)
         advance("intervals")
         summary = _summary(args, result, human, calibration)
         table = summary.tables["precision"]
     text, payload = _output(result, summary)
     row = table.set_index("generator").loc[new]
-    shift = (result.precision.drop(new) - base.precision).abs().max()
-    n_votes = int(new_counts.n_labeled.to_numpy().sum())
+    n_votes = int(counts_from_encoded(design.encoded).n_labeled.loc[new].sum())
     n_human = int((human["generator"] == new).sum())
     bounds = [row.get("low"), row.get("high")]
     finite = all(b is not None and b == b for b in bounds)  # NaN != NaN: no interval
@@ -559,3 +544,26 @@ def run_estimate(args: argparse.Namespace) -> int:
     written = _write_card(args, summary)
     emit(args, "\n".join([head, "", text]), payload, warnings=summary.warnings, written=written)
     return 0
+
+
+def _fit_with(
+    args: argparse.Namespace, model: Any, design: Any, calibration: list[str], new: str
+) -> tuple[Any, float]:
+    """The fit of the others with ``new`` added, and how far adding it moved them.
+
+    One fit of the other generators, then ``add_generators``: a refit with the
+    new row (section 5.1 of the agreeableness paper; the latent-trait fits
+    start from the first fit's estimates) that keeps the partial labels and
+    the item votes of ``design``.
+    """
+    from regression.data import counts_from_encoded
+
+    base = model.fit_table(
+        design.without([new]), None, calibration, transfer_bias=args.transfer_bias
+    )
+    counts = counts_from_encoded(design.encoded)
+    rows = [new]
+    result = base.add_generators(
+        counts.rates.loc[rows], counts.n_labeled.loc[rows].astype(float), design=design
+    )
+    return result, float((result.precision.drop(new) - base.precision).abs().max())

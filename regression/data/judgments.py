@@ -11,8 +11,10 @@ the human labels by :func:`regression.checks.check_human_labels`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -70,6 +72,35 @@ class EncodedJudgments:
         at = truth.get_indexer(pd.MultiIndex.from_frame(self.pairs))
         values = self.human["human"].to_numpy(dtype=float)
         return np.where(at >= 0, values[at], np.nan)
+
+    def without(self, generators: Iterable[Any]) -> EncodedJudgments:
+        """The table without ``generators``' votes and human labels, checked no further.
+
+        Generators and validators keep their order of first appearance among
+        the votes left, as :func:`encode_judgments` of the smaller table would
+        give them.
+        """
+        dropped = self.generators.isin(list(generators))
+        kept = ~dropped[self.gen_code]
+        generator_code = np.cumsum(~dropped) - 1
+        validator_code = self.val_code[kept]
+        used, first = np.unique(validator_code, return_index=True)
+        order = used[np.argsort(first, kind="stable")]
+        recode = np.full(len(self.validators), -1, dtype=np.int64)
+        recode[order] = np.arange(order.size)
+        human = None
+        if self.human is not None:
+            human = self.human[~self.human["generator"].isin(self.generators[dropped])]
+            human = human.reset_index(drop=True)
+        return EncodedJudgments(
+            generators=self.generators[~dropped],
+            validators=self.validators[order],
+            gen_code=generator_code[self.gen_code[kept]],
+            val_code=recode[validator_code],
+            label=self.label[kept],
+            pairs=self.pairs[kept].reset_index(drop=True),
+            human=human,
+        )
 
 
 @dataclass(frozen=True, eq=False)

@@ -10,7 +10,9 @@ checks that, encodes the votes item by item and returns a :class:`LabelDesign`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -70,6 +72,23 @@ class LabelDesign:
     def rows(self, generator: str) -> np.ndarray:
         """Positions in :attr:`items` of a generator's judged items."""
         return np.flatnonzero((self.items["generator"] == generator).to_numpy())
+
+    def without(self, generators: Iterable[Any]) -> LabelDesign:
+        """The design without ``generators``' items, votes and labels, checked no further.
+
+        As :func:`label_design` of the tables without those generators' rows gives it.
+        """
+        encoded = self.encoded.without(generators)
+        dropped = self.encoded.generators[~self.encoded.generators.isin(encoded.generators)]
+        kept = ~self.items["generator"].isin(dropped).to_numpy()
+        columns = self.encoded.validators.get_indexer(encoded.validators)
+        return LabelDesign(
+            encoded=encoded,
+            items=self.items[kept].reset_index(drop=True),
+            votes=self.votes[kept][:, columns],
+            roles=self.roles.drop(dropped),
+            weighted=self.weighted.drop(dropped),
+        )
 
 
 def _probabilities(human_labels: pd.DataFrame) -> np.ndarray | None:

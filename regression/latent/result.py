@@ -21,7 +21,7 @@ from regression.data.matrix import check_new_rows
 from regression.intervals import TableIntervalMixin
 from regression.latent.bootstrap import count_replicates, percentile_ends, replicate_precisions
 from regression.latent.data import LatentData
-from regression.latent.items import draw_item_weights, item_replicates
+from regression.latent.items import draw_item_weights, encode_items, item_replicates
 from regression.latent.profile import profile_interval
 from regression.latent.solver import (
     Solver,
@@ -31,6 +31,7 @@ from regression.results import JointError, Summary, interval_frame, with_roles
 
 if TYPE_CHECKING:
     # fit.py builds this class, so the inputs it keeps are named for the type checker only
+    from regression.labels.design import LabelDesign
     from regression.latent.fit import FitInputs
 
 __all__ = ["INTERVAL_METHODS", "LatentTraitResult"]
@@ -118,7 +119,11 @@ class LatentTraitResult(Ranked, TableIntervalMixin):
         return pd.DataFrame(values, index=self.precision.index, columns=self.tpr.index)
 
     def add_generators(
-        self, rates: pd.DataFrame, counts: pd.DataFrame | None = None
+        self,
+        rates: pd.DataFrame,
+        counts: pd.DataFrame | None = None,
+        *,
+        design: LabelDesign | None = None,
     ) -> LatentTraitResult:
         """Estimate new, unlabelled generators: append their rows and refit (section 5.1).
 
@@ -129,6 +134,11 @@ class LatentTraitResult(Ranked, TableIntervalMixin):
             Validators must be among the fitted ones.
         counts : DataFrame, optional
             Items behind each new rate; required when the original fit had counts.
+        design : LabelDesign, optional
+            The :class:`~regression.labels.design.LabelDesign` of the whole
+            table (the fitted generators and the new ones), for a fit that keeps
+            its item votes (:meth:`LatentTraitModel.fit_table`): the refit keeps
+            them too, so ``interval(method="items")`` still works.
 
         Returns
         -------
@@ -154,10 +164,14 @@ class LatentTraitResult(Ranked, TableIntervalMixin):
             [self.precision, rates.reindex(columns=inputs.rates.columns).mean(axis=1)]
         )
         warm = np.concatenate([start.to_numpy(), self.tpr.to_numpy(), self.tnr.to_numpy()])
+        items = None
+        if design is not None and inputs.items is not None:
+            shared = inputs.items.item_key is not None
+            items, _ = encode_items(design.encoded, new_rates, shared_items=shared)
         # The fit routine builds this class, so it is imported here rather than at the top.
         from regression.latent.fit import fit_result
 
-        return fit_result(model, new_rates, new_n, inputs.anchors, extra_start=warm)
+        return fit_result(model, new_rates, new_n, inputs.anchors, extra_start=warm, items=items)
 
     def interval(
         self,

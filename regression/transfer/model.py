@@ -11,6 +11,7 @@ diagnostics. ``LatentTraitModel()`` with no ``loss=`` fits ``TransferModel()``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -20,11 +21,10 @@ from regression.data.counts import Counts, counts_from_encoded
 from regression.data.judgments import HumanLabels
 from regression.data.matrix import default_n, matrix_inputs
 from regression.labels.design import LabelDesign, label_design
-from regression.labels.result import fit_partial
 from regression.settings import Settings
 from regression.transfer.adapter import transfer_data
 from regression.transfer.estimators import ESTIMATORS, logit_spread, pooled_anchors
-from regression.transfer.result import TransferResult, with_partial
+from regression.transfer.result import TransferResult, with_labels
 
 __all__ = ["TransferModel"]
 
@@ -139,17 +139,7 @@ class TransferModel(Settings):
                 )
         anchors = Anchors.from_encoded(encoded, calibration, shared_items=shared_items)
         result = self._fit(counts.rates, counts.n_labeled.astype(float), anchors)
-        held_out = None
-        if transfer_bias == "held-out" and len(result.loo_errors):
-            held_out = result.loo_errors[result.method]
-        partial = fit_partial(
-            design,
-            result.interval(0.05),
-            exclude=anchors.calibration_generators,
-            transfer_bias=transfer_bias,
-            held_out_errors=held_out,
-        )
-        return with_partial(result, partial)
+        return with_labels(replace(result, transfer_bias=transfer_bias), design)
 
     def _fit(self, rates: pd.DataFrame, n: pd.DataFrame | None, anchors: Anchors) -> TransferResult:
         data = transfer_data(rates, n, anchors)

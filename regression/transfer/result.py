@@ -19,7 +19,8 @@ from regression.checks import check_alpha, check_alternative
 from regression.data.anchors import Anchors
 from regression.data.matrix import check_new_rows
 from regression.intervals import TableIntervalMixin, wilson_interval
-from regression.labels.result import LABELS_NOTE, PartialLabels
+from regression.labels.design import LabelDesign
+from regression.labels.result import LABELS_NOTE, PartialLabels, fit_partial
 from regression.ranking import N_DRAWS, Ranked
 from regression.results import METHODS, JointError, Summary, interval_frame, with_roles
 from regression.transfer.estimators import (
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     # the model builds this class, so the result names it for the type checker only
     from regression.transfer.model import TransferModel
 
-__all__ = ["COVERS", "TransferResult", "with_partial"]
+__all__ = ["COVERS", "TransferResult", "with_labels", "with_partial"]
 
 #: The generators whose diagnostic note :meth:`TransferResult.summary` prints.
 SUMMARY_NOTES = 20
@@ -107,6 +108,7 @@ class TransferResult(Ranked, TableIntervalMixin):
     anchors: Anchors | None = field(default=None, repr=False)
     data: TransferData | None = field(default=None, repr=False)
     partial: PartialLabels | None = field(default=None, repr=False)
+    transfer_bias: float | str | None = field(default=None, repr=False)
 
     #: The keyword options :meth:`summary` passes to :meth:`to_frame`, beyond ``alpha``: the
     #: interval is the estimator's own, so it has no interval settings (the CLI reads this).
@@ -393,12 +395,22 @@ class TransferResult(Ranked, TableIntervalMixin):
         )
 
     def add_generators(
-        self, rates: pd.DataFrame, counts: pd.DataFrame | None = None
+        self,
+        rates: pd.DataFrame,
+        counts: pd.DataFrame | None = None,
+        *,
+        design: LabelDesign | None = None,
     ) -> TransferResult:
-        """Estimate new, unlabelled generators: append their rows and refit (cheap: no optimiser).
+        """Estimate new generators: append their rows and refit (cheap: no optimiser).
 
-        The partially labelled generators of a ``fit_table`` keep their
-        estimates (:mod:`regression.labels`); the new rows are unlabelled.
+        The refit's transfer estimates read every row, so they move a little
+        for the generators already in the fit. With ``design``, the
+        :class:`~regression.labels.design.LabelDesign` of the whole table (the
+        fitted generators and the new ones), every partially labelled
+        generator, new ones included, is estimated again from its labels,
+        votes and the refit (:func:`regression.labels.fit_partial`, with this
+        fit's ``transfer_bias``); without it the new rows are unlabelled and
+        the partially labelled generators keep the estimates of this fit.
 
         Raises
         ------
@@ -419,10 +431,33 @@ class TransferResult(Ranked, TableIntervalMixin):
             if self.n is None or counts is None
             else pd.concat([self.n, counts.reindex(columns=self.rates.columns)])
         )
-        refit = self.model.fit(new_rates, new_n, anchors=self.anchors)
-        # the new rows change no other generator's transfer estimate, so the partially
-        # labelled generators keep theirs (regression.labels)
+        refit = replace(
+            self.model.fit(new_rates, new_n, anchors=self.anchors), transfer_bias=self.transfer_bias
+        )
+        if design is not None:
+            return with_labels(refit, design)
         return refit if self.partial is None else with_partial(refit, self.partial)
+
+
+def with_labels(result: TransferResult, design: LabelDesign) -> TransferResult:
+    """``result`` with every partially labelled generator of ``design`` estimated from its labels.
+
+    :func:`regression.labels.fit_partial` combines each one's labels and votes
+    with ``result``'s transfer estimate as ``result.transfer_bias`` allows
+    (the held-out bound from ``result``'s own held-out errors).
+    """
+    assert result.anchors is not None  # a fit keeps its anchors
+    held_out = None
+    if result.transfer_bias == "held-out" and len(result.loo_errors):
+        held_out = result.loo_errors[result.method]
+    partial = fit_partial(
+        design,
+        result.interval(0.05),
+        exclude=result.anchors.calibration_generators,
+        transfer_bias=result.transfer_bias,
+        held_out_errors=held_out,
+    )
+    return with_partial(result, partial)
 
 
 def with_partial(result: TransferResult, partial: PartialLabels) -> TransferResult:

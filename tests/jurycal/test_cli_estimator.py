@@ -2,6 +2,7 @@
 
 import json
 import warnings
+from dataclasses import astuple
 
 import pandas as pd
 import pytest
@@ -11,6 +12,7 @@ import regression.data.judgments
 import regression.labels.design
 from jurycal.cli import main
 from regression import TransferModel
+from regression.data import counts_from_encoded
 from regression.simulate import simulate_item_votes
 
 
@@ -122,3 +124,108 @@ def test_a_repeated_label_is_named_by_its_file_line(files, capsys, tmp_path):
         f"human-label file {str(tmp_path / 'h.csv')!r} line 5, column 'item': human_labels has a "
         "duplicate (generator, item) = ('g0', 0)." in err
     )
+
+
+@pytest.mark.parametrize("estimator", ["transfer", "likelihood"])
+def test_estimate_reads_once_and_fits_once(files, capsys, monkeypatch, estimator):
+    """``estimate``: the tables checked and encoded once; one fit of the others and the new
+    generator added to it, never a second full fit."""
+    import regression.latent.model
+    import regression.latent.result
+    import regression.transfer.model
+    import regression.transfer.result
+
+    root, world = files
+    calls: dict[str, int] = {}
+
+    def count(owner, name):
+        original = getattr(owner, name)
+
+        def counted(*args, **kwargs):
+            key = f"{getattr(owner, '__name__', '')}.{name}"
+            calls[key] = calls.get(key, 0) + 1
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, counted)
+
+    count(regression.labels.design, "encode_judgments")  # where label_design looks it up
+    count(regression.data.judgments, "encode_judgments")
+    count(regression.data.judgments, "check_human_labels")
+    count(regression.labels, "label_design")
+    count(regression.transfer.model.TransferModel, "fit_table")
+    count(regression.transfer.result.TransferResult, "add_generators")
+    count(regression.latent.model.LatentTraitModel, "fit_table")
+    count(regression.latent.result.LatentTraitResult, "add_generators")
+    new = _unlabelled(world)
+    options = ["--estimator", estimator, "--json", "--generator", new]
+    if estimator == "likelihood":
+        options += ["--interval", "items", "--n-boot", "10", "--restarts", "1"]
+    code = main(["estimate", str(root / "j.csv"), str(root / "h.csv"), *options])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    encoded = ["labels.design", "data.judgments"]
+    assert sum(calls.get(f"regression.{m}.encode_judgments", 0) for m in encoded) == 1
+    assert calls["regression.data.judgments.check_human_labels"] == 1
+    assert calls["regression.labels.label_design"] == 1
+    model, result = {
+        "transfer": ("TransferModel", "TransferResult"),
+        "likelihood": ("LatentTraitModel", "LatentTraitResult"),
+    }[estimator]
+    assert calls == {**calls, f"{model}.fit_table": 1, f"{result}.add_generators": 1}
+    assert len([key for key in calls if key.endswith(("fit_table", "add_generators"))]) == 2
+    rows = {r["generator"]: r for r in json.loads(captured.out)["generators"]}
+    assert rows[new]["low"] < rows[new]["estimate"] < rows[new]["high"]  # items kept: an interval
+
+
+@pytest.mark.parametrize("transfer_bias", [None, "held-out"])
+def test_adding_a_partially_labelled_generator_keeps_its_labels(files, transfer_bias):
+    """``add_generators(design=...)`` estimates a new partially labelled generator from its
+    labels as a fit of the whole table does, and the fit's ``transfer_bias`` carries over."""
+    from regression.labels import label_design
+
+    _, world = files
+    judgments, human = world.judgments, world.human_labels
+    new = _unlabelled(world)
+    items = judgments[judgments["generator"].astype(str) == new].drop_duplicates("item")
+    votes = items[["generator", "item"]].head(30).assign(human=[1.0, 0.0, 1.0] * 10)
+    design = label_design(judgments, pd.concat([human, votes], ignore_index=True))
+    calibration = design.calibration
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        base = TransferModel().fit_table(
+            design.without([new]), None, calibration, transfer_bias=transfer_bias
+        )
+        counts = counts_from_encoded(design.encoded)
+        added = base.add_generators(
+            counts.rates.loc[[new]], counts.n_labeled.loc[[new]].astype(float), design=design
+        )
+        whole = TransferModel().fit_table(design, None, calibration, transfer_bias=transfer_bias)
+    assert added.interval().loc[new, "role"] == "partially labelled"
+    pd.testing.assert_frame_equal(
+        added.interval().loc[whole.precision.index], whole.interval(), check_exact=False
+    )
+    got, want = (astuple(fit.partial.estimates[new]) for fit in (added, whole))
+    assert got == pytest.approx(want, nan_ok=True)
+
+
+def test_a_design_without_a_generator_is_the_design_of_the_smaller_tables(files):
+    from regression.labels import label_design
+
+    _, world = files
+    judgments, human = world.judgments.sample(frac=1.0, random_state=0), world.human_labels
+    for generator in judgments["generator"].unique()[[0, -1]]:
+        smaller = label_design(
+            judgments[judgments["generator"] != generator],
+            human[human["generator"] != generator],
+        )
+        dropped = label_design(judgments, human).without([generator])
+        pd.testing.assert_frame_equal(dropped.items, smaller.items)
+        assert (dropped.votes == smaller.votes).all()
+        pd.testing.assert_series_equal(dropped.roles, smaller.roles)
+        assert dropped.encoded.validators.equals(smaller.encoded.validators)
+        assert (dropped.encoded.label == smaller.encoded.label).all()
+
+
+def _unlabelled(world):
+    labelled = set(world.human_labels["generator"].astype(str))
+    return next(g for g in world.judgments["generator"].astype(str).unique() if g not in labelled)
