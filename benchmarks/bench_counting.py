@@ -91,7 +91,7 @@ with pq.ParquetFile(sys.argv[1]) as parquet:
     for batch in parquet.iter_batches(batch_size=1_000_000):
         total = total + counts_from_judgments(batch.to_pandas())
 elapsed = time.perf_counter() - t
-print(elapsed, peak_mib(), int(total.n_labeled.to_numpy().sum()))
+print(elapsed, peak_mib(), int(total.n_labelled.to_numpy().sum()))
 """
 
 PANDAS = """
@@ -101,7 +101,7 @@ from regression import counts_from_judgments
 t = time.perf_counter()
 counts = counts_from_judgments(pd.read_parquet(sys.argv[1]))
 elapsed = time.perf_counter() - t
-print(elapsed, peak_mib(), int(counts.n_labeled.to_numpy().sum()))
+print(elapsed, peak_mib(), int(counts.n_labelled.to_numpy().sum()))
 """
 
 DUCKDB = """
@@ -110,7 +110,7 @@ from jurycal.counting import count_files
 t = time.perf_counter()
 counts = count_files(sys.argv[1], {options})
 elapsed = time.perf_counter() - t
-print(elapsed, peak_mib(), int(counts.n_labeled.to_numpy().sum()))
+print(elapsed, peak_mib(), int(counts.n_labelled.to_numpy().sum()))
 """
 
 METHODS = [

@@ -24,7 +24,7 @@ BOXES = {
     "human": (6.3, 3.9, "human labels\ngenerator, item, human", "#d6eaf8"),
     "cal": (6.3, 1.4, "one judge:\ncalibration 2 x 2 table\n+ test counts", "#d6eaf8"),
     "votes": (11.0, 7.9, "votes\nitems x validators", "#d5f5e3"),
-    "counts": (11.0, 5.9, "counts\nn_valid, n_labeled\nper generator x validator", "#d5f5e3"),
+    "counts": (11.0, 5.9, "counts\nn_valid, n_labelled\nper generator x validator", "#d5f5e3"),
     "anchors": (11.0, 3.9, "anchors\npooled confusion counts", "#d5f5e3"),
     "ensemble": (14.8, 7.9, "ensemble\nvote, pick_threshold", "#fcf3cf"),
     "latent": (14.8, 4.9, "latent-trait model\nLatentTraitModel", "#fcf3cf"),

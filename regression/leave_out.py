@@ -278,7 +278,7 @@ def evaluation_data(
         grouped = encoded.human.groupby("generator", sort=False)["human"]
         return EvaluationData(
             rates=matrix.rates,
-            n=matrix.n_labeled.astype(float),
+            n=matrix.n_labelled.astype(float),
             confusion=ConfusionCounts(confusion_from_encoded(encoded)),
             truth=grouped.mean(),
             truth_n=grouped.size(),

@@ -31,7 +31,7 @@ def test_coerce_binary_and_the_counting_engine_agree(word, label):
         {"generator": "g", "item": range(len(texts)), "validator": "v", "label": texts}
     )
     counts = count_frame(frame)
-    assert int(counts.n_labeled.loc["g", "v"]) == len(texts)
+    assert int(counts.n_labelled.loc["g", "v"]) == len(texts)
     assert int(counts.n_valid.loc["g", "v"]) == label * len(texts)
 
 

@@ -72,7 +72,7 @@ def long_counts(counts: Any) -> pd.DataFrame:
     import pandas as pd
 
     long = pd.DataFrame(
-        {"n_valid": counts.n_valid.stack(), "n_labelled": counts.n_labeled.stack()}
+        {"n_valid": counts.n_valid.stack(), "n_labelled": counts.n_labelled.stack()}
     ).reset_index()
     long = long[long["n_labelled"] > 0].reset_index(drop=True)
     return long.astype({"n_valid": "int64", "n_labelled": "int64"})

@@ -515,7 +515,7 @@ def run_estimate(args: argparse.Namespace) -> int:
         table = summary.tables["precision"]
     text, payload = _output(result, summary)
     row = table.set_index("generator").loc[new]
-    n_votes = int(counts_from_encoded(design.encoded).n_labeled.loc[new].sum())
+    n_votes = int(counts_from_encoded(design.encoded).n_labelled.loc[new].sum())
     n_human = int((human["generator"] == new).sum())
     bounds = [row.get("low"), row.get("high")]
     finite = all(b is not None and b == b for b in bounds)  # NaN != NaN: no interval
@@ -564,6 +564,6 @@ def _fit_with(
     counts = counts_from_encoded(design.encoded)
     rows = [new]
     result = base.add_generators(
-        counts.rates.loc[rows], counts.n_labeled.loc[rows].astype(float), design=design
+        counts.rates.loc[rows], counts.n_labelled.loc[rows].astype(float), design=design
     )
     return result, float((result.precision.drop(new) - base.precision).abs().max())

@@ -406,7 +406,7 @@ def count_files(
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (folder / "a.csv").write_text("generator,item,validator,label\\ng1,1,v,valid\\ng1,2,v,0\\n")
     >>> _ = (folder / "b.csv").write_text("generator,item,validator,label\\ng2,1,v,1\\ng2,2,v,NA\\n")
-    >>> count_files(folder / "*.csv").n_labeled
+    >>> count_files(folder / "*.csv").n_labelled
     validator  v
     generator
     g1         2

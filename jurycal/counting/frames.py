@@ -78,7 +78,7 @@ def count_frame(frame: Any, *, check_duplicates: bool = True) -> Counts:
     Returns
     -------
     Counts
-        ``n_valid`` and ``n_labeled`` per generator (rows) and validator
+        ``n_valid`` and ``n_labelled`` per generator (rows) and validator
         (columns), both sorted; equal to
         :func:`regression.counts_from_judgments` on the same rows.
 
@@ -92,7 +92,7 @@ def count_frame(frame: Any, *, check_duplicates: bool = True) -> Counts:
     Notes
     -----
     The counts are the sufficient statistic of the matrix model (agreeableness
-    paper, section 5.1, eq. (9): ``P = n_valid / n_labeled``). The engine runs
+    paper, section 5.1, eq. (9): ``P = n_valid / n_labelled``). The engine runs
     one group-by on (generator, validator) and, with ``check_duplicates``, one
     on the full key; what travels back is one row per cell.
 
@@ -101,7 +101,7 @@ def count_frame(frame: Any, *, check_duplicates: bool = True) -> Counts:
     >>> import polars as pl
     >>> votes = pl.LazyFrame({"generator": ["g1", "g1", "g2"], "item": [1, 2, 1],
     ...                       "validator": ["v", "v", "v"], "label": ["valid", "0", None]})
-    >>> count_frame(votes).n_labeled
+    >>> count_frame(votes).n_labelled
     validator  v
     generator
     g1         2

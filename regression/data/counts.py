@@ -1,9 +1,9 @@
 """The counts matrix: the sufficient statistic of the generator x validator model.
 
 For generator i and validator j, ``n_valid[i, j]`` items were labelled valid out
-of ``n_labeled[i, j]`` items that validator j labelled at all; the paper's
+of ``n_labelled[i, j]`` items that validator j labelled at all; the paper's
 matrix P (agreeableness paper, section 5.1, eq. (9)) is their ratio. A cell with
-``n_labeled == 0`` (never run, or every label missing) is *absent*: the models
+``n_labelled == 0`` (never run, or every label missing) is *absent*: the models
 leave it out of the loss rather than guessing a value for it.
 
 Counting works on chunks: :class:`Counts` objects add up, aligning on the union
@@ -13,6 +13,7 @@ of their labels, so a table too large for memory is counted as
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,10 +32,10 @@ class Counts:
 
     Parameters
     ----------
-    n_valid, n_labeled : DataFrame
+    n_valid, n_labelled : DataFrame
         Whole numbers >= 0 with the same index (generators) and columns
-        (validators); ``n_valid <= n_labeled`` cell by cell. A cell with
-        ``n_labeled == 0`` is absent.
+        (validators); ``n_valid <= n_labelled`` cell by cell. A cell with
+        ``n_labelled == 0`` is absent.
 
     Raises
     ------
@@ -47,7 +48,7 @@ class Counts:
     >>> a = Counts(pd.DataFrame({"v1": [3]}, index=["g1"]), pd.DataFrame({"v1": [4]}, index=["g1"]))
     >>> b = Counts(pd.DataFrame({"v2": [1]}, index=["g2"]), pd.DataFrame({"v2": [2]}, index=["g2"]))
     >>> total = sum([a, b])
-    >>> total.n_labeled
+    >>> total.n_labelled
     validator  v1  v2
     generator
     g1          4   0
@@ -60,37 +61,48 @@ class Counts:
     """
 
     n_valid: pd.DataFrame
-    n_labeled: pd.DataFrame
+    n_labelled: pd.DataFrame
 
     def __post_init__(self) -> None:
-        for name in ("n_valid", "n_labeled"):
+        for name in ("n_valid", "n_labelled"):
             if not isinstance(getattr(self, name), pd.DataFrame):
                 raise ValueError(
                     f"{name} must be a pandas DataFrame; got {type(getattr(self, name)).__name__}."
                 )
-        valid, labeled = self.n_valid, self.n_labeled
-        if not (valid.index.equals(labeled.index) and valid.columns.equals(labeled.columns)):
+        valid, labelled = self.n_valid, self.n_labelled
+        if not (valid.index.equals(labelled.index) and valid.columns.equals(labelled.columns)):
             raise ValueError(
-                "n_valid and n_labeled must have the same generators (index) and validators "
-                f"(columns); got {valid.shape} and {labeled.shape} with different labels."
+                "n_valid and n_labelled must have the same generators (index) and validators "
+                f"(columns); got {valid.shape} and {labelled.shape} with different labels."
             )
         for axis, labels in (("generator", valid.index), ("validator", valid.columns)):
             duplicated = labels[labels.duplicated()]
             if len(duplicated):
                 raise ValueError(f"{axis} {duplicated[0]!r} appears more than once.")
         k = check_counts("n_valid", valid.to_numpy(dtype=float))
-        n = check_counts("n_labeled", labeled.to_numpy(dtype=float))
+        n = check_counts("n_labelled", labelled.to_numpy(dtype=float))
         over = k > n
         if over.any():
             i, j = np.argwhere(over)[0]
             raise ValueError(
-                f"n_valid ({k[i, j]}) must not be greater than n_labeled ({n[i, j]}) for "
+                f"n_valid ({k[i, j]}) must not be greater than n_labelled ({n[i, j]}) for "
                 f"generator {valid.index[i]!r} and validator {valid.columns[j]!r}."
             )
         index = valid.index.rename("generator")
         columns = valid.columns.rename("validator")
         object.__setattr__(self, "n_valid", pd.DataFrame(k, index=index, columns=columns))
-        object.__setattr__(self, "n_labeled", pd.DataFrame(n, index=index, columns=columns))
+        object.__setattr__(self, "n_labelled", pd.DataFrame(n, index=index, columns=columns))
+
+    @property
+    def n_labeled(self) -> pd.DataFrame:
+        """The old spelling of :attr:`n_labelled`; it warns and goes in the next release."""
+        warnings.warn(
+            "Counts.n_labeled is deprecated; write Counts.n_labelled (jurycal spells it so on "
+            "every surface). The old name goes in the next release.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return self.n_labelled
 
     @property
     def generators(self) -> pd.Index:
@@ -104,8 +116,8 @@ class Counts:
 
     @property
     def rates(self) -> pd.DataFrame:
-        """``n_valid / n_labeled``: the fraction labelled valid, NaN where the cell is absent."""
-        n = self.n_labeled.to_numpy(dtype=float)
+        """``n_valid / n_labelled``: the fraction labelled valid, NaN where the cell is absent."""
+        n = self.n_labelled.to_numpy(dtype=float)
         k = self.n_valid.to_numpy(dtype=float)
         rate = np.full(n.shape, np.nan)
         np.divide(k, n, out=rate, where=n > 0)
@@ -124,16 +136,16 @@ class Counts:
                 index=index, columns=columns, fill_value=0
             )
 
-        return Counts(total(self.n_valid, other.n_valid), total(self.n_labeled, other.n_labeled))
+        return Counts(total(self.n_valid, other.n_valid), total(self.n_labelled, other.n_labelled))
 
     def __radd__(self, other: Any) -> Counts:
         return self.__add__(other)
 
     def __repr__(self) -> str:
-        observed = int((self.n_labeled.to_numpy() > 0).sum())
+        observed = int((self.n_labelled.to_numpy() > 0).sum())
         return (
             f"Counts({len(self.generators)} generators x {len(self.validators)} validators, "
-            f"{observed} observed cells, {int(self.n_labeled.to_numpy().sum())} labels)"
+            f"{observed} observed cells, {int(self.n_labelled.to_numpy().sum())} labels)"
         )
 
 
@@ -146,13 +158,13 @@ def counts_from_judgments(judgments: pd.DataFrame) -> Counts:
         The judgments table: ``generator, item, validator, label``
         with ``label`` 1 (valid), 0 (invalid) or missing (``pd.NA``, NaN,
         None). A missing label is not a label: it counts in neither
-        ``n_valid`` nor ``n_labeled``.
+        ``n_valid`` nor ``n_labelled``.
 
     Returns
     -------
     Counts
         Generators and validators in order of first appearance. A pair whose
-        every label is missing is kept as an absent cell (``n_labeled == 0``),
+        every label is missing is kept as an absent cell (``n_labelled == 0``),
         so every input row is accounted for.
 
     Raises
@@ -178,7 +190,7 @@ def counts_from_judgments(judgments: pd.DataFrame) -> Counts:
     generator
     g1          1   0
     g2          1   0
-    >>> counts.n_labeled
+    >>> counts.n_labelled
     validator  v1  v2
     generator
     g1          2   0
@@ -193,10 +205,10 @@ def counts_from_encoded(encoded: EncodedJudgments) -> Counts:
     cell = encoded.gen_code * n_val + encoded.val_code
     labelled = ~np.isnan(encoded.label)
     size = n_gen * n_val
-    n_labeled = np.bincount(cell[labelled], minlength=size).reshape(n_gen, n_val)
+    n_labelled = np.bincount(cell[labelled], minlength=size).reshape(n_gen, n_val)
     n_valid = np.bincount(cell[labelled], weights=encoded.label[labelled], minlength=size)
     index, columns = encoded.generators, encoded.validators
     return Counts(
         pd.DataFrame(np.rint(n_valid).astype(np.int64).reshape(n_gen, n_val), index, columns),
-        pd.DataFrame(n_labeled, index, columns),
+        pd.DataFrame(n_labelled, index, columns),
     )

@@ -34,7 +34,7 @@ def matrix_inputs(
     if isinstance(rates, Counts):
         if counts is not None:
             raise ValueError("rates is already a Counts object; do not pass counts as well.")
-        return checked_rates(rates.rates), rates.n_labeled.astype(float)
+        return checked_rates(rates.rates), rates.n_labelled.astype(float)
     table = checked_rates(rates)
     if counts is None:
         check_coverage(table.notna().to_numpy(), table)
@@ -48,8 +48,8 @@ def matrix_inputs(
         implied = counts.rates.reindex(index=table.index, columns=table.columns)
         both = implied.notna().to_numpy() & table.notna().to_numpy()
         if not np.allclose(implied.to_numpy()[both], table.to_numpy()[both], atol=1e-9):
-            raise ValueError("rates disagree with counts.n_valid / counts.n_labeled.")
-        n_frame = counts.n_labeled.reindex(index=table.index, columns=table.columns)
+            raise ValueError("rates disagree with counts.n_valid / counts.n_labelled.")
+        n_frame = counts.n_labelled.reindex(index=table.index, columns=table.columns)
     else:
         if not isinstance(counts, pd.DataFrame):
             raise ValueError(f"counts must be a DataFrame or Counts; got {type(counts).__name__}.")

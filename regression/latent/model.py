@@ -200,7 +200,7 @@ class LatentTraitModel(Solver):
             valid; NaN marks an absent cell (never run, or no labels). A
             :class:`~regression.data.counts.Counts` gives rates and counts at once.
         counts : DataFrame or Counts, optional
-            The items behind each rate (``n_labeled``). Without them the
+            The items behind each rate (``n_labelled``). Without them the
             likelihood weights every cell equally (as backed by the median
             number of items behind the precision anchors, or 1) and the result
             says so; the paper loss never needs them.
@@ -331,4 +331,4 @@ class LatentTraitModel(Solver):
             else Anchors.from_encoded(encoded, calibration_generators, shared_items=shared_items)
         )
         items, _ = encode_items(encoded, counts.rates, shared_items=shared_items)
-        return fit_result(self, counts.rates, counts.n_labeled.astype(float), anchors, items=items)
+        return fit_result(self, counts.rates, counts.n_labelled.astype(float), anchors, items=items)

@@ -39,7 +39,7 @@ class LatentWorld:
     Attributes
     ----------
     counts : Counts
-        Generators x validators; absent cells have ``n_labeled == 0``.
+        Generators x validators; absent cells have ``n_labelled == 0``.
     confusion : DataFrame
         ``generator, validator, tp, fn, fp, tn`` for the annotated generators.
     precision : Series
@@ -96,7 +96,7 @@ def simulate_latent_world(
     Examples
     --------
     >>> world = simulate_latent_world(5, 4, 100, n_annotated=2, seed=1)
-    >>> world.counts.n_labeled.shape, len(world.confusion)
+    >>> world.counts.n_labelled.shape, len(world.confusion)
     ((5, 4), 8)
     """
     if not 0 < observed <= 1:
@@ -152,11 +152,11 @@ def latent_world(
     valid, tp, fp = draws
     shape = (len(generators), len(validators))
     present = np.ones(shape, dtype=bool) if present is None else present
-    n_labeled = np.where(present, n_items, 0)
+    n_labelled = np.where(present, n_items, 0)
     n_valid = np.where(present, tp + fp, 0)
     counts = Counts(
         pd.DataFrame(n_valid, generators, validators),
-        pd.DataFrame(n_labeled, generators, validators),
+        pd.DataFrame(n_labelled, generators, validators),
     )
     ann = np.arange(n_annotated)
     confusion = pd.DataFrame(

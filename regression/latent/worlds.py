@@ -120,7 +120,7 @@ def simulate_transfer_world(
     Examples
     --------
     >>> world = simulate_transfer_world(5, 4, 100, n_annotated=2, spread=0.5, seed=1)
-    >>> world.counts.n_labeled.shape, len(world.confusion)
+    >>> world.counts.n_labelled.shape, len(world.confusion)
     ((5, 4), 8)
     """
     for name, sd in (("spread", spread), ("shared", shared)):
@@ -161,7 +161,7 @@ def transfer_world(kind: str, seed: SeedLike = 0, **settings: Any) -> LatentWorl
 
     Examples
     --------
-    >>> transfer_world("systematic", seed=3, n_items=200).counts.n_labeled.iloc[0, 0]
+    >>> transfer_world("systematic", seed=3, n_items=200).counts.n_labelled.iloc[0, 0]
     np.int64(200)
     """
     if kind not in TRANSFER_WORLDS:

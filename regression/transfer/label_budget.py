@@ -29,7 +29,7 @@ def transfer_table(design: LabelDesign) -> pd.DataFrame | None:
     counts = counts_from_encoded(design.encoded)
     anchors = Anchors.from_encoded(design.encoded, design.calibration)
     model = TransferModel()
-    result = model.fit(counts.rates, counts.n_labeled.astype(float), anchors=anchors)
+    result = model.fit(counts.rates, counts.n_labelled.astype(float), anchors=anchors)
     return result.interval(0.05)
 
 

@@ -138,7 +138,7 @@ class TransferModel(Settings):
                     "label_design(judgments, human_labels)).interval()."
                 )
         anchors = Anchors.from_encoded(encoded, calibration, shared_items=shared_items)
-        result = self._fit(counts.rates, counts.n_labeled.astype(float), anchors)
+        result = self._fit(counts.rates, counts.n_labelled.astype(float), anchors)
         return with_labels(replace(result, transfer_bias=transfer_bias), design)
 
     def _fit(self, rates: pd.DataFrame, n: pd.DataFrame | None, anchors: Anchors) -> TransferResult:

@@ -197,7 +197,7 @@ def test_adding_a_partially_labelled_generator_keeps_its_labels(files, transfer_
         )
         counts = counts_from_encoded(design.encoded)
         added = base.add_generators(
-            counts.rates.loc[[new]], counts.n_labeled.loc[[new]].astype(float), design=design
+            counts.rates.loc[[new]], counts.n_labelled.loc[[new]].astype(float), design=design
         )
         whole = TransferModel().fit_table(design, None, calibration, transfer_bias=transfer_bias)
     assert added.interval().loc[new, "role"] == "partially labelled"

@@ -54,7 +54,7 @@ def assert_same_counts(got: Counts, want: Counts) -> None:
     """Equal numbers cell by cell (order aside: the engines sort, the reference keeps order)."""
     assert sorted(got.generators) == sorted(want.generators)
     assert sorted(got.validators) == sorted(want.validators)
-    for name in ("n_valid", "n_labeled"):
+    for name in ("n_valid", "n_labelled"):
         expected = getattr(want, name).loc[got.generators, got.validators]
         np.testing.assert_array_equal(getattr(got, name).to_numpy(), expected.to_numpy())
 
@@ -136,7 +136,7 @@ def test_text_files_read_missing_and_numeric_labels_as_pandas_does(tmp_path):
         "g,1,v,1.0\ng,2,v,0.0\ng,3,v,\ng,4,v,NA\ng,5,v,null\ng,6,v,Valid\ng,7,v,false\n"
     )
     counts = count_files(path)
-    assert counts.n_labeled.loc["g", "v"] == 4 and counts.n_valid.loc["g", "v"] == 2
+    assert counts.n_labelled.loc["g", "v"] == 4 and counts.n_valid.loc["g", "v"] == 2
     floats = tmp_path / "floats.csv"
     write_table(
         pd.DataFrame(
@@ -153,7 +153,7 @@ def test_a_label_column_that_changes_type_far_down_a_file(tmp_path):
     path = tmp_path / "v.csv"
     path.write_text("generator,item,validator,label\n" + "\n".join(rows) + "\n")
     counts = count_files(path)
-    assert counts.n_labeled.loc["g", "v"] == 30_001
+    assert counts.n_labelled.loc["g", "v"] == 30_001
     assert counts.n_valid.loc["g", "v"] == 15_001
 
 
@@ -180,7 +180,7 @@ def test_duplicates_far_apart_in_one_large_parquet_file(tmp_path):
     frame.to_parquet(path, row_group_size=10_000)
     with pytest.raises(ValueError, match=r"\('g', 7, 'v'\) 2 times \(.*v\.parquet row 8\)"):
         count_files(path)
-    assert count_files(path, check_duplicates=False).n_labeled.loc["g", "v"] == n
+    assert count_files(path, check_duplicates=False).n_labelled.loc["g", "v"] == n
 
 
 def test_bad_labels_are_named_with_their_rows_and_file(tmp_path, votes):
@@ -317,7 +317,7 @@ def test_every_engine_catches_duplicates_across_partitions(votes, engine):
     with pytest.raises(ValueError, match=r"1 duplicate .*\('g1', 1, 'v1'\) 2 times"):
         count_frame(_engines(twice)[engine])
     counts = count_frame(_engines(twice)[engine], check_duplicates=False)
-    assert counts.n_labeled.loc["g1", "v1"] == 3
+    assert counts.n_labelled.loc["g1", "v1"] == 3
 
 
 @pytest.mark.parametrize("engine", ["pandas", "polars-lazy", "dask", "duckdb"])
@@ -365,9 +365,9 @@ def test_boolean_and_float_labels(votes):
             "label": [1.0, float("nan")],
         }
     )
-    assert count_frame(nan_in_polars).n_labeled.loc["g", "v"] == 1
+    assert count_frame(nan_in_polars).n_labelled.loc["g", "v"] == 1
     all_null = pl.DataFrame({"generator": ["g"], "item": [1], "validator": ["v"], "label": [None]})
-    assert count_frame(all_null).n_labeled.loc["g", "v"] == 0
+    assert count_frame(all_null).n_labelled.loc["g", "v"] == 0
 
 
 # --------------------------------------------------------------------------- every engine agrees

@@ -52,12 +52,12 @@ def test_count_judgments_adds_up(tmp_path, table):
         check_dtype=False,
     )
     pd.testing.assert_frame_equal(
-        streamed.n_labeled.loc[whole.n_labeled.index, whole.n_labeled.columns],
-        whole.n_labeled,
+        streamed.n_labelled.loc[whole.n_labelled.index, whole.n_labelled.columns],
+        whole.n_labelled,
         check_dtype=False,
     )
-    # every row is accounted for: labelled ones in n_labeled, the rest were missing labels
-    assert int(streamed.n_labeled.to_numpy().sum()) == int(rows["label"].notna().sum())
+    # every row is accounted for: labelled ones in n_labelled, the rest were missing labels
+    assert int(streamed.n_labelled.to_numpy().sum()) == int(rows["label"].notna().sum())
 
 
 def test_count_judgments_empty_file(tmp_path):

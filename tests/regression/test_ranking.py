@@ -265,7 +265,7 @@ def test_a_latent_trait_fit_ranks_from_its_bootstrap():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         result = LatentTraitModel(loss="likelihood", n_restarts=2).fit(
-            world.counts.rates, world.counts.n_labeled, anchors=anchors
+            world.counts.rates, world.counts.n_labelled, anchors=anchors
         )
         error = result.joint_error(n_boot=40, seed=1)
         board = result.leaderboard(n_boot=40, seed=1)

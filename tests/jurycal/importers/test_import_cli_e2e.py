@@ -112,7 +112,7 @@ def test_round_trip_from_an_inspect_log_to_a_report(fixtures: Path, tmp_path: Pa
     precision = ensemble_precision(labels)
     assert precision.to_frame()["estimate"].tolist() == [0.5]
     counts = counts_from_judgments(judgments)
-    assert int(counts.n_labeled.to_numpy().sum()) == 6  # 8 votes, 2 without a verdict
+    assert int(counts.n_labelled.to_numpy().sum()) == 6  # 8 votes, 2 without a verdict
     report = Report("Imported from Inspect")
     report.add(
         Summary(

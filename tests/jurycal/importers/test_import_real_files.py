@@ -262,7 +262,7 @@ def test_carried_columns_are_ignored_by_counting_and_voting(tmp_path: Path) -> N
     judgments.to_csv(path, index=False)
     expected = count_frame(bare)
     for counts in (count_frame(judgments), count_files([path])):
-        for part in ("n_valid", "n_labeled"):
+        for part in ("n_valid", "n_labelled"):
             pd.testing.assert_frame_equal(
                 getattr(counts, part), getattr(expected, part), check_dtype=False
             )

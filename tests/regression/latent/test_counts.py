@@ -19,8 +19,8 @@ def test_counts_count_valid_and_labelled_and_skip_missing():
         [("g1", 1, "v1", 1), ("g1", 2, "v1", 0), ("g1", 3, "v1", pd.NA), ("g2", 1, "v2", "valid")]
     )
     counts = counts_from_judgments(table)
-    assert counts.n_valid.loc["g1", "v1"] == 1 and counts.n_labeled.loc["g1", "v1"] == 2
-    assert counts.n_labeled.loc["g1", "v2"] == 0  # never run: absent
+    assert counts.n_valid.loc["g1", "v1"] == 1 and counts.n_labelled.loc["g1", "v1"] == 2
+    assert counts.n_labelled.loc["g1", "v2"] == 0  # never run: absent
     assert np.isnan(counts.rates.loc["g1", "v2"])
     assert counts.rates.loc["g2", "v2"] == 1.0
 
@@ -28,7 +28,7 @@ def test_counts_count_valid_and_labelled_and_skip_missing():
 def test_all_missing_pair_is_kept_as_an_absent_cell():
     counts = counts_from_judgments(_judgments([("g", 1, "v", pd.NA), ("g", 1, "w", 1)]))
     assert list(counts.validators) == ["v", "w"]
-    assert counts.n_labeled.loc["g", "v"] == 0
+    assert counts.n_labelled.loc["g", "v"] == 0
 
 
 def test_real_judgments_match_the_released_rates():
@@ -36,8 +36,8 @@ def test_real_judgments_match_the_released_rates():
     counts = counts_from_judgments(judgments)
     # every vote row is accounted for: labelled + missing == rows
     missing = int(judgments["label"].isna().sum())
-    assert int(counts.n_labeled.to_numpy().sum()) + missing == len(judgments)
-    assert counts.n_labeled.shape == (6, 14)
+    assert int(counts.n_labelled.to_numpy().sum()) + missing == len(judgments)
+    assert counts.n_labelled.shape == (6, 14)
 
 
 def test_duplicate_triple_is_an_error_naming_it():
@@ -60,10 +60,10 @@ def test_counts_validation_names_the_cell():
     frame = pd.DataFrame({"v": [3]}, index=["g"])
     with pytest.raises(
         ValueError,
-        match=r"n_valid \(5\) must not be greater than n_labeled \(3\) for generator 'g' and validator 'v'",
+        match=r"n_valid \(5\) must not be greater than n_labelled \(3\) for generator 'g' and validator 'v'",
     ):
         Counts(frame + 2, frame)
-    with pytest.raises(ValueError, match=r"n_labeled must be non-negative whole counts; got 2.5"):
+    with pytest.raises(ValueError, match=r"n_labelled must be non-negative whole counts; got 2.5"):
         Counts(frame * 0, frame - 0.5)
     with pytest.raises(ValueError, match="same generators"):
         Counts(frame, frame.rename(index={"g": "h"}))
@@ -101,6 +101,15 @@ def test_chunked_counting_equals_counting_at_once(rows, n_chunks):
         summed.n_valid.loc[whole.generators, whole.validators], whole.n_valid
     )
     pd.testing.assert_frame_equal(
-        summed.n_labeled.loc[whole.generators, whole.validators], whole.n_labeled
+        summed.n_labelled.loc[whole.generators, whole.validators], whole.n_labelled
     )
-    assert int(whole.n_labeled.to_numpy().sum()) == int(table["label"].notna().sum())
+    assert int(whole.n_labelled.to_numpy().sum()) == int(table["label"].notna().sum())
+
+
+def test_the_old_spelling_n_labeled_warns_and_reads_n_labelled():
+    counts = counts_from_judgments(
+        pd.DataFrame({"generator": ["g"], "item": [1], "validator": ["v"], "label": [1]})
+    )
+    with pytest.warns(FutureWarning, match="n_labelled"):
+        old = counts.n_labeled
+    assert old is counts.n_labelled

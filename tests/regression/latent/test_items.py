@@ -73,7 +73,7 @@ def _brute_force(judgments, human, keys, weights, cal, rates):
     votes, labels = resample(judgments), resample(human)
     counts = counts_from_judgments(votes)
     anchors = Anchors.from_human_labels(votes, labels, cal)
-    n = counts.n_labeled.reindex(index=rates.index, columns=rates.columns, fill_value=0)
+    n = counts.n_labelled.reindex(index=rates.index, columns=rates.columns, fill_value=0)
     k = counts.n_valid.reindex(index=rates.index, columns=rates.columns, fill_value=0)
     return n, k, anchors
 
@@ -178,7 +178,7 @@ def test_results_without_item_votes_refuse():
     old = items.judgments["generator"] != "g5"
     base = _fit(items.judgments[old], items.human_labels, list(items.annotated))
     counts = counts_from_judgments(items.judgments[~old])
-    extended = base.add_generators(counts.rates, counts.n_labeled.astype(float))
+    extended = base.add_generators(counts.rates, counts.n_labelled.astype(float))
     with pytest.raises(ValueError, match=r"extended with add_generators\(\)"):
         extended.interval(method="items", n_boot=5)
     with pytest.raises(ValueError, match=r"method \('item'\) not recognized.*'items'"):

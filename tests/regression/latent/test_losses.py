@@ -63,7 +63,7 @@ def test_likelihood_gradient_is_exact_dense_and_sparse(observed):
         precision=world.sample_precision[list(world.annotated[:2])],
     )
     model = LatentTraitModel(loss="likelihood")
-    data = model.data(world.counts.rates, world.counts.n_labeled.astype(float), anchors)
+    data = model.data(world.counts.rates, world.counts.n_labelled.astype(float), anchors)
     assert data.rows.size < 12 * 9 or observed == 1.0
     theta = np.random.default_rng(3).uniform(0.1, 0.9, data.n_params)
     grad = likelihood_loss(theta, data)[1]

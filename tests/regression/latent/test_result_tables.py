@@ -59,7 +59,7 @@ def test_to_frame_has_one_row_per_generator_with_roles_interval_and_items():
     assert held["abs_error"] == pytest.approx(abs(held["estimate"] - held["human"]))
     assert table.loc[table["role"] != "held out", "abs_error"].isna().all()
     # n: the most items any validator labelled for the generator (40 items each, all labelled)
-    counts = counts_from_judgments(world.judgments).n_labeled.max(axis=1)
+    counts = counts_from_judgments(world.judgments).n_labelled.max(axis=1)
     np.testing.assert_array_equal(table["n"], counts.reindex(result.precision.index))
 
 

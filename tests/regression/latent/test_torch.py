@@ -96,7 +96,7 @@ def test_a_batch_needs_shared_cells():
     b = simulate_latent_world(6, 4, 100, n_annotated=0, seed=1)
     model = LatentTraitModel(loss="likelihood")
     datas = [
-        model.data(w.counts.rates, w.counts.n_labeled.astype(float), Anchors()) for w in (a, b)
+        model.data(w.counts.rates, w.counts.n_labelled.astype(float), Anchors()) for w in (a, b)
     ]
     with pytest.raises(ValueError, match="same observed cells"):
         solve_batch(
@@ -138,7 +138,7 @@ def test_likelihood_hessian_is_the_derivative_of_the_gradient(observed):
     cal = list(world.annotated[:2])
     anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
     data = LatentTraitModel(loss="likelihood").data(
-        world.counts.rates, world.counts.n_labeled.astype(float), anchors
+        world.counts.rates, world.counts.n_labelled.astype(float), anchors
     )
     theta = np.random.default_rng(0).uniform(0.2, 0.9, data.n_params)
     hessian = Batch([data]).likelihood_hessian(torch.as_tensor(theta[None, :]))
@@ -165,7 +165,7 @@ def test_fisher_information_is_the_hessian_where_the_counts_equal_their_expectat
     cal = list(world.annotated[:2])
     anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
     data = LatentTraitModel(loss="likelihood").data(
-        world.counts.rates, world.counts.n_labeled.astype(float), anchors
+        world.counts.rates, world.counts.n_labelled.astype(float), anchors
     )
     theta = np.random.default_rng(1).uniform(0.2, 0.9, data.n_params)
     g, tpr, tnr = split_theta(theta, data.n_gen)

@@ -49,7 +49,7 @@ def test_recovers_known_parameters_and_error_shrinks_with_items():
 
 def test_sparse_matrix_fit_estimates_a_generator_seen_by_few_validators():
     world = simulate_latent_world(40, 20, 1000, observed=0.2, seed=7)
-    seen = world.counts.n_labeled.gt(0).sum(axis=1)
+    seen = world.counts.n_labelled.gt(0).sum(axis=1)
     assert seen.min() < 8  # some generators are seen by only a few validators
     result = _world_fit(world)
     assert result.precision.notna().all()
@@ -113,7 +113,7 @@ def test_new_generator_in_one_call():
     world = simulate_latent_world(14, 10, 2000, seed=3)
     full = _world_fit(world)
     counts = world.counts
-    known = Counts(counts.n_valid.iloc[:-1], counts.n_labeled.iloc[:-1])
+    known = Counts(counts.n_valid.iloc[:-1], counts.n_labelled.iloc[:-1])
     partial = _world_fit(
         type(world)(
             known,
@@ -126,7 +126,7 @@ def test_new_generator_in_one_call():
         )
     )
     extended = partial.add_generators(
-        counts.rates.iloc[[-1]], counts.n_labeled.iloc[[-1]].astype(float)
+        counts.rates.iloc[[-1]], counts.n_labelled.iloc[[-1]].astype(float)
     )
     new = counts.generators[-1]
     assert extended.precision.index[-1] == new
@@ -208,7 +208,9 @@ def test_bad_counts_and_anchors_are_named():
         model.fit(rates, counts=_set_row(n, "gpt-4o", 0.0))
     with pytest.raises(ValueError, match=r"counts must be non-negative whole counts; got 2.5"):
         model.fit(rates, counts=n - 97.5)
-    with pytest.raises(ValueError, match=r"n_valid \(7\) must not be greater than n_labeled \(5\)"):
+    with pytest.raises(
+        ValueError, match=r"n_valid \(7\) must not be greater than n_labelled \(5\)"
+    ):
         Counts(pd.DataFrame({"v": [7]}, index=["g"]), pd.DataFrame({"v": [5]}, index=["g"]))
     with pytest.raises(
         ValueError, match=r"anchors name generator\(s\) \['mystery'\] that are not in the matrix"
@@ -260,7 +262,7 @@ def test_interval_without_counts_uses_the_pseudo_count_of_the_fit():
     cal = list(world.annotated)
     anchors = Anchors.from_confusion(world.confusion, cal, precision=world.sample_precision[cal])
     model = LatentTraitModel(loss="likelihood", n_restarts=1)
-    with_counts = model.fit(world.counts.rates, counts=world.counts.n_labeled, anchors=anchors)
+    with_counts = model.fit(world.counts.rates, counts=world.counts.n_labelled, anchors=anchors)
     without = model.fit(world.counts.rates, anchors=anchors)
     assert without.equal_weights and not with_counts.equal_weights
     np.testing.assert_allclose(without.theta, with_counts.theta, atol=1e-6)

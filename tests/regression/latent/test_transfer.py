@@ -34,12 +34,12 @@ def world_data(world, calibration):
     anchors = Anchors.from_confusion(
         world.confusion, names, precision=world.sample_precision[names]
     )
-    return transfer_data(world.counts.rates, world.counts.n_labeled.astype(float), anchors)
+    return transfer_data(world.counts.rates, world.counts.n_labelled.astype(float), anchors)
 
 
 def leave_s_out(world, estimator, sizes, alpha=0.05):
     """Mean MaxAE per s and the coverage of the held-out annotated generators."""
-    gens = list(world.counts.n_labeled.index)
+    gens = list(world.counts.n_labelled.index)
     truth = world.sample_precision.to_numpy()
     errors = {s: [] for s in sizes}
     covered = []

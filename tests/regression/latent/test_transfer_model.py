@@ -147,7 +147,7 @@ def test_diagnostics_say_where_the_estimate_rests():
 def test_add_generators_matches_a_fit_on_all_rows():
     world = transfer_world("random", seed=2, n_generators=8, n_validators=6, n_items=300)
     cal = list(world.annotated[:3])
-    rates, n = world.counts.rates, world.counts.n_labeled
+    rates, n = world.counts.rates, world.counts.n_labelled
     first, rest = list(rates.index[:6]), list(rates.index[6:])
     anchors = world_anchors(world, cal)
     part = TransferModel().fit(rates.loc[first], n.loc[first], anchors=anchors)
@@ -250,7 +250,7 @@ def test_added_generators_keep_the_partially_labelled_estimates():
         base = TransferModel().fit_table(old, labels)
     assert partial in base.partial.estimates
     counts = counts_from_judgments(world.judgments[world.judgments["generator"] == new])
-    added = base.add_generators(counts.rates, counts.n_labeled.astype(float))
+    added = base.add_generators(counts.rates, counts.n_labelled.astype(float))
     assert added.partial is base.partial
     assert added.precision[partial] == base.precision[partial]
     table = added.interval()
