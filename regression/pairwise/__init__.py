@@ -9,7 +9,7 @@ estimates each generator's win rate (:class:`PairwiseModel`), its result on the
 result contract in :mod:`~regression.pairwise.result`.
 """
 
-from regression.pairwise.result import PairwiseWinRates
+from regression.pairwise.result import PairwiseResult, PairwiseWinRates
 from regression.pairwise.table import (
     HUMAN_VERDICT_COLUMNS,
     VERDICT_COLUMNS,
@@ -36,6 +36,7 @@ __all__ = [
     "BattleError",
     "FewVotesWarning",
     "PairwiseModel",
+    "PairwiseResult",
     "PairwiseTable",
     "PairwiseWinRates",
     "VerdictError",

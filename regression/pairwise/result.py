@@ -1,4 +1,5 @@
-"""The win-rate result on the result contract (:mod:`regression.results`)."""
+"""The pairwise results on the result contract (:mod:`regression.results`): win rates and
+Bradley-Terry-Davidson strengths, each with one joint error, ranked through :mod:`regression.ranking`."""
 
 from __future__ import annotations
 
@@ -8,35 +9,28 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
+from regression.checks import SeedLike
 from regression.intervals import normal_bounds
 from regression.pairwise.table import PairwiseTable
 from regression.pairwise.verdicts import POSITIONS
+from regression.ranking import Ranked
 from regression.results import JointError, Summary, interval_frame
 
-__all__ = ["PairwiseWinRates"]
+__all__ = ["PairwiseResult", "PairwiseWinRates"]
 
-_COVERS = {
-    "ppi++": (
-        "the random choice of the voted battles (design-based, inverse-probability weighted) and "
-        "the judges' errors on them, for the win rates over the battles in the table (normal "
-        "interval from the linearised prediction-powered estimate)"
-    ),
-    "labels_only": (
-        "the random choice of the voted battles (design-based, inverse-probability weighted), for "
-        "the win rates over the battles in the table (normal interval)"
-    ),
-    "mean_of_judges": "nothing: no human votes, the judges' own verdicts uncorrected",
-}
+_DESIGN = "the random choice of the voted battles (design-based, inverse-probability weighted)"
+_UNCORRECTED = "nothing: no human votes, the judges' own verdicts uncorrected"
 
 
 @dataclass(frozen=True, eq=False)
-class PairwiseWinRates:
-    """Each generator's win rate over its battles, and the joint error of the estimates.
+class PairwiseResult(Ranked):
+    """What the pairwise estimands share: estimates per generator, one joint error, the judges'
+    diagnostics and what they are worth in human votes.
 
     Attributes
     ----------
     estimate : Series
-        Per generator: the win rate (a win 1, a tie 1/2).
+        Per generator.
     covariance : DataFrame
         Generators x generators: the estimated covariance of the errors
         (a battle counts for both its generators).
@@ -64,11 +58,18 @@ class PairwiseWinRates:
     warnings: tuple[str, ...] = ()
 
     SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ()
+    #: The bounds of an interval (a win rate lies in [0, 1]; a log-strength anywhere).
+    LIMITS: ClassVar[tuple[float, float]] = (0.0, 1.0)
+    #: What the estimates are, as a summary's title and table name say it.
+    TITLE: ClassVar[str] = ""
+    NAME: ClassVar[str] = ""
+    #: Per method: what the interval and the joint error account for.
+    COVERS: ClassVar[dict[str, str]] = {}
 
     @property
     def covers(self) -> str:
         """What the interval accounts for, in a sentence."""
-        return _COVERS[self.method]
+        return self.COVERS[self.method]
 
     @property
     def se(self) -> pd.Series:
@@ -78,12 +79,14 @@ class PairwiseWinRates:
         )
 
     def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
-        """Per generator: ``estimate, low, high, method, n_labels`` (normal, clipped to [0, 1]).
+        """Per generator: ``estimate, low, high, method, n_labels`` (normal, within :attr:`LIMITS`).
 
         Each interval holds for its generator alone; for all at once use
         :meth:`joint_error` (simultaneous bands, comparisons, rank sets).
         """
-        low, high = normal_bounds(self.estimate.to_numpy(), self.se.to_numpy(), alpha, alternative)
+        low, high = normal_bounds(
+            self.estimate.to_numpy(), self.se.to_numpy(), alpha, alternative, limits=self.LIMITS
+        )
         table = interval_frame(self.estimate.index, self.estimate, low, high, self.method)
         table["n_labels"] = self.n_labels.to_numpy()
         return table
@@ -96,6 +99,16 @@ class PairwiseWinRates:
         ratio = (self.se_labels_only / self.se) ** 2
         return (self.n_labels * (ratio - 1.0)).clip(lower=0.0).rename("judges_worth")
 
+    def total_worth(self) -> float:
+        """The human votes the judges are worth over all generators: the votes alone would need
+        ``n_votes * (sum V_votes / sum V)`` votes for the total variance the judges give, this
+        many more than ``n_votes``; NaN without intervals."""
+        kept = self.se.notna() & self.se_labels_only.notna()
+        if not kept.any():
+            return float("nan")
+        ratio = float((self.se_labels_only[kept] ** 2).sum() / (self.se[kept] ** 2).sum())
+        return max(self.table.n_labels * (ratio - 1.0), 0.0)
+
     def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
         """Per generator: the interval, ``se``, ``n_battles``, ``lam`` and ``judges_worth``."""
         table = self.interval(alpha)
@@ -105,8 +118,22 @@ class PairwiseWinRates:
         table["judges_worth"] = self.worth()
         return table
 
-    def joint_error(self) -> JointError:
-        """The estimates' joint error: normal, with :attr:`covariance`."""
+    def joint_error(self, *, seed: SeedLike = 0) -> JointError:
+        """The estimates' joint error: normal, with :attr:`covariance` (``seed`` is unused: the
+        law is normal, drawn by the ranking procedures with their own seed).
+
+        Raises
+        ------
+        ValueError
+            With no human votes (``mean_of_judges``): the judges' own estimates have no error
+            to rank by.
+        """
+        if self.method == "mean_of_judges":
+            raise ValueError(
+                "these estimates are the judges' own (method 'mean_of_judges': no human votes), "
+                "uncorrected and without a joint error, so they cannot be compared or ranked; "
+                "add human votes on some battles."
+            )
         return JointError(self.estimate, self.covariance, covers=self.covers)
 
     def diagnostics(self) -> pd.DataFrame:
@@ -150,17 +177,47 @@ class PairwiseWinRates:
         )
         return pd.concat([frame, humans])
 
-    def summary(self, alpha: float = 0.05) -> Summary:
-        """The win rates, the judges' diagnostics and what the interval covers."""
+    def summary_notes(self, alpha: float) -> tuple[str, ...]:
+        """The summary's sentences: the level, what it covers, the votes and what the judges add."""
         level = f"{100 * (1 - alpha):g} %"
-        notes = (
+        notes = [
             f"{level} intervals, each for its generator alone; {self.covers}.",
             f"{int(self.table.n_labels)} of {self.table.n_battles} battles have a human vote; "
             f"orders shown: {', '.join(POSITIONS)} (generator_a's answer first, second).",
-        )
+        ]
+        worth = self.total_worth()
+        if self.method == "ppi++" and np.isfinite(worth):
+            notes.append(
+                f"The judges are worth about {worth:.0f} human votes: with them, the "
+                f"{self.table.n_labels} votes give the total variance of about "
+                f"{self.table.n_labels + worth:.0f} votes alone (judges_worth: per generator)."
+            )
+        return tuple(notes)
+
+    def summary(self, alpha: float = 0.05) -> Summary:
+        """The estimates, the judges' diagnostics and what the interval covers."""
         return Summary(
-            "Win rates from pairwise verdicts",
-            {"win rates": self.to_frame(alpha), "judges": self.diagnostics()},
-            notes=notes,
+            self.TITLE,
+            {self.NAME: self.to_frame(alpha), "judges": self.diagnostics()},
+            notes=self.summary_notes(alpha),
             warnings=self.warnings,
         )
+
+
+@dataclass(frozen=True, eq=False)
+class PairwiseWinRates(PairwiseResult):
+    """Each generator's win rate over its battles (a win 1, a tie 1/2), and the joint error.
+
+    See :class:`PairwiseResult` for the attributes.
+    """
+
+    TITLE: ClassVar[str] = "Win rates from pairwise verdicts"
+    NAME: ClassVar[str] = "win rates"
+    COVERS: ClassVar[dict[str, str]] = {
+        "ppi++": (
+            f"{_DESIGN} and the judges' errors on them, for the win rates over the battles in "
+            "the table (normal interval from the linearised prediction-powered estimate)"
+        ),
+        "labels_only": f"{_DESIGN}, for the win rates over the battles in the table (normal interval)",
+        "mean_of_judges": _UNCORRECTED,
+    }
