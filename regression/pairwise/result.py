@@ -16,7 +16,7 @@ from regression.pairwise.verdicts import POSITIONS
 from regression.ranking import Ranked
 from regression.results import JointError, Summary, interval_frame
 
-__all__ = ["PairwiseResult", "PairwiseWinRates"]
+__all__ = ["PairwiseResult", "PairwiseStrengths", "PairwiseWinRates"]
 
 _DESIGN = "the random choice of the voted battles (design-based, inverse-probability weighted)"
 _UNCORRECTED = "nothing: no human votes, the judges' own verdicts uncorrected"
@@ -221,3 +221,47 @@ class PairwiseWinRates(PairwiseResult):
         "labels_only": f"{_DESIGN}, for the win rates over the battles in the table (normal interval)",
         "mean_of_judges": _UNCORRECTED,
     }
+
+
+@dataclass(frozen=True, eq=False)
+class PairwiseStrengths(PairwiseResult):
+    """Each generator's Bradley-Terry-Davidson log-strength, centred to sum to zero, and the
+    joint error (:mod:`regression.pairwise.davidson`).
+
+    ``exp(beta_i - beta_j)`` is the odds of ``i`` beating ``j`` among the battles not tied.
+    See :class:`PairwiseResult` for the other attributes; ``lam`` is one weight for all
+    strengths.
+
+    Attributes
+    ----------
+    tie_parameter : float
+        Davidson's ``nu``: a battle between equals is a tie with probability ``nu / (2 + nu)``.
+    """
+
+    tie_parameter: float = float("nan")
+
+    LIMITS: ClassVar[tuple[float, float]] = (-np.inf, np.inf)
+    TITLE: ClassVar[str] = "Bradley-Terry strengths from pairwise verdicts"
+    NAME: ClassVar[str] = "strengths"
+    COVERS: ClassVar[dict[str, str]] = {
+        "ppi++": (
+            f"{_DESIGN} and the judges' errors on them, for the Davidson fit to the human votes "
+            "on every battle in the table (normal interval from the sandwich of the "
+            "prediction-powered M-estimate)"
+        ),
+        "labels_only": (
+            f"{_DESIGN}, for the Davidson fit to the human votes on every battle in the table "
+            "(normal interval from the sandwich)"
+        ),
+        "mean_of_judges": _UNCORRECTED,
+    }
+
+    def summary_notes(self, alpha: float) -> tuple[str, ...]:
+        """:meth:`PairwiseResult.summary_notes` and what the strengths are."""
+        nu = self.tie_parameter
+        return (
+            *super().summary_notes(alpha),
+            "Strengths are Davidson (1970) log-strengths beta, centred to sum to zero: "
+            "P(i beats j) = e^(beta_i) / (e^(beta_i) + e^(beta_j) + nu e^((beta_i + beta_j) / 2)); "
+            f"the tie parameter nu = {nu:.3g} (equals tie with probability {nu / (2 + nu):.0%}).",
+        )

@@ -43,12 +43,9 @@ import pandas as pd
 from regression.errors import JurycalWarning
 from regression.pairwise.predict import cross_fit, judge_features
 from regression.pairwise.result import PairwiseWinRates
-from regression.pairwise.table import PairwiseTable, check_pairwise
+from regression.pairwise.table import PairwiseTable
 
-__all__ = ["ESTIMANDS", "FewVotesWarning", "PairwiseModel", "win_rates"]
-
-#: The estimands :class:`PairwiseModel` fits.
-ESTIMANDS = ("win_rate",)
+__all__ = ["FewVotesWarning", "win_rates"]
 
 
 class FewVotesWarning(JurycalWarning):
@@ -87,6 +84,7 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
 
     Examples
     --------
+    >>> from regression.pairwise import check_pairwise
     >>> verdicts = pd.DataFrame({"item": range(6), "generator_a": ["x", "y", "x"] * 2,
     ...                          "generator_b": ["y", "z", "z"] * 2, "validator": "j",
     ...                          "verdict": ["a", "a", "a", "a", "b", "tie"]})
@@ -216,48 +214,3 @@ def _judges_only(
         table=table,
         warnings=(message,),
     )
-
-
-class PairwiseModel:
-    """Win rates from several judges' pairwise verdicts and a few human votes.
-
-    Parameters
-    ----------
-    estimand : {"win_rate"}
-        The generator's mean human score over its battles in the table (a
-        win 1, a tie 1/2).
-    judges : bool
-        False: the human votes alone, for comparison.
-    seed : int
-        Seeds the folds of the cross-fitted predictor.
-
-    Examples
-    --------
-    >>> verdicts = pd.DataFrame({"item": [1, 2, 3], "generator_a": "x", "generator_b": "y",
-    ...                          "validator": "j", "verdict": ["a", "tie", "a"]})
-    >>> human = verdicts[["item", "generator_a", "generator_b"]].assign(human=["a", "b", "tie"])
-    >>> PairwiseModel().fit_table(verdicts, human).interval()["estimate"].to_dict()
-    {'x': 0.5, 'y': 0.5}
-    """
-
-    def __init__(self, *, estimand: str = "win_rate", judges: bool = True, seed: int = 0) -> None:
-        self.estimand = estimand
-        self.judges = judges
-        self.seed = seed
-
-    def fit_table(
-        self, verdicts: pd.DataFrame, human: pd.DataFrame | None = None
-    ) -> PairwiseWinRates:
-        """Check the tables (:func:`~regression.pairwise.check_pairwise`) and estimate.
-
-        Raises
-        ------
-        ValueError
-            An estimand other than ``"win_rate"``, or bad tables.
-        """
-        if self.estimand not in ESTIMANDS:
-            raise ValueError(
-                f"estimand ({self.estimand!r}) not recognized; must be one of "
-                f"{', '.join(map(repr, ESTIMANDS))}."
-            )
-        return win_rates(check_pairwise(verdicts, human), judges=self.judges, seed=self.seed)

@@ -187,14 +187,6 @@ def test_a_generator_with_one_vote_has_no_interval() -> None:
     assert np.isnan(fit.estimate[lone]) and fit.estimate.drop(lone).notna().all()
 
 
-def test_an_unknown_estimand_is_refused() -> None:
-    verdicts, human, _ = world(8, n_battles=100, n_votes=20)
-    with pytest.raises(
-        ValueError, match="estimand \\('bradley_terry'\\) not recognized; must be one of 'win_rate'"
-    ):
-        PairwiseModel(estimand="bradley_terry").fit_table(verdicts, human)
-
-
 @pytest.mark.parametrize("accuracy", [(0.75, 0.65, 0.55), (0.0, 0.0, 0.0)])
 def test_coverage_per_generator_and_per_difference(accuracy: tuple[float, ...]) -> None:
     """300 worlds; each generator's 95 % interval covers its true win rate over the table, and
