@@ -359,6 +359,7 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
         ),
         table=table,
         warnings=tuple(caught),
+        prediction=s_hat if decisive else None,
         tie_parameter=float(np.exp(theta[n_gen])),
     )
 

@@ -3,7 +3,7 @@ Bradley-Terry-Davidson strengths, each with one joint error, ranked through :mod
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
@@ -45,6 +45,10 @@ class PairwiseResult(Ranked):
     table : PairwiseTable
         The checked tables.
     warnings : tuple of str
+    prediction : ndarray, optional
+        Per battle: the judges' cross-fitted prediction of the human score of
+        its generator_a (:mod:`~regression.pairwise.predict`); None when the
+        judges were not used.
     """
 
     estimate: pd.Series
@@ -56,6 +60,7 @@ class PairwiseResult(Ranked):
     se_labels_only: pd.Series
     table: PairwiseTable
     warnings: tuple[str, ...] = ()
+    prediction: np.ndarray | None = field(default=None, repr=False)
 
     SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ()
     #: The bounds of an interval (a win rate lies in [0, 1]; a log-strength anywhere).
@@ -108,6 +113,18 @@ class PairwiseResult(Ranked):
             return float("nan")
         ratio = float((self.se_labels_only[kept] ** 2).sum() / (self.se[kept] ** 2).sum())
         return max(self.table.n_labels * (ratio - 1.0), 0.0)
+
+    def explained(self) -> float:
+        """The share of the variance of the human score on the voted battles that the judges'
+        cross-fitted prediction explains (``1 - sum w (s - f)^2 / sum w (s - sbar)^2``, weights
+        ``1 / pi``; out of sample, so it may be below 0); NaN without a prediction."""
+        voted = self.table.human_row >= 0
+        if self.prediction is None or voted.sum() < 2:
+            return float("nan")
+        s, f = self.table.human[voted], self.prediction[voted]
+        w = 1.0 / self.table.inclusion_probability[voted]
+        spread = np.sum(w * (s - np.average(s, weights=w)) ** 2)
+        return float(1.0 - np.sum(w * (s - f) ** 2) / spread) if spread > 0 else float("nan")
 
     def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
         """Per generator: the interval, ``se``, ``n_battles``, ``lam`` and ``judges_worth``."""
@@ -185,6 +202,12 @@ class PairwiseResult(Ranked):
             f"{int(self.table.n_labels)} of {self.table.n_battles} battles have a human vote; "
             f"orders shown: {', '.join(POSITIONS)} (generator_a's answer first, second).",
         ]
+        explained = self.explained()
+        if np.isfinite(explained):
+            notes.append(
+                f"The judges' cross-fitted prediction explains {100 * explained:.0f} % of the variance "
+                "of the human score on the voted battles (out of sample)."
+            )
         worth = self.total_worth()
         if self.method == "ppi++" and np.isfinite(worth):
             notes.append(
@@ -263,5 +286,6 @@ class PairwiseStrengths(PairwiseResult):
             *super().summary_notes(alpha),
             "Strengths are Davidson (1970) log-strengths beta, centred to sum to zero: "
             "P(i beats j) = e^(beta_i) / (e^(beta_i) + e^(beta_j) + nu e^((beta_i + beta_j) / 2)); "
-            f"the tie parameter nu = {nu:.3g} (equals tie with probability {nu / (2 + nu):.0%}).",
+            f"the tie parameter nu = {nu:.3g} (equals tie with probability "
+            f"{100 * nu / (2 + nu):.0f} %).",
         )

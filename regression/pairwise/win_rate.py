@@ -148,6 +148,7 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
         se_labels_only=pd.Series(se0, index=index, name="se_labels_only"),
         table=table,
         warnings=tuple(caught),
+        prediction=f if decisive else None,
     )
 
 
