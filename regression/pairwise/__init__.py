@@ -13,7 +13,12 @@ through :mod:`regression.ranking`) in :mod:`~regression.pairwise.result`.
 
 from regression.pairwise.davidson import bradley_terry
 from regression.pairwise.model import ESTIMANDS, PairwiseModel
-from regression.pairwise.result import PairwiseResult, PairwiseStrengths, PairwiseWinRates
+from regression.pairwise.result import (
+    FewVotesWarning,
+    PairwiseResult,
+    PairwiseStrengths,
+    PairwiseWinRates,
+)
 from regression.pairwise.table import (
     HUMAN_VERDICT_COLUMNS,
     VERDICT_COLUMNS,
@@ -28,7 +33,7 @@ from regression.pairwise.verdicts import (
     VerdictError,
     verdict_words,
 )
-from regression.pairwise.win_rate import FewVotesWarning, win_rates
+from regression.pairwise.win_rate import win_rates
 
 __all__ = [
     "ESTIMANDS",

@@ -63,7 +63,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike
 from scipy.optimize import minimize
 
@@ -71,7 +70,6 @@ from regression.errors import ConvergenceWarning
 from regression.pairwise.predict import judge_features, predict_verdicts
 from regression.pairwise.result import PairwiseStrengths
 from regression.pairwise.table import PairwiseTable
-from regression.pairwise.win_rate import FewVotesWarning
 
 __all__ = ["LARGEST_STRENGTH", "DavidsonLoss", "Pairs", "bradley_terry", "davidson_probabilities"]
 
@@ -255,6 +253,7 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
 
     Examples
     --------
+    >>> import pandas as pd
     >>> from regression.pairwise import check_pairwise
     >>> verdicts = pd.DataFrame({"item": range(6), "generator_a": ["x", "y", "x"] * 2,
     ...                          "generator_b": ["y", "z", "z"] * 2, "validator": "j",
@@ -267,18 +266,11 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
     >>> round(fit.tie_parameter, 3)
     0.417
     """
-    generators = table.generators
-    n_gen, n = len(generators), table.n_battles
+    n_gen, n = len(table.generators), table.n_battles
     pairs = Pairs(table.battle_a, table.battle_b, n_gen)
-    n_battles = np.bincount(table.battle_a, minlength=n_gen) + np.bincount(
-        table.battle_b, minlength=n_gen
-    )
     voted = np.flatnonzero(table.human_row >= 0)
-    n_labels = np.bincount(table.battle_a[voted], minlength=n_gen) + np.bincount(
-        table.battle_b[voted], minlength=n_gen
-    )
     if voted.size == 0:
-        return _judges_only(table, n_battles)
+        return _judges_only(table)
     s, t = table.human, (table.human == 0.5).astype(float)
     decisive = judges and bool(np.any(judge_features(table) != 0))
     if decisive:
@@ -335,36 +327,19 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
     covariance = bessel * _centred_cov(z - lam * z_hat, z - lam * z_hat, wv) / n**2
     bessel0 = m / (m - n_gen) if m > n_gen else np.nan
     var0 = bessel0 * np.diag(_centred_cov(z, z, wv)) / n**2
-    estimate = theta[:n_gen].copy()
-    caught = [
-        f"{generators[g]!r} has {int(n_labels[g])} human vote(s): too few for an interval."
-        for g in np.flatnonzero(n_labels < 3)
-    ]
-    missing = n_labels < 3
-    estimate[missing] = np.nan
-    covariance[missing, :] = np.nan
-    covariance[:, missing] = np.nan
-    for message in caught:
-        warnings.warn(message, FewVotesWarning, stacklevel=3)
-    index = pd.Index(generators, name="generator")
-    return PairwiseStrengths(
-        estimate=pd.Series(estimate, index=index, name="estimate"),
-        covariance=pd.DataFrame(covariance, index=index, columns=index),
-        method="ppi++" if decisive else "labels_only",
-        n_labels=pd.Series(n_labels, index=index, name="n_labels"),
-        n_battles=pd.Series(n_battles, index=index, name="n_battles"),
-        lam=pd.Series(lam, index=index, name="lam"),
-        se_labels_only=pd.Series(
-            np.where(missing, np.nan, np.sqrt(var0)), index=index, name="se_labels_only"
-        ),
-        table=table,
-        warnings=tuple(caught),
+    return PairwiseStrengths.from_arrays(
+        table,
+        theta[:n_gen],
+        covariance,
+        "ppi++" if decisive else "labels_only",
+        lam=lam,
+        se_labels_only=np.sqrt(var0),
         prediction=s_hat if decisive else None,
         tie_parameter=float(np.exp(theta[n_gen])),
     )
 
 
-def _judges_only(table: PairwiseTable, n_battles: np.ndarray) -> PairwiseStrengths:
+def _judges_only(table: PairwiseTable) -> PairwiseStrengths:
     """No human votes: the Davidson fit to the judges' verdicts (each a battle), uncorrected."""
     n_gen = len(table.generators)
     given = np.flatnonzero(~np.isnan(table.score))
@@ -374,22 +349,6 @@ def _judges_only(table: PairwiseTable, n_battles: np.ndarray) -> PairwiseStrengt
     score, tie = table.score[given], (table.score[given] == 0.5).astype(float)
     loss = DavidsonLoss(rows, np.full(given.size, share), share * (score - 0.5), share * tie)
     theta, _ = loss.minimise(np.zeros(n_gen + 1))
-    message = (
-        "there are no human votes: the strengths are the judges' own, uncorrected for their "
-        "errors and position bias, with no interval."
-    )
-    warnings.warn(message, FewVotesWarning, stacklevel=3)
-    index = pd.Index(table.generators, name="generator")
-    nan = np.full(n_gen, np.nan)
-    return PairwiseStrengths(
-        estimate=pd.Series(theta[:n_gen], index=index, name="estimate"),
-        covariance=pd.DataFrame(np.full((n_gen, n_gen), np.nan), index=index, columns=index),
-        method="mean_of_judges",
-        n_labels=pd.Series(np.zeros(n_gen, dtype=int), index=index, name="n_labels"),
-        n_battles=pd.Series(n_battles, index=index, name="n_battles"),
-        lam=pd.Series(nan, index=index, name="lam"),
-        se_labels_only=pd.Series(nan, index=index, name="se_labels_only"),
-        table=table,
-        warnings=(message,),
-        tie_parameter=float(np.exp(theta[n_gen])),
+    return PairwiseStrengths.uncorrected(
+        table, theta[:n_gen], tie_parameter=float(np.exp(theta[n_gen]))
     )

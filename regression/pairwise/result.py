@@ -3,23 +3,52 @@ Bradley-Terry-Davidson strengths, each with one joint error, ranked through :mod
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar, Self
 
 import numpy as np
 import pandas as pd
 
 from regression.checks import SeedLike
+from regression.errors import JurycalWarning
 from regression.intervals import normal_bounds
 from regression.pairwise.table import PairwiseTable
 from regression.pairwise.verdicts import POSITIONS
 from regression.ranking import Ranked
 from regression.results import JointError, Summary, interval_frame
 
-__all__ = ["PairwiseResult", "PairwiseStrengths", "PairwiseWinRates"]
+__all__ = [
+    "MIN_VOTES",
+    "FewVotesWarning",
+    "PairwiseResult",
+    "PairwiseStrengths",
+    "PairwiseWinRates",
+    "votes_per_generator",
+]
+
+#: The human votes a generator needs for an estimate with an interval.
+MIN_VOTES = 3
 
 _DESIGN = "the random choice of the voted battles (design-based, inverse-probability weighted)"
 _UNCORRECTED = "nothing: no human votes, the judges' own verdicts uncorrected"
+
+
+class FewVotesWarning(JurycalWarning):
+    """A generator has too few human votes for an interval, or there are none at all."""
+
+
+def votes_per_generator(table: PairwiseTable) -> tuple[np.ndarray, np.ndarray]:
+    """Per generator: its battles and its voted battles (a battle counts for both generators)."""
+    n_gen = len(table.generators)
+    voted = table.human_row >= 0
+
+    def per_generator(mask: np.ndarray) -> np.ndarray:
+        return np.bincount(table.battle_a[mask], minlength=n_gen) + np.bincount(
+            table.battle_b[mask], minlength=n_gen
+        )
+
+    return per_generator(np.ones(table.n_battles, dtype=bool)), per_generator(voted)
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,6 +99,73 @@ class PairwiseResult(Ranked):
     NAME: ClassVar[str] = ""
     #: Per method: what the interval and the joint error account for.
     COVERS: ClassVar[dict[str, str]] = {}
+
+    @classmethod
+    def from_arrays(
+        cls,
+        table: PairwiseTable,
+        estimate: np.ndarray,
+        covariance: np.ndarray,
+        method: str,
+        *,
+        lam: np.ndarray | float,
+        se_labels_only: np.ndarray,
+        **extra: Any,
+    ) -> Self:
+        """The result from arrays in the order of ``table.generators``. A generator with fewer
+        than :data:`MIN_VOTES` votes loses its estimate (a :class:`FewVotesWarning` each)."""
+        n_battles, n_labels = votes_per_generator(table)
+        few = n_labels < MIN_VOTES if method != "mean_of_judges" else np.zeros(len(n_labels), bool)
+        caught = tuple(
+            f"{table.generators[g]!r} has {int(n_labels[g])} human vote(s): too few for an "
+            "interval."
+            for g in np.flatnonzero(few)
+        )
+        for message in caught:
+            warnings.warn(message, FewVotesWarning, stacklevel=4)
+        estimate, covariance = np.array(estimate, dtype=float), np.array(covariance, dtype=float)
+        estimate[few] = np.nan
+        covariance[few, :] = np.nan
+        covariance[:, few] = np.nan
+        index = pd.Index(table.generators, name="generator")
+
+        def series(values: Any, name: str) -> pd.Series:
+            return pd.Series(np.broadcast_to(values, len(index)), index=index, name=name)
+
+        return cls(
+            estimate=series(estimate, "estimate"),
+            covariance=pd.DataFrame(covariance, index=index, columns=index),
+            method=method,
+            n_labels=series(n_labels, "n_labels"),
+            n_battles=series(n_battles, "n_battles"),
+            lam=series(lam, "lam"),
+            se_labels_only=series(np.where(few, np.nan, se_labels_only), "se_labels_only"),
+            table=table,
+            warnings=(*caught, *extra.pop("warnings", ())),
+            **extra,
+        )
+
+    @classmethod
+    def uncorrected(cls, table: PairwiseTable, estimate: np.ndarray, **extra: Any) -> Self:
+        """No human votes: the judges' own estimates (``mean_of_judges``), uncorrected, without
+        an interval, with a :class:`FewVotesWarning`."""
+        message = (
+            f"there are no human votes: the {cls.NAME} are the judges' own, uncorrected for "
+            "their errors and position bias, with no interval."
+        )
+        warnings.warn(message, FewVotesWarning, stacklevel=4)
+        n_gen = len(table.generators)
+        nan = np.full(n_gen, np.nan)
+        return cls.from_arrays(
+            table,
+            estimate,
+            np.full((n_gen, n_gen), np.nan),
+            "mean_of_judges",
+            lam=nan,
+            se_labels_only=nan,
+            warnings=(message,),
+            **extra,
+        )
 
     @property
     def covers(self) -> str:
@@ -282,10 +378,15 @@ class PairwiseStrengths(PairwiseResult):
     def summary_notes(self, alpha: float) -> tuple[str, ...]:
         """:meth:`PairwiseResult.summary_notes` and what the strengths are."""
         nu = self.tie_parameter
+        ties = (
+            f"the tie parameter nu = {nu:.3g} (equals tie with probability "
+            f"{100 * nu / (2 + nu):.0f} %)"
+            if nu > 1e-6
+            else "no ties: the tie parameter nu is 0, plain Bradley-Terry"
+        )
         return (
             *super().summary_notes(alpha),
             "Strengths are Davidson (1970) log-strengths beta, centred to sum to zero: "
             "P(i beats j) = e^(beta_i) / (e^(beta_i) + e^(beta_j) + nu e^((beta_i + beta_j) / 2)); "
-            f"the tie parameter nu = {nu:.3g} (equals tie with probability "
-            f"{100 * nu / (2 + nu):.0f} %).",
+            f"{ties}.",
         )

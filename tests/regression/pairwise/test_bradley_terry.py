@@ -4,10 +4,10 @@ contract, bad input and a Monte Carlo check of coverage per generator."""
 
 from __future__ import annotations
 
-import importlib.util
 import warnings
+from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -28,13 +28,7 @@ from regression.pairwise import (
 from regression.pairwise.davidson import DavidsonLoss, Pairs, davidson_probabilities
 from regression.results import INTERVAL_COLUMNS, EstimateResult, JointError
 
-_SPEC = importlib.util.spec_from_file_location(
-    "pairwise_worlds", Path(__file__).with_name("test_win_rate.py")
-)
-assert _SPEC is not None and _SPEC.loader is not None
-_WORLDS = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(_WORLDS)
-world = _WORLDS.world
+World = Callable[..., Any]  # the fixture of conftest.py
 FLIP = {"a": "b", "b": "a", "tie": "tie"}
 
 
@@ -66,7 +60,7 @@ def humans_own(table_frame: pd.DataFrame, fit: PairwiseStrengths, weight: np.nda
 
 
 @pytest.mark.parametrize("judges", [True, False])
-def test_every_battle_voted_gives_the_humans_own_davidson_mle(judges: bool) -> None:
+def test_every_battle_voted_gives_the_humans_own_davidson_mle(judges: bool, world: World) -> None:
     verdicts, human, _ = world(0, n_battles=200, n_votes=200)
     fit = PairwiseModel(estimand="bradley_terry", judges=judges).fit_table(verdicts, human)
     beta, nu = humans_own(human, fit, None)
@@ -93,7 +87,7 @@ def test_a_hand_checked_table() -> None:
     np.testing.assert_allclose(fit.estimate, beta, atol=1e-5)
 
 
-def test_weighted_votes_alone_are_the_weighted_mle() -> None:
+def test_weighted_votes_alone_are_the_weighted_mle(world: World) -> None:
     verdicts, human, _ = world(3, n_battles=400, n_votes=200)
     rng = np.random.default_rng(0)
     human = human.assign(inclusion_probability=rng.uniform(0.2, 0.9, len(human)))
@@ -123,7 +117,7 @@ def test_the_loss_has_its_exact_gradient_and_hessian() -> None:
     assert tie[3] == pytest.approx(0.5 / 2.5)
 
 
-def test_judges_that_guess_cost_nothing_and_useful_ones_narrow_the_intervals() -> None:
+def test_judges_that_guess_cost_nothing_and_useful_ones_narrow_the_intervals(world: World) -> None:
     verdicts, human, _ = world(4, accuracy=(0.0, 0.0, 0.0))
     guessing = PairwiseModel(estimand="bradley_terry").fit_table(verdicts, human)
     assert guessing.method == "ppi++" and guessing.lam.iloc[0] < 0.2
@@ -135,7 +129,7 @@ def test_judges_that_guess_cost_nothing_and_useful_ones_narrow_the_intervals() -
     assert "The judges are worth about" in useful.summary().as_text()
 
 
-def test_the_result_keeps_the_contract_and_ranks() -> None:
+def test_the_result_keeps_the_contract_and_ranks(world: World) -> None:
     verdicts, human, _ = world(5)
     fit = PairwiseModel(estimand="bradley_terry").fit_table(verdicts, human)
     assert isinstance(fit, EstimateResult) and isinstance(fit, PairwiseStrengths)
@@ -158,7 +152,7 @@ def test_the_result_keeps_the_contract_and_ranks() -> None:
     assert list(fit.diagnostics().index) == ["j0", "j1", "j2", "human voters"]
 
 
-def test_no_human_votes_give_the_judges_own_strengths_with_a_warning() -> None:
+def test_no_human_votes_give_the_judges_own_strengths_with_a_warning(world: World) -> None:
     verdicts, _, _ = world(6, n_battles=400)
     with pytest.warns(FewVotesWarning, match="no human votes"):
         fit = PairwiseModel(estimand="bradley_terry").fit_table(verdicts)
@@ -169,7 +163,7 @@ def test_no_human_votes_give_the_judges_own_strengths_with_a_warning() -> None:
         fit.leaderboard()
 
 
-def test_a_generator_that_won_every_vote_is_not_identified() -> None:
+def test_a_generator_that_won_every_vote_is_not_identified(world: World) -> None:
     verdicts, human, _ = world(7, n_battles=300, n_votes=120)
     top = human["generator_a"].iloc[0]
     human = human.assign(
@@ -180,7 +174,7 @@ def test_a_generator_that_won_every_vote_is_not_identified() -> None:
         PairwiseModel(estimand="bradley_terry", judges=False).fit_table(verdicts, human)
 
 
-def test_an_estimand_outside_the_set_is_named() -> None:
+def test_an_estimand_outside_the_set_is_named(world: World) -> None:
     verdicts, human, _ = world(8, n_battles=100, n_votes=20)
     with pytest.raises(
         ValueError,
@@ -205,9 +199,9 @@ def mirror(verdicts: pd.DataFrame, human: pd.DataFrame) -> tuple[pd.DataFrame, p
 
 
 @settings(max_examples=6, deadline=None)
-@given(st.integers(0, 10_000), st.integers(60, 200), st.permutations(range(6)))
+@given(seed=st.integers(0, 10_000), n_votes=st.integers(60, 200), order=st.permutations(range(6)))
 def test_mirroring_or_relabelling_the_table_gives_the_same_strengths(
-    seed: int, n_votes: int, order: list[int]
+    seed: int, n_votes: int, order: list[int], world: World
 ) -> None:
     verdicts, human, _ = world(seed, n_battles=200, n_votes=n_votes)
     with warnings.catch_warnings():
@@ -242,7 +236,7 @@ def sample_votes(table: PairwiseTable, n_votes: int, seed: int) -> PairwiseTable
     )
 
 
-def test_coverage_per_generator() -> None:
+def test_coverage_per_generator(world: World) -> None:
     """20 worlds; each generator's 95 % interval covers its strength in the Davidson fit to the
     human votes on every battle, at least 93 % minus 3 Monte Carlo standard errors of the time
     (docs/pairwise.md gives the same check over 300 worlds)."""

@@ -4,9 +4,9 @@ generator at once."""
 
 from __future__ import annotations
 
-import importlib.util
 import warnings
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -15,16 +15,10 @@ import pytest
 from regression.pairwise import FewVotesWarning, PairwiseModel, check_pairwise, win_rates
 from regression.ranking import Leaderboard, rank_sets
 
-_SPEC = importlib.util.spec_from_file_location(
-    "pairwise_worlds", Path(__file__).with_name("test_win_rate.py")
-)
-assert _SPEC is not None and _SPEC.loader is not None
-_WORLDS = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(_WORLDS)
-world = _WORLDS.world
+World = Callable[..., Any]  # the fixture of conftest.py
 
 
-def test_the_leaderboard_is_the_one_of_every_estimator() -> None:
+def test_the_leaderboard_is_the_one_of_every_estimator(world: World) -> None:
     verdicts, human, _ = world(3, n_battles=600, n_votes=240)
     fit = PairwiseModel().fit_table(verdicts, human)
     board = fit.leaderboard(0.1)
@@ -42,7 +36,7 @@ def test_the_leaderboard_is_the_one_of_every_estimator() -> None:
     assert "Leaderboard (ppi++)" in board.summary().as_text()
 
 
-def test_without_human_votes_the_ranking_is_refused() -> None:
+def test_without_human_votes_the_ranking_is_refused(world: World) -> None:
     verdicts, _, _ = world(6, n_battles=400)
     with pytest.warns(FewVotesWarning):
         fit = PairwiseModel().fit_table(verdicts)
@@ -51,7 +45,7 @@ def test_without_human_votes_the_ranking_is_refused() -> None:
             rank()
 
 
-def test_step_down_rank_sets_hold_for_every_generator_at_once() -> None:
+def test_step_down_rank_sets_hold_for_every_generator_at_once(world: World) -> None:
     """40 worlds of 6 generators: every generator's true rank (of its win rate over the table)
     lies in its 90 % rank set, all at once, in at least 90 % minus 3 Monte Carlo standard errors
     of the worlds; and the sets decide something (mean size below 4 of 6)."""

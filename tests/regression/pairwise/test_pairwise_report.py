@@ -3,9 +3,9 @@ the judges are worth in human votes, and the summary's sentences, for both estim
 
 from __future__ import annotations
 
-import importlib.util
 import warnings
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -13,13 +13,7 @@ import pytest
 
 from regression.pairwise import FewVotesWarning, PairwiseModel
 
-_SPEC = importlib.util.spec_from_file_location(
-    "pairwise_worlds", Path(__file__).with_name("test_win_rate.py")
-)
-assert _SPEC is not None and _SPEC.loader is not None
-_WORLDS = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(_WORLDS)
-world = _WORLDS.world
+World = Callable[..., Any]  # the fixture of conftest.py
 
 
 def test_the_diagnostics_of_a_table_counted_by_hand() -> None:
@@ -45,7 +39,7 @@ def test_the_diagnostics_of_a_table_counted_by_hand() -> None:
 
 
 @pytest.mark.parametrize("estimand", ["win_rate", "bradley_terry"])
-def test_what_the_judges_are_worth_per_generator_and_in_all(estimand: str) -> None:
+def test_what_the_judges_are_worth_per_generator_and_in_all(estimand: str, world: World) -> None:
     verdicts, human, _ = world(11, accuracy=(0.85, 0.75, 0.6))
     fit = PairwiseModel(estimand=estimand).fit_table(verdicts, human)
     ratio = fit.se_labels_only**2 / fit.se**2
@@ -65,7 +59,7 @@ def test_what_the_judges_are_worth_per_generator_and_in_all(estimand: str) -> No
 
 
 @pytest.mark.parametrize("estimand", ["win_rate", "bradley_terry"])
-def test_judges_left_out_are_worth_nothing_and_explain_nothing(estimand: str) -> None:
+def test_judges_left_out_are_worth_nothing_and_explain_nothing(estimand: str, world: World) -> None:
     verdicts, human, _ = world(12)
     fit = PairwiseModel(estimand=estimand, judges=False).fit_table(verdicts, human)
     assert fit.worth().eq(0).all() and fit.total_worth() == 0
@@ -74,7 +68,9 @@ def test_judges_left_out_are_worth_nothing_and_explain_nothing(estimand: str) ->
 
 
 @pytest.mark.parametrize("estimand", ["win_rate", "bradley_terry"])
-def test_without_votes_the_summary_says_the_estimates_are_uncorrected(estimand: str) -> None:
+def test_without_votes_the_summary_says_the_estimates_are_uncorrected(
+    estimand: str, world: World
+) -> None:
     verdicts, _, _ = world(13, n_battles=400)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -84,3 +80,12 @@ def test_without_votes_the_summary_says_the_estimates_are_uncorrected(estimand: 
     assert summary.warnings == fit.warnings and "no human votes" in summary.warnings[0]
     assert "nothing: no human votes" in summary.notes[0]
     assert fit.to_frame()["judges_worth"].isna().all()
+
+
+def test_without_ties_the_strengths_are_plain_bradley_terry(world: World) -> None:
+    verdicts, human, _ = world(14)
+    human = human.assign(human=human["human"].replace("tie", "a"))
+    fit = PairwiseModel(estimand="bradley_terry").fit_table(verdicts, human)
+    assert fit.tie_parameter < 1e-6
+    assert "no ties: the tie parameter nu is 0, plain Bradley-Terry" in fit.summary().notes[-1]
+    assert np.isfinite(fit.se).all()
