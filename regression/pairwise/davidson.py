@@ -2,7 +2,7 @@
 prediction-powered M-estimation, with one joint error.
 
 **The model** (Davidson 1970, *On extending the Bradley-Terry model to
-accommodate ties in paired comparison experiments*, JASA 65, eq. 2.1): with
+accommodate ties in paired comparison experiments*, JASA 65): with
 strengths ``pi_g > 0`` and a tie parameter ``nu > 0``, a battle of ``i``
 against ``j`` goes to ``i`` with probability ``pi_i / (pi_i + pi_j + nu
 sqrt(pi_i pi_j))``, to ``j`` with ``pi_j / (...)`` and is a tie with ``nu
@@ -21,7 +21,7 @@ given on every battle of the table (a finite population, as for win rates):
 ``theta* = argmin (1 / N) sum_b loss(theta; s_b, t_b)``.
 
 **The estimator** (PPI++ for M-estimators, Angelopoulos, Duchi & Zrnic 2023,
-*PPI++: Efficient prediction-powered inference*, section 2, eq. 5; the PPI++
+*PPI++: Efficient prediction-powered inference*, the power-tuned M-estimator; the PPI++
 Bradley-Terry model of AutoEval, Boyeau et al., ICML 2025): with the judges'
 cross-fitted predicted verdicts ``(s~_b, t~_b)``
 (:func:`~regression.pairwise.predict.predict_verdicts`) and the
@@ -38,8 +38,8 @@ gradient and Hessian go to scipy's Newton trust-region solver.
 
 **The joint error** (a sandwich): linearising the estimating equation,
 ``theta - theta* ~ -H^+ (1 / N) sum_b (I_b / pi_b - 1) (r_b - rbar)`` with
-``H`` the Hessian of the population loss (it does not depend on the votes, so
-it is exact), ``H^+`` its pseudo-inverse (the shift of every ``beta`` is
+``H`` the Hessian of the population loss (a battle's term does not depend on
+its verdict, so every battle enters, voted or not), ``H^+`` its pseudo-inverse (the shift of every ``beta`` is
 its null space: the pseudo-inverse gives the centred strengths' error) and
 ``r_b = grad loss(theta; s_b, t_b) - lam grad loss(theta; s~_b, t~_b)``.
 Under independent draws its covariance is estimated by ``H^+ [sum_{voted b}
@@ -49,7 +49,7 @@ parameters (and ``lam``) estimated from ``n`` votes. A battle moves both its
 generators' strengths, so their errors are correlated.
 
 **Power tuning.** One ``lam`` for all strengths, minimising the trace of
-their covariance (PPI++'s optimal scalar, section 6 / eq. 8 there, in the
+their covariance (PPI++'s optimal scalar for M-estimators, in the
 design-based form): ``lam = sum c_b (K g_b)'(K g~_b) / sum c_b |K g~_b|^2``
 over the voted battles, ``c_b = (1 - pi_b) / pi_b^2``, ``K`` the strengths'
 rows of ``H^+``, ``g`` the gradients at the human and at the predicted
@@ -81,7 +81,7 @@ LARGEST_STRENGTH = 25.0
 def davidson_probabilities(
     difference: np.ndarray, log_nu: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``P(i wins), P(tie), P(j wins)`` for ``d = beta_i - beta_j`` (Davidson 1970, eq. 2.1).
+    """``P(i wins), P(tie), P(j wins)`` for ``d = beta_i - beta_j`` (Davidson 1970).
 
     Examples
     --------

@@ -35,8 +35,8 @@ FLIP = {"a": "b", "b": "a", "tie": "tie"}
 def davidson_mle(
     table_a: np.ndarray, table_b: np.ndarray, score: np.ndarray, weight: np.ndarray, n_gen: int
 ) -> tuple[np.ndarray, float]:
-    """The weighted Davidson MLE by a generic minimisation of the likelihood as Davidson (1970,
-    eq. 2.1) writes it, P(i > j) = pi_i / (pi_i + pi_j + nu sqrt(pi_i pi_j)), with log pi
+    """The weighted Davidson MLE by a generic minimisation of the likelihood as Davidson (1970)
+    writes it, P(i > j) = pi_i / (pi_i + pi_j + nu sqrt(pi_i pi_j)), with log pi
     centred to sum to zero (G - 1 free strengths) and log nu free."""
 
     def nll(x: np.ndarray) -> float:
