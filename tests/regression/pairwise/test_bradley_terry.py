@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -28,7 +27,8 @@ from regression.pairwise import (
 from regression.pairwise.davidson import DavidsonLoss, Pairs, davidson_probabilities
 from regression.results import INTERVAL_COLUMNS, EstimateResult, JointError
 
-World = Callable[..., Any]  # the fixture of conftest.py
+World = Callable[..., Any]  # the fixtures of conftest.py
+SampleVotes = Callable[[PairwiseTable, int, int], PairwiseTable]
 FLIP = {"a": "b", "b": "a", "tie": "tie"}
 
 
@@ -221,22 +221,7 @@ def test_mirroring_or_relabelling_the_table_gives_the_same_strengths(
     assert mirrored.lam.iloc[0] == pytest.approx(fit.lam.iloc[0], abs=1e-7)
 
 
-def sample_votes(table: PairwiseTable, n_votes: int, seed: int) -> PairwiseTable:
-    """The table with a uniform sample of ``n_votes`` of its (all voted) battles keeping their
-    votes: the human votes as drawn, without checking the tables again."""
-    voted = np.zeros(table.n_battles, dtype=bool)
-    voted[np.random.default_rng(seed).choice(table.n_battles, n_votes, replace=False)] = True
-    row = np.full(table.n_battles, -1)
-    row[voted] = np.arange(n_votes)
-    return replace(
-        table,
-        human=np.where(voted, table.human, np.nan),
-        inclusion_probability=np.where(voted, n_votes / table.n_battles, np.nan),
-        human_row=row,
-    )
-
-
-def test_coverage_per_generator(world: World) -> None:
+def test_coverage_per_generator(world: World, sample_votes: SampleVotes) -> None:
     """20 worlds; each generator's 95 % interval covers its strength in the Davidson fit to the
     human votes on every battle, at least 93 % minus 3 Monte Carlo standard errors of the time
     (docs/pairwise.md gives the same check over 300 worlds)."""
