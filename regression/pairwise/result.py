@@ -292,7 +292,7 @@ class PairwiseResult(Ranked):
 
     def summary_notes(self, alpha: float) -> tuple[str, ...]:
         """The summary's sentences: the level, what it covers, the votes and what the judges add."""
-        level = f"{100 * (1 - alpha):g} %"
+        level = f"{1 - alpha:.0%}"
         notes = [
             f"{level} intervals, each for its generator alone; {self.covers}.",
             f"{int(self.table.n_labels)} of {self.table.n_battles} battles have a human vote; "
@@ -301,7 +301,7 @@ class PairwiseResult(Ranked):
         explained = self.explained()
         if np.isfinite(explained):
             notes.append(
-                f"The judges' cross-fitted prediction explains {100 * explained:.0f} % of the variance "
+                f"The judges' cross-fitted prediction explains {explained:.0%} of the variance "
                 "of the human score on the voted battles (out of sample)."
             )
         worth = self.total_worth()
@@ -379,8 +379,7 @@ class PairwiseStrengths(PairwiseResult):
         """:meth:`PairwiseResult.summary_notes` and what the strengths are."""
         nu = self.tie_parameter
         ties = (
-            f"the tie parameter nu = {nu:.3g} (equals tie with probability "
-            f"{100 * nu / (2 + nu):.0f} %)"
+            f"the tie parameter nu = {nu:.3g} (equals tie with probability {nu / (2 + nu):.0%})"
             if nu > 1e-6
             else "no ties: the tie parameter nu is 0, plain Bradley-Terry"
         )
