@@ -71,7 +71,13 @@ from regression.pairwise.predict import judge_features, predict_verdicts
 from regression.pairwise.result import PairwiseStrengths
 from regression.pairwise.table import PairwiseTable
 
-__all__ = ["LARGEST_STRENGTH", "DavidsonLoss", "Pairs", "bradley_terry", "davidson_probabilities"]
+__all__ = [
+    "LARGEST_STRENGTH",
+    "DavidsonLoss",
+    "GeneratorPairs",
+    "bradley_terry",
+    "davidson_probabilities",
+]
 
 #: A log-strength beyond this (a factor of e^25 against the average generator) is not identified:
 #: a generator that won (or lost) every voted battle, or generators no battle connects.
@@ -94,7 +100,7 @@ def davidson_probabilities(
     return np.exp(half - log_d), np.exp(log_nu - log_d), np.exp(-half - log_d)
 
 
-class Pairs:
+class GeneratorPairs:
     """Observations' ordered pairs ``(a, b)``, each pair once: the losses are summed over pairs.
 
     Attributes
@@ -131,12 +137,12 @@ class DavidsonLoss:
     Examples
     --------
     >>> from scipy.optimize import check_grad
-    >>> loss = DavidsonLoss(Pairs([0, 1], [1, 2], 3), [1.0, 2.0], [0.3, -0.2], [0.1, 0.5])
+    >>> loss = DavidsonLoss(GeneratorPairs([0, 1], [1, 2], 3), [1.0, 2.0], [0.3, -0.2], [0.1, 0.5])
     >>> bool(check_grad(lambda x: loss(x)[0], lambda x: loss(x)[1], np.full(4, 0.3)) < 1e-6)
     True
     """
 
-    def __init__(self, pairs: Pairs, c: ArrayLike, e: ArrayLike, f: ArrayLike) -> None:
+    def __init__(self, pairs: GeneratorPairs, c: ArrayLike, e: ArrayLike, f: ArrayLike) -> None:
         self.pairs = pairs
         self.weight = pairs.total(np.asarray(c, dtype=float))
         self.score = pairs.total(np.asarray(e, dtype=float))
@@ -192,7 +198,7 @@ class DavidsonLoss:
 
 
 def _gradients(
-    pairs: Pairs, theta: np.ndarray, score: np.ndarray, tie: np.ndarray
+    pairs: GeneratorPairs, theta: np.ndarray, score: np.ndarray, tie: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each battle's loss gradient at verdict ``(score, tie)``: in ``d`` and in ``log nu``."""
     g = pairs.n_gen
@@ -203,7 +209,7 @@ def _gradients(
 
 
 def _projected(
-    pairs: Pairs,
+    pairs: GeneratorPairs,
     rows: np.ndarray,
     gradients: tuple[np.ndarray, np.ndarray],
     k: np.ndarray,
@@ -267,7 +273,7 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
     0.417
     """
     n_gen, n = len(table.generators), table.n_battles
-    pairs = Pairs(table.battle_a, table.battle_b, n_gen)
+    pairs = GeneratorPairs(table.battle_a, table.battle_b, n_gen)
     voted = np.flatnonzero(table.human_row >= 0)
     if voted.size == 0:
         return _judges_only(table)
@@ -345,7 +351,7 @@ def _judges_only(table: PairwiseTable) -> PairwiseStrengths:
     given = np.flatnonzero(~np.isnan(table.score))
     of = table.battle[given]
     share = 1.0 / max(given.size, 1)
-    rows = Pairs(table.battle_a[of], table.battle_b[of], n_gen)
+    rows = GeneratorPairs(table.battle_a[of], table.battle_b[of], n_gen)
     score, tie = table.score[given], (table.score[given] == 0.5).astype(float)
     loss = DavidsonLoss(rows, np.full(given.size, share), share * (score - 0.5), share * tie)
     theta, _ = loss.minimise(np.zeros(n_gen + 1))

@@ -115,15 +115,19 @@ class PairwiseResult(Ranked):
         """The result from arrays in the order of ``table.generators``. A generator with fewer
         than :data:`MIN_VOTES` votes loses its estimate (a :class:`FewVotesWarning` each)."""
         n_battles, n_labels = votes_per_generator(table)
-        few = n_labels < MIN_VOTES if method != "mean_of_judges" else np.zeros(len(n_labels), bool)
+        estimate, covariance = np.array(estimate, dtype=float), np.array(covariance, dtype=float)
+        corrected = method != "mean_of_judges"
+        few = corrected & (n_labels < MIN_VOTES)
+        # enough votes each, but too few in all for the model's parameters: no interval either
+        unscaled = corrected & ~few & ~np.isfinite(np.diag(covariance))
         caught = tuple(
             f"{table.generators[g]!r} has {int(n_labels[g])} human vote(s): too few for an "
-            "interval."
-            for g in np.flatnonzero(few)
+            + ("interval." if few[g] else "interval of this model (fewer votes than parameters).")
+            for g in np.flatnonzero(few | unscaled)
         )
+        few |= unscaled
         for message in caught:
             warnings.warn(message, FewVotesWarning, stacklevel=4)
-        estimate, covariance = np.array(estimate, dtype=float), np.array(covariance, dtype=float)
         estimate[few] = np.nan
         covariance[few, :] = np.nan
         covariance[:, few] = np.nan

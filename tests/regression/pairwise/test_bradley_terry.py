@@ -24,7 +24,7 @@ from regression.pairwise import (
     bradley_terry,
     check_pairwise,
 )
-from regression.pairwise.davidson import DavidsonLoss, Pairs, davidson_probabilities
+from regression.pairwise.davidson import DavidsonLoss, GeneratorPairs, davidson_probabilities
 from regression.results import INTERVAL_COLUMNS, EstimateResult, JointError
 
 World = Callable[..., Any]  # the fixtures of conftest.py
@@ -104,7 +104,7 @@ def test_the_loss_has_its_exact_gradient_and_hessian() -> None:
     rng = np.random.default_rng(1)
     a = rng.integers(0, 5, 40)
     b = (a + 1 + rng.integers(0, 4, 40)) % 5
-    loss = DavidsonLoss(Pairs(a, b, 5), rng.uniform(0, 1, 40), rng.normal(0, 0.3, 40),
+    loss = DavidsonLoss(GeneratorPairs(a, b, 5), rng.uniform(0, 1, 40), rng.normal(0, 0.3, 40),
                         rng.uniform(0, 0.4, 40))  # fmt: skip
     for theta in rng.normal(0, 1, (5, 6)):
         assert check_grad(lambda x: loss(x)[0], lambda x: loss(x)[1], theta) < 1e-5
@@ -237,3 +237,24 @@ def test_coverage_per_generator(world: World, sample_votes: SampleVotes) -> None
             hits.append(((interval["low"] <= true) & (true <= interval["high"])).to_numpy())
     floor = 0.93 - 3 * np.sqrt(alpha * (1 - alpha) / n_worlds)
     assert np.mean(hits, axis=0).min() >= floor, np.mean(hits, axis=0)
+
+
+def test_fewer_votes_than_parameters_give_no_interval(world: World) -> None:
+    """Five votes on four generators: three or more for two of them, but too few in all for the
+    four parameters (three strengths and nu); no generator gets an estimate, each is named (the
+    fit may also say the strengths are not identified)."""
+    verdicts = pd.DataFrame({"item": range(12), "generator_a": ["x", "y", "x", "w"] * 3,
+                             "generator_b": ["y", "z", "z", "x"] * 3, "validator": "j",
+                             "verdict": ["a", "b", "tie", "a"] * 3})  # fmt: skip
+    human = (
+        verdicts[["item", "generator_a", "generator_b"]]
+        .iloc[:5]
+        .assign(human=["a", "b", "tie", "b", "b"])
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fit = PairwiseModel(estimand="bradley_terry").fit_table(verdicts, human)
+    few = [str(w.message) for w in caught if w.category is FewVotesWarning]
+    assert few == list(fit.warnings) and len(few) == 4
+    assert "'x' has 4 human vote(s): too few for an interval of this model" in few[0]
+    assert fit.estimate.isna().all()
