@@ -157,7 +157,8 @@ class PairwiseResult(Ranked):
             f"there are no human votes: the {cls.NAME} are the judges' own, uncorrected for "
             "their errors and position bias, with no interval."
         )
-        warnings.warn(message, FewVotesWarning, stacklevel=4)
+        # past this, _judges_only, the estimator and fit_table: the caller's line
+        warnings.warn(message, FewVotesWarning, stacklevel=5)
         n_gen = len(table.generators)
         nan = np.full(n_gen, np.nan)
         return cls.from_arrays(
