@@ -380,6 +380,31 @@ class PairwiseStrengths(PairwiseResult):
         "mean_of_judges": _UNCORRECTED,
     }
 
+    def elo(self, alpha: float = 0.05, *, centre: float = 1000.0) -> pd.DataFrame:
+        """The interval on the Elo scale arena leaderboards print, ``centre + 400 / ln(10) *
+        beta``: 400 points are odds of 10 to 1 among the battles not tied (the scale of Chatbot
+        Arena's and Arena-Hard-Auto's Bradley-Terry ratings, which count a tie as half a win
+        each where jurycal fits Davidson's ``nu``).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from regression.pairwise import PairwiseModel
+        >>> verdicts = pd.DataFrame({"item": range(6), "generator_a": ["x", "y", "x"] * 2,
+        ...                          "generator_b": ["y", "z", "z"] * 2, "validator": "j",
+        ...                          "verdict": ["a", "a", "a", "a", "b", "tie"]})
+        >>> human = verdicts[["item", "generator_a", "generator_b"]].assign(
+        ...     human=["a", "b", "tie", "b", "a", "a"])
+        >>> fit = PairwiseModel(estimand="bradley_terry").fit_table(verdicts, human)
+        >>> fit.elo()["estimate"].round(0).to_dict()
+        {'x': 1072.0, 'y': 1000.0, 'z': 928.0}
+        """
+        table = self.interval(alpha)
+        points = 400.0 / np.log(10.0)
+        for column in ("estimate", "low", "high"):
+            table[column] = centre + points * table[column]
+        return table
+
     def summary_notes(self, alpha: float) -> tuple[str, ...]:
         """:meth:`PairwiseResult.summary_notes` and what the strengths are."""
         nu = self.tie_parameter

@@ -152,6 +152,18 @@ def test_the_result_keeps_the_contract_and_ranks(world: World) -> None:
     assert list(fit.diagnostics().index) == ["j0", "j1", "j2", "human voters"]
 
 
+def test_the_elo_scale_is_the_strengths_in_arena_points(world: World) -> None:
+    verdicts, human, _ = world(10)
+    fit = PairwiseModel(estimand="bradley_terry").fit_table(verdicts, human)
+    elo, interval = fit.elo(0.1, centre=1500), fit.interval(0.1)
+    for column in ("estimate", "low", "high"):
+        np.testing.assert_allclose(elo[column], 1500 + 400 / np.log(10) * interval[column])
+    # 400 points apart: odds of 10 to 1 in Davidson's model, ties aside
+    win, _, loss = davidson_probabilities(np.array([np.log(10.0)]), 0.0)  # 400 points
+    assert win[0] / loss[0] == pytest.approx(10.0)
+    assert elo["estimate"].mean() == pytest.approx(1500)  # the strengths sum to zero
+
+
 def test_no_human_votes_give_the_judges_own_strengths_with_a_warning(world: World) -> None:
     verdicts, _, _ = world(6, n_battles=400)
     with pytest.warns(FewVotesWarning, match="no human votes"):
