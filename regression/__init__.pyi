@@ -19,6 +19,7 @@ from .labels import suggest_labels as suggest_labels
 from .latent import LatentTraitModel as LatentTraitModel
 from .latent import LatentTraitResult as LatentTraitResult
 from .leave_out import leave_out_evaluation as leave_out_evaluation
+from .pairwise import PairwiseModel as PairwiseModel
 from .ranking import Leaderboard as Leaderboard
 from .ranking import leaderboard as leaderboard
 from .registry import REGISTRY as REGISTRY

@@ -5,11 +5,20 @@ the eval tools write, read as ``"a"``, ``"b"`` or ``"tie"``);
 :mod:`~regression.pairwise.table` checks the judges' verdicts and the human
 votes once into a :class:`PairwiseTable`; :mod:`~regression.pairwise.predict`
 predicts a battle's human verdict from the judges'; :mod:`~regression.pairwise.win_rate`
-estimates each generator's win rate (:class:`PairwiseModel`), its result on the
-result contract in :mod:`~regression.pairwise.result`.
+estimates each generator's win rate and :mod:`~regression.pairwise.davidson` its
+Bradley-Terry-Davidson strength, both behind :class:`PairwiseModel`
+(:mod:`~regression.pairwise.model`), their results on the result contract (and ranked
+through :mod:`regression.ranking`) in :mod:`~regression.pairwise.result`.
 """
 
-from regression.pairwise.result import PairwiseWinRates
+from regression.pairwise.davidson import bradley_terry
+from regression.pairwise.model import ESTIMANDS, PairwiseModel
+from regression.pairwise.result import (
+    FewVotesWarning,
+    PairwiseResult,
+    PairwiseStrengths,
+    PairwiseWinRates,
+)
 from regression.pairwise.table import (
     HUMAN_VERDICT_COLUMNS,
     VERDICT_COLUMNS,
@@ -24,7 +33,7 @@ from regression.pairwise.verdicts import (
     VerdictError,
     verdict_words,
 )
-from regression.pairwise.win_rate import ESTIMANDS, FewVotesWarning, PairwiseModel, win_rates
+from regression.pairwise.win_rate import win_rates
 
 __all__ = [
     "ESTIMANDS",
@@ -36,9 +45,12 @@ __all__ = [
     "BattleError",
     "FewVotesWarning",
     "PairwiseModel",
+    "PairwiseResult",
+    "PairwiseStrengths",
     "PairwiseTable",
     "PairwiseWinRates",
     "VerdictError",
+    "bradley_terry",
     "check_pairwise",
     "verdict_words",
     "win_rates",

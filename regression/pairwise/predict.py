@@ -15,6 +15,15 @@ generator_a minus 1/2 on the features, cross-fitted over the voted battles
 (cross-prediction, Zrnic & Candes, 2024): a voted battle is predicted by a fit
 without its fold, an unvoted one by the mean of the fold fits, so no
 prediction uses the battle's own vote.
+
+The Bradley-Terry-Davidson fit needs a distribution over the three verdicts
+``{a, tie, b}``, not only the expected score. The expected score ``s`` gives
+``P(a) - P(b) = 2 s - 1``; the chance of a tie ``t`` is a second ridge
+regression, on each judge's ties (one feature per judge and position: 1 for a
+tie) with an intercept, cross-fitted on the same folds. Ties read the same
+either way round, so ``t`` does not depend on the orientation either. ``t`` is
+clipped to ``[0, 2 min(s, 1 - s)]`` so that ``P(a) = s - t / 2`` and ``P(b) =
+1 - s - t / 2`` are not negative (:func:`predict_verdicts`).
 """
 
 from __future__ import annotations
@@ -23,7 +32,7 @@ import numpy as np
 
 from regression.pairwise.table import PairwiseTable
 
-__all__ = ["FOLDS", "RIDGE", "cross_fit", "judge_features"]
+__all__ = ["FOLDS", "RIDGE", "cross_fit", "judge_features", "predict_verdicts", "tie_features"]
 
 #: Penalty on the squared coefficients, in voted battles.
 RIDGE = 1.0
@@ -55,13 +64,38 @@ def judge_features(table: PairwiseTable) -> np.ndarray:
     return x
 
 
-def _ridge(x: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:
+def tie_features(table: PairwiseTable) -> np.ndarray:
+    """``(n_battles, 2 * n_validators)``: per judge, 1 where it called the battle a tie when
+    generator_a's answer was shown first, then when it was shown second.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from regression.pairwise import check_pairwise
+    >>> verdicts = pd.DataFrame({"item": [1, 1], "generator_a": "x", "generator_b": "y",
+    ...                          "validator": "j", "verdict": ["tie", "a"], "position": ["ab", "ba"]})
+    >>> tie_features(check_pairwise(verdicts)).tolist()
+    [[1.0, 0.0]]
+    """
+    x = np.zeros((table.n_battles, 2 * len(table.validators)))
+    tie = table.score == 0.5
+    column = 2 * table.validator + table.position
+    np.add.at(x, (table.battle[tie], column[tie]), 1.0)
+    return x
+
+
+def _ridge(x: np.ndarray, y: np.ndarray, ridge: float, centre: float) -> np.ndarray:
     gram = x.T @ x + ridge * np.eye(x.shape[1])
-    return np.linalg.solve(gram, x.T @ (y - 0.5))
+    return np.linalg.solve(gram, x.T @ (y - centre))
 
 
 def cross_fit(
-    x: np.ndarray, human: np.ndarray, *, seed: int = 0, ridge: float = RIDGE
+    x: np.ndarray,
+    human: np.ndarray,
+    *,
+    seed: int = 0,
+    ridge: float = RIDGE,
+    intercept: bool = False,
 ) -> np.ndarray:
     """Each battle's predicted human score of generator_a, none from the battle's own vote.
 
@@ -75,11 +109,16 @@ def cross_fit(
         Seeds the folds.
     ridge : float
         The penalty.
+    intercept : bool
+        False: no intercept, the fit centred at 1/2 (a score, antisymmetric in
+        the orientation); True: centred at the mean of each fold's training
+        votes (a tie rate).
 
     Returns
     -------
     ndarray
-        Predictions in [0, 1]; 1/2 everywhere when fewer than two battles are voted.
+        Predictions in [0, 1]; 1/2 (with ``intercept``, the voted mean) everywhere when
+        fewer than two battles are voted.
 
     Examples
     --------
@@ -89,7 +128,8 @@ def cross_fit(
     True
     """
     voted = np.flatnonzero(~np.isnan(human))
-    prediction = np.full(len(x), 0.5)
+    centre = float(np.mean(human[voted])) if intercept and voted.size else 0.5
+    prediction = np.full(len(x), centre)
     if voted.size < 2:
         return prediction
     k = min(FOLDS, voted.size)
@@ -98,7 +138,34 @@ def cross_fit(
     prediction[unvoted] = 0.0
     for fold in range(k):
         train, test = voted[folds != fold], voted[folds == fold]
-        beta = _ridge(x[train], human[train], ridge)
-        prediction[test] = 0.5 + x[test] @ beta
-        prediction[unvoted] += (0.5 + x[unvoted] @ beta) / k
+        centre = float(np.mean(human[train])) if intercept else 0.5
+        beta = _ridge(x[train], human[train], ridge, centre)
+        prediction[test] = centre + x[test] @ beta
+        prediction[unvoted] += (centre + x[unvoted] @ beta) / k
     return np.clip(prediction, 0.0, 1.0)
+
+
+def predict_verdicts(
+    table: PairwiseTable, *, seed: int = 0, ridge: float = RIDGE
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each battle's predicted human verdict as ``(score, tie)``: the expected score of
+    generator_a and the chance of a tie, cross-fitted on the same folds (module docstring).
+
+    ``P(a) = score - tie / 2``, ``P(b) = 1 - score - tie / 2``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from regression.pairwise import check_pairwise
+    >>> verdicts = pd.DataFrame({"item": range(6), "generator_a": "x", "generator_b": "y",
+    ...                          "validator": "j", "verdict": ["a", "tie", "b"] * 2})
+    >>> human = verdicts[["item", "generator_a", "generator_b"]].assign(
+    ...     human=["a", "tie", "b", "a", "tie", "b"])
+    >>> score, tie = predict_verdicts(check_pairwise(verdicts, human))
+    >>> bool(tie[1] > tie[0]) and bool(score[0] > score[2])
+    True
+    """
+    human_tie = np.where(np.isnan(table.human), np.nan, table.human == 0.5)
+    score = cross_fit(judge_features(table), table.human, seed=seed, ridge=ridge)
+    tie = cross_fit(tie_features(table), human_tie, seed=seed, ridge=ridge, intercept=True)
+    return score, np.minimum(tie, 2.0 * np.minimum(score, 1.0 - score))

@@ -1,42 +1,65 @@
-"""The win-rate result on the result contract (:mod:`regression.results`)."""
+"""The pairwise results on the result contract (:mod:`regression.results`): win rates and
+Bradley-Terry-Davidson strengths, each with one joint error, ranked through :mod:`regression.ranking`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
 
 import numpy as np
 import pandas as pd
 
+from regression.checks import SeedLike
+from regression.errors import JurycalWarning
 from regression.intervals import normal_bounds
 from regression.pairwise.table import PairwiseTable
 from regression.pairwise.verdicts import POSITIONS
+from regression.ranking import Ranked
 from regression.results import JointError, Summary, interval_frame
 
-__all__ = ["PairwiseWinRates"]
+__all__ = [
+    "MIN_VOTES",
+    "FewVotesWarning",
+    "PairwiseResult",
+    "PairwiseStrengths",
+    "PairwiseWinRates",
+    "votes_per_generator",
+]
 
-_COVERS = {
-    "ppi++": (
-        "the random choice of the voted battles (design-based, inverse-probability weighted) and "
-        "the judges' errors on them, for the win rates over the battles in the table (normal "
-        "interval from the linearised prediction-powered estimate)"
-    ),
-    "labels_only": (
-        "the random choice of the voted battles (design-based, inverse-probability weighted), for "
-        "the win rates over the battles in the table (normal interval)"
-    ),
-    "mean_of_judges": "nothing: no human votes, the judges' own verdicts uncorrected",
-}
+#: The human votes a generator needs for an estimate with an interval.
+MIN_VOTES = 3
+
+_DESIGN = "the random choice of the voted battles (design-based, inverse-probability weighted)"
+_UNCORRECTED = "nothing: no human votes, the judges' own verdicts uncorrected"
+
+
+class FewVotesWarning(JurycalWarning):
+    """A generator has too few human votes for an interval, or there are none at all."""
+
+
+def votes_per_generator(table: PairwiseTable) -> tuple[np.ndarray, np.ndarray]:
+    """Per generator: its battles and its voted battles (a battle counts for both generators)."""
+    n_gen = len(table.generators)
+    voted = table.human_row >= 0
+
+    def per_generator(mask: np.ndarray) -> np.ndarray:
+        return np.bincount(table.battle_a[mask], minlength=n_gen) + np.bincount(
+            table.battle_b[mask], minlength=n_gen
+        )
+
+    return per_generator(np.ones(table.n_battles, dtype=bool)), per_generator(voted)
 
 
 @dataclass(frozen=True, eq=False)
-class PairwiseWinRates:
-    """Each generator's win rate over its battles, and the joint error of the estimates.
+class PairwiseResult(Ranked):
+    """What the pairwise estimands share: estimates per generator, one joint error, the judges'
+    diagnostics and what they are worth in human votes.
 
     Attributes
     ----------
     estimate : Series
-        Per generator: the win rate (a win 1, a tie 1/2).
+        Per generator.
     covariance : DataFrame
         Generators x generators: the estimated covariance of the errors
         (a battle counts for both its generators).
@@ -51,6 +74,10 @@ class PairwiseWinRates:
     table : PairwiseTable
         The checked tables.
     warnings : tuple of str
+    prediction : ndarray, optional
+        Per battle: the judges' cross-fitted prediction of the human score of
+        its generator_a (:mod:`~regression.pairwise.predict`); None when the
+        judges were not used.
     """
 
     estimate: pd.Series
@@ -62,13 +89,93 @@ class PairwiseWinRates:
     se_labels_only: pd.Series
     table: PairwiseTable
     warnings: tuple[str, ...] = ()
+    prediction: np.ndarray | None = field(default=None, repr=False)
 
     SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ()
+    #: The bounds of an interval (a win rate lies in [0, 1]; a log-strength anywhere).
+    LIMITS: ClassVar[tuple[float, float]] = (0.0, 1.0)
+    #: What the estimates are, as a summary's title and table name say it.
+    TITLE: ClassVar[str] = ""
+    NAME: ClassVar[str] = ""
+    #: Per method: what the interval and the joint error account for.
+    COVERS: ClassVar[dict[str, str]] = {}
+
+    @classmethod
+    def from_arrays(
+        cls,
+        table: PairwiseTable,
+        estimate: np.ndarray,
+        covariance: np.ndarray,
+        method: str,
+        *,
+        lam: np.ndarray | float,
+        se_labels_only: np.ndarray,
+        **extra: Any,
+    ) -> Self:
+        """The result from arrays in the order of ``table.generators``. A generator with fewer
+        than :data:`MIN_VOTES` votes loses its estimate (a :class:`FewVotesWarning` each)."""
+        n_battles, n_labels = votes_per_generator(table)
+        estimate, covariance = np.array(estimate, dtype=float), np.array(covariance, dtype=float)
+        corrected = method != "mean_of_judges"
+        few = corrected & (n_labels < MIN_VOTES)
+        # enough votes each, but too few in all for the model's parameters: no interval either
+        unscaled = corrected & ~few & ~np.isfinite(np.diag(covariance))
+        caught = tuple(
+            f"{table.generators[g]!r} has {int(n_labels[g])} human vote(s): too few for an "
+            + ("interval." if few[g] else "interval of this model (fewer votes than parameters).")
+            for g in np.flatnonzero(few | unscaled)
+        )
+        few |= unscaled
+        for message in caught:
+            warnings.warn(message, FewVotesWarning, stacklevel=4)
+        estimate[few] = np.nan
+        covariance[few, :] = np.nan
+        covariance[:, few] = np.nan
+        index = pd.Index(table.generators, name="generator")
+
+        def series(values: Any, name: str) -> pd.Series:
+            return pd.Series(np.broadcast_to(values, len(index)), index=index, name=name)
+
+        return cls(
+            estimate=series(estimate, "estimate"),
+            covariance=pd.DataFrame(covariance, index=index, columns=index),
+            method=method,
+            n_labels=series(n_labels, "n_labels"),
+            n_battles=series(n_battles, "n_battles"),
+            lam=series(lam, "lam"),
+            se_labels_only=series(np.where(few, np.nan, se_labels_only), "se_labels_only"),
+            table=table,
+            warnings=(*caught, *extra.pop("warnings", ())),
+            **extra,
+        )
+
+    @classmethod
+    def uncorrected(cls, table: PairwiseTable, estimate: np.ndarray, **extra: Any) -> Self:
+        """No human votes: the judges' own estimates (``mean_of_judges``), uncorrected, without
+        an interval, with a :class:`FewVotesWarning`."""
+        message = (
+            f"there are no human votes: the {cls.NAME} are the judges' own, uncorrected for "
+            "their errors and position bias, with no interval."
+        )
+        # past this, _judges_only, the estimator and fit_table: the caller's line
+        warnings.warn(message, FewVotesWarning, stacklevel=5)
+        n_gen = len(table.generators)
+        nan = np.full(n_gen, np.nan)
+        return cls.from_arrays(
+            table,
+            estimate,
+            np.full((n_gen, n_gen), np.nan),
+            "mean_of_judges",
+            lam=nan,
+            se_labels_only=nan,
+            warnings=(message,),
+            **extra,
+        )
 
     @property
     def covers(self) -> str:
         """What the interval accounts for, in a sentence."""
-        return _COVERS[self.method]
+        return self.COVERS[self.method]
 
     @property
     def se(self) -> pd.Series:
@@ -78,12 +185,14 @@ class PairwiseWinRates:
         )
 
     def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
-        """Per generator: ``estimate, low, high, method, n_labels`` (normal, clipped to [0, 1]).
+        """Per generator: ``estimate, low, high, method, n_labels`` (normal, within :attr:`LIMITS`).
 
         Each interval holds for its generator alone; for all at once use
         :meth:`joint_error` (simultaneous bands, comparisons, rank sets).
         """
-        low, high = normal_bounds(self.estimate.to_numpy(), self.se.to_numpy(), alpha, alternative)
+        low, high = normal_bounds(
+            self.estimate.to_numpy(), self.se.to_numpy(), alpha, alternative, limits=self.LIMITS
+        )
         table = interval_frame(self.estimate.index, self.estimate, low, high, self.method)
         table["n_labels"] = self.n_labels.to_numpy()
         return table
@@ -96,6 +205,28 @@ class PairwiseWinRates:
         ratio = (self.se_labels_only / self.se) ** 2
         return (self.n_labels * (ratio - 1.0)).clip(lower=0.0).rename("judges_worth")
 
+    def total_worth(self) -> float:
+        """The human votes the judges are worth over all generators: the votes alone would need
+        ``n_votes * (sum V_votes / sum V)`` votes for the total variance the judges give, this
+        many more than ``n_votes``; NaN without intervals."""
+        kept = self.se.notna() & self.se_labels_only.notna()
+        if not kept.any():
+            return float("nan")
+        ratio = float((self.se_labels_only[kept] ** 2).sum() / (self.se[kept] ** 2).sum())
+        return max(self.table.n_labels * (ratio - 1.0), 0.0)
+
+    def explained(self) -> float:
+        """The share of the variance of the human score on the voted battles that the judges'
+        cross-fitted prediction explains (``1 - sum w (s - f)^2 / sum w (s - sbar)^2``, weights
+        ``1 / pi``; out of sample, so it may be below 0); NaN without a prediction."""
+        voted = self.table.human_row >= 0
+        if self.prediction is None or voted.sum() < 2:
+            return float("nan")
+        s, f = self.table.human[voted], self.prediction[voted]
+        w = 1.0 / self.table.inclusion_probability[voted]
+        spread = np.sum(w * (s - np.average(s, weights=w)) ** 2)
+        return float(1.0 - np.sum(w * (s - f) ** 2) / spread) if spread > 0 else float("nan")
+
     def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
         """Per generator: the interval, ``se``, ``n_battles``, ``lam`` and ``judges_worth``."""
         table = self.interval(alpha)
@@ -105,8 +236,22 @@ class PairwiseWinRates:
         table["judges_worth"] = self.worth()
         return table
 
-    def joint_error(self) -> JointError:
-        """The estimates' joint error: normal, with :attr:`covariance`."""
+    def joint_error(self, *, seed: SeedLike = 0) -> JointError:
+        """The estimates' joint error: normal, with :attr:`covariance` (``seed`` is unused: the
+        law is normal, drawn by the ranking procedures with their own seed).
+
+        Raises
+        ------
+        ValueError
+            With no human votes (``mean_of_judges``): the judges' own estimates have no error
+            to rank by.
+        """
+        if self.method == "mean_of_judges":
+            raise ValueError(
+                "these estimates are the judges' own (method 'mean_of_judges': no human votes), "
+                "uncorrected and without a joint error, so they cannot be compared or ranked; "
+                "add human votes on some battles."
+            )
         return JointError(self.estimate, self.covariance, covers=self.covers)
 
     def diagnostics(self) -> pd.DataFrame:
@@ -150,17 +295,127 @@ class PairwiseWinRates:
         )
         return pd.concat([frame, humans])
 
-    def summary(self, alpha: float = 0.05) -> Summary:
-        """The win rates, the judges' diagnostics and what the interval covers."""
-        level = f"{100 * (1 - alpha):g} %"
-        notes = (
+    def summary_notes(self, alpha: float) -> tuple[str, ...]:
+        """The summary's sentences: the level, what it covers, the votes and what the judges add."""
+        level = f"{1 - alpha:.0%}"
+        notes = [
             f"{level} intervals, each for its generator alone; {self.covers}.",
             f"{int(self.table.n_labels)} of {self.table.n_battles} battles have a human vote; "
             f"orders shown: {', '.join(POSITIONS)} (generator_a's answer first, second).",
-        )
+        ]
+        explained = self.explained()
+        if np.isfinite(explained):
+            notes.append(
+                f"The judges' cross-fitted prediction explains {explained:.0%} of the variance "
+                "of the human score on the voted battles (out of sample)."
+            )
+        worth = self.total_worth()
+        if self.method == "ppi++" and np.isfinite(worth):
+            notes.append(
+                f"The judges are worth about {worth:.0f} human votes: with them, the "
+                f"{self.table.n_labels} votes give the total variance of about "
+                f"{self.table.n_labels + worth:.0f} votes alone (judges_worth: per generator)."
+            )
+        return tuple(notes)
+
+    def summary(self, alpha: float = 0.05) -> Summary:
+        """The estimates, the judges' diagnostics and what the interval covers."""
         return Summary(
-            "Win rates from pairwise verdicts",
-            {"win rates": self.to_frame(alpha), "judges": self.diagnostics()},
-            notes=notes,
+            self.TITLE,
+            {self.NAME: self.to_frame(alpha), "judges": self.diagnostics()},
+            notes=self.summary_notes(alpha),
             warnings=self.warnings,
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class PairwiseWinRates(PairwiseResult):
+    """Each generator's win rate over its battles (a win 1, a tie 1/2), and the joint error.
+
+    See :class:`PairwiseResult` for the attributes.
+    """
+
+    TITLE: ClassVar[str] = "Win rates from pairwise verdicts"
+    NAME: ClassVar[str] = "win rates"
+    COVERS: ClassVar[dict[str, str]] = {
+        "ppi++": (
+            f"{_DESIGN} and the judges' errors on them, for the win rates over the battles in "
+            "the table (normal interval from the linearised prediction-powered estimate)"
+        ),
+        "labels_only": f"{_DESIGN}, for the win rates over the battles in the table (normal interval)",
+        "mean_of_judges": _UNCORRECTED,
+    }
+
+
+@dataclass(frozen=True, eq=False)
+class PairwiseStrengths(PairwiseResult):
+    """Each generator's Bradley-Terry-Davidson log-strength, centred to sum to zero, and the
+    joint error (:mod:`regression.pairwise.davidson`).
+
+    ``exp(beta_i - beta_j)`` is the odds of ``i`` beating ``j`` among the battles not tied.
+    See :class:`PairwiseResult` for the other attributes; ``lam`` is one weight for all
+    strengths.
+
+    Attributes
+    ----------
+    tie_parameter : float
+        Davidson's ``nu``: a battle between equals is a tie with probability ``nu / (2 + nu)``.
+    """
+
+    tie_parameter: float = float("nan")
+
+    LIMITS: ClassVar[tuple[float, float]] = (-np.inf, np.inf)
+    TITLE: ClassVar[str] = "Bradley-Terry strengths from pairwise verdicts"
+    NAME: ClassVar[str] = "strengths"
+    COVERS: ClassVar[dict[str, str]] = {
+        "ppi++": (
+            f"{_DESIGN} and the judges' errors on them, for the Davidson fit to the human votes "
+            "on every battle in the table (normal interval from the sandwich of the "
+            "prediction-powered M-estimate)"
+        ),
+        "labels_only": (
+            f"{_DESIGN}, for the Davidson fit to the human votes on every battle in the table "
+            "(normal interval from the sandwich)"
+        ),
+        "mean_of_judges": _UNCORRECTED,
+    }
+
+    def elo(self, alpha: float = 0.05, *, centre: float = 1000.0) -> pd.DataFrame:
+        """The interval on the Elo scale arena leaderboards print, ``centre + 400 / ln(10) *
+        beta``: 400 points are odds of 10 to 1 among the battles not tied (the scale of Chatbot
+        Arena's and Arena-Hard-Auto's Bradley-Terry ratings, which count a tie as half a win
+        each where jurycal fits Davidson's ``nu``).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from regression.pairwise import PairwiseModel
+        >>> verdicts = pd.DataFrame({"item": range(6), "generator_a": ["x", "y", "x"] * 2,
+        ...                          "generator_b": ["y", "z", "z"] * 2, "validator": "j",
+        ...                          "verdict": ["a", "a", "a", "a", "b", "tie"]})
+        >>> human = verdicts[["item", "generator_a", "generator_b"]].assign(
+        ...     human=["a", "b", "tie", "b", "a", "a"])
+        >>> fit = PairwiseModel(estimand="bradley_terry").fit_table(verdicts, human)
+        >>> fit.elo()["estimate"].round(0).to_dict()
+        {'x': 1072.0, 'y': 1000.0, 'z': 928.0}
+        """
+        table = self.interval(alpha)
+        points = 400.0 / np.log(10.0)
+        for column in ("estimate", "low", "high"):
+            table[column] = centre + points * table[column]
+        return table
+
+    def summary_notes(self, alpha: float) -> tuple[str, ...]:
+        """:meth:`PairwiseResult.summary_notes` and what the strengths are."""
+        nu = self.tie_parameter
+        ties = (
+            f"the tie parameter nu = {nu:.3g} (equals tie with probability {nu / (2 + nu):.0%})"
+            if nu > 1e-6
+            else "no ties: the tie parameter nu is 0, plain Bradley-Terry"
+        )
+        return (
+            *super().summary_notes(alpha),
+            "Strengths are Davidson (1970) log-strengths beta, centred to sum to zero: "
+            "P(i beats j) = e^(beta_i) / (e^(beta_i) + e^(beta_j) + nu e^((beta_i + beta_j) / 2)); "
+            f"{ties}.",
         )

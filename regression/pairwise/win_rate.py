@@ -35,24 +35,13 @@ agree does not get a zero-width interval. The intervals are normal, clipped to
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
-import pandas as pd
 
-from regression.errors import JurycalWarning
 from regression.pairwise.predict import cross_fit, judge_features
-from regression.pairwise.result import PairwiseWinRates
-from regression.pairwise.table import PairwiseTable, check_pairwise
+from regression.pairwise.result import MIN_VOTES, PairwiseWinRates
+from regression.pairwise.table import PairwiseTable
 
-__all__ = ["ESTIMANDS", "FewVotesWarning", "PairwiseModel", "win_rates"]
-
-#: The estimands :class:`PairwiseModel` fits.
-ESTIMANDS = ("win_rate",)
-
-
-class FewVotesWarning(JurycalWarning):
-    """A generator has too few human votes for an interval, or there are none at all."""
+__all__ = ["win_rates"]
 
 
 def _sides(table: PairwiseTable) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -87,6 +76,8 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
 
     Examples
     --------
+    >>> import pandas as pd
+    >>> from regression.pairwise import check_pairwise
     >>> verdicts = pd.DataFrame({"item": range(6), "generator_a": ["x", "y", "x"] * 2,
     ...                          "generator_b": ["y", "z", "z"] * 2, "validator": "j",
     ...                          "verdict": ["a", "a", "a", "a", "b", "tie"]})
@@ -96,16 +87,13 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
     >>> fit.estimate.round(3).to_dict()  # every battle voted: the humans' own win rates
     {'x': 0.75, 'y': 0.5, 'z': 0.25}
     """
-    generators = table.generators
-    n_gen = len(generators)
+    n_gen = len(table.generators)
     battle, generator, sign = _sides(table)
     n_battles = np.bincount(generator, minlength=n_gen).astype(float)
     voted = table.human_row >= 0
-    n_labels = np.bincount(generator[voted[battle]], minlength=n_gen)
     x = judge_features(table)
-    caught: list[str] = []
     if not voted.any():
-        return _judges_only(table, battle, generator, sign, n_battles)
+        return _judges_only(table)
     decisive = judges and bool(np.any(x != 0))
     f = cross_fit(x, table.human, seed=seed) if decisive else np.full(table.n_battles, 0.5)
     s_side = 0.5 + sign * (table.human[battle] - 0.5)  # NaN where unvoted
@@ -117,11 +105,8 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
     for g in range(n_gen):
         mine = generator == g
         on = mine & voted[battle]
-        if on.sum() < 3:
-            caught.append(
-                f"{generators[g]!r} has {int(on.sum())} human vote(s): too few for an interval."
-            )
-            continue
+        if on.sum() < MIN_VOTES:
+            continue  # no estimate: PairwiseResult.from_arrays warns
         w, y, q = weight[on], s_side[on], f_side[on]
         lam[g] = _power_tuning(w, y, q) if decisive else 0.0
         r = y - lam[g] * q
@@ -133,23 +118,14 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
         phi[battle[on], g] = np.sqrt(bessel * (1.0 - pi)) / pi * (r - m) / n_battles[g]
         se0[g] = _human_only_se(w, y, n_battles[g], q.mean())
         pseudo[g] = _pseudo_variance(w, lam[g], q.mean(), m, n_battles[g])
-    covariance = phi.T @ phi + np.diag(pseudo)
-    missing = np.isnan(estimate)
-    covariance[missing, :] = np.nan
-    covariance[:, missing] = np.nan
-    for message in caught:
-        warnings.warn(message, FewVotesWarning, stacklevel=3)
-    index = pd.Index(generators, name="generator")
-    return PairwiseWinRates(
-        estimate=pd.Series(estimate, index=index, name="estimate"),
-        covariance=pd.DataFrame(covariance, index=index, columns=index),
-        method="ppi++" if decisive else "labels_only",
-        n_labels=pd.Series(n_labels, index=index, name="n_labels"),
-        n_battles=pd.Series(n_battles.astype(int), index=index, name="n_battles"),
-        lam=pd.Series(lam, index=index, name="lam"),
-        se_labels_only=pd.Series(se0, index=index, name="se_labels_only"),
-        table=table,
-        warnings=tuple(caught),
+    return PairwiseWinRates.from_arrays(
+        table,
+        estimate,
+        phi.T @ phi + np.diag(pseudo),
+        "ppi++" if decisive else "labels_only",
+        lam=lam,
+        se_labels_only=se0,
+        prediction=f if decisive else None,
     )
 
 
@@ -180,13 +156,7 @@ def _pseudo_variance(w: np.ndarray, lam: float, q_mean: float, m: float, n_battl
     return float(np.sum((1.0 - pi) / pi**2 * (r - m) ** 2) / n_battles**2)
 
 
-def _judges_only(
-    table: PairwiseTable,
-    battle: np.ndarray,
-    generator: np.ndarray,
-    sign: np.ndarray,
-    n_battles: np.ndarray,
-) -> PairwiseWinRates:
+def _judges_only(table: PairwiseTable) -> PairwiseWinRates:
     """No human votes: each generator's mean score in the judges' verdicts, uncorrected."""
     n_gen = len(table.generators)
     given = ~np.isnan(table.score)
@@ -197,67 +167,4 @@ def _judges_only(
     total = np.bincount(row_gen, weights=row_score, minlength=n_gen)
     count = np.bincount(row_gen, minlength=n_gen)
     with np.errstate(invalid="ignore", divide="ignore"):
-        estimate = total / count
-    message = (
-        "there are no human votes: the win rates are the judges' own, uncorrected for their "
-        "errors and position bias, with no interval."
-    )
-    warnings.warn(message, FewVotesWarning, stacklevel=3)
-    index = pd.Index(table.generators, name="generator")
-    nan = np.full(n_gen, np.nan)
-    return PairwiseWinRates(
-        estimate=pd.Series(estimate, index=index, name="estimate"),
-        covariance=pd.DataFrame(np.full((n_gen, n_gen), np.nan), index=index, columns=index),
-        method="mean_of_judges",
-        n_labels=pd.Series(np.zeros(n_gen, dtype=int), index=index, name="n_labels"),
-        n_battles=pd.Series(n_battles.astype(int), index=index, name="n_battles"),
-        lam=pd.Series(nan, index=index, name="lam"),
-        se_labels_only=pd.Series(nan, index=index, name="se_labels_only"),
-        table=table,
-        warnings=(message,),
-    )
-
-
-class PairwiseModel:
-    """Win rates from several judges' pairwise verdicts and a few human votes.
-
-    Parameters
-    ----------
-    estimand : {"win_rate"}
-        The generator's mean human score over its battles in the table (a
-        win 1, a tie 1/2).
-    judges : bool
-        False: the human votes alone, for comparison.
-    seed : int
-        Seeds the folds of the cross-fitted predictor.
-
-    Examples
-    --------
-    >>> verdicts = pd.DataFrame({"item": [1, 2, 3], "generator_a": "x", "generator_b": "y",
-    ...                          "validator": "j", "verdict": ["a", "tie", "a"]})
-    >>> human = verdicts[["item", "generator_a", "generator_b"]].assign(human=["a", "b", "tie"])
-    >>> PairwiseModel().fit_table(verdicts, human).interval()["estimate"].to_dict()
-    {'x': 0.5, 'y': 0.5}
-    """
-
-    def __init__(self, *, estimand: str = "win_rate", judges: bool = True, seed: int = 0) -> None:
-        self.estimand = estimand
-        self.judges = judges
-        self.seed = seed
-
-    def fit_table(
-        self, verdicts: pd.DataFrame, human: pd.DataFrame | None = None
-    ) -> PairwiseWinRates:
-        """Check the tables (:func:`~regression.pairwise.check_pairwise`) and estimate.
-
-        Raises
-        ------
-        ValueError
-            An estimand other than ``"win_rate"``, or bad tables.
-        """
-        if self.estimand not in ESTIMANDS:
-            raise ValueError(
-                f"estimand ({self.estimand!r}) not recognized; must be one of "
-                f"{', '.join(map(repr, ESTIMANDS))}."
-            )
-        return win_rates(check_pairwise(verdicts, human), judges=self.judges, seed=self.seed)
+        return PairwiseWinRates.uncorrected(table, total / count)

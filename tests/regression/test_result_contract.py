@@ -80,6 +80,18 @@ def _latent() -> Any:
     )
 
 
+def _pairwise(estimand: str) -> Callable[[], Any]:
+    def fit() -> Any:
+        from jurycal.datasets import load_arena_pairwise
+        from regression import PairwiseModel
+
+        verdicts, human = load_arena_pairwise()
+        votes = human.sample(200, random_state=0)
+        return PairwiseModel(estimand=estimand).fit_table(verdicts, votes)
+
+    return fit
+
+
 FITS: dict[str, Callable[[], Any]] = {
     "single-judge rogan-gladen": _single("rogan-gladen"),
     "single-judge ppi++": _single("ppi++"),
@@ -89,6 +101,8 @@ FITS: dict[str, Callable[[], Any]] = {
     "transfer": _transfer,
     "transfer, partial labels": _partial_transfer,
     "latent trait": _latent,
+    "pairwise win rates": _pairwise("win_rate"),
+    "pairwise bradley-terry": _pairwise("bradley_terry"),
 }
 
 _RESULTS: dict[str, Any] = {}
@@ -112,6 +126,8 @@ def test_the_fits_are_the_types_the_contract_names():
     assert names["ensemble precision"] == "EnsemblePrecision"
     assert names["transfer"] == names["transfer, partial labels"] == "TransferResult"
     assert names["latent trait"] == "LatentTraitResult"
+    assert names["pairwise win rates"] == "PairwiseWinRates"
+    assert names["pairwise bradley-terry"] == "PairwiseStrengths"
     assert _result("transfer, partial labels").partial.estimates  # a partially labelled row
 
 

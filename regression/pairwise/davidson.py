@@ -1,0 +1,360 @@
+"""Bradley-Terry strengths with ties (Davidson's model), anchored on the human votes by
+prediction-powered M-estimation, with one joint error.
+
+**The model** (Davidson 1970, *On extending the Bradley-Terry model to
+accommodate ties in paired comparison experiments*, JASA 65): with
+strengths ``pi_g > 0`` and a tie parameter ``nu > 0``, a battle of ``i``
+against ``j`` goes to ``i`` with probability ``pi_i / (pi_i + pi_j + nu
+sqrt(pi_i pi_j))``, to ``j`` with ``pi_j / (...)`` and is a tie with ``nu
+sqrt(pi_i pi_j) / (...)``. jurycal reports the log-strengths ``beta_g = log
+pi_g``, centred so that they sum to zero (the model fixes only their
+differences), and ``nu``. With ``d = beta_i - beta_j`` the three
+probabilities are ``exp(d / 2) / D``, ``exp(-d / 2) / D`` and ``nu / D``,
+``D = exp(d / 2) + exp(-d / 2) + nu``, so the log-loss of a verdict with
+score ``s`` of ``i`` (1, 1/2, 0) and tie indicator ``t`` is
+``-(s - 1/2) d - t log(nu) + log D``: linear in ``(s, t)``, convex in
+``(beta, log nu)``. The loss of a predicted verdict distribution is the same
+expression at the predicted ``(s, t)`` (its expected log-loss).
+
+**The estimand** is the Davidson fit to the human votes the voters would have
+given on every battle of the table (a finite population, as for win rates):
+``theta* = argmin (1 / N) sum_b loss(theta; s_b, t_b)``.
+
+**The estimator** (PPI++ for M-estimators, Angelopoulos, Duchi & Zrnic 2023,
+*PPI++: Efficient prediction-powered inference*, the power-tuned M-estimator; the PPI++
+Bradley-Terry model of AutoEval, Boyeau et al., ICML 2025): with the judges'
+cross-fitted predicted verdicts ``(s~_b, t~_b)``
+(:func:`~regression.pairwise.predict.predict_verdicts`) and the
+inverse-probability weights ``w_b = 1 / pi_b`` of the voted battles,
+
+    theta = argmin  lam * (1 / N) sum_{all b} loss(theta; s~_b, t~_b)
+                   + sum_{voted b} w_b [loss(theta; s_b, t_b) - lam loss(theta; s~_b, t~_b)] / sum w_b.
+
+``lam = 0`` is the human votes alone (the weighted Davidson MLE); with every
+battle voted the two terms cancel and the estimate is the humans' own MLE
+whatever ``lam``. The loss depends on a battle only through its pair, so the
+objective is summed over the (few) pairs of generators, on counts; its exact
+gradient and Hessian go to scipy's Newton trust-region solver.
+
+**The joint error** (a sandwich): linearising the estimating equation,
+``theta - theta* ~ -H^+ (1 / N) sum_b (I_b / pi_b - 1) (r_b - rbar)`` with
+``H`` the Hessian of the population loss (a battle's term does not depend on
+its verdict, so every battle enters, voted or not), ``H^+`` its pseudo-inverse (the shift of every ``beta`` is
+its null space: the pseudo-inverse gives the centred strengths' error) and
+``r_b = grad loss(theta; s_b, t_b) - lam grad loss(theta; s~_b, t~_b)``.
+Under independent draws its covariance is estimated by ``H^+ [sum_{voted b}
+(1 - pi_b) / pi_b^2 (r_b - rbar)(r_b - rbar)' / N^2] H^+`` (design-based, as
+for win rates), scaled by ``n / (n - G - [lam > 0])`` for the ``G``
+parameters (and ``lam``) estimated from ``n`` votes. A battle moves both its
+generators' strengths, so their errors are correlated.
+
+**Power tuning.** One ``lam`` for all strengths, minimising the trace of
+their covariance (PPI++'s optimal scalar for M-estimators, in the
+design-based form): ``lam = sum c_b (K g_b)'(K g~_b) / sum c_b |K g~_b|^2``
+over the voted battles, ``c_b = (1 - pi_b) / pi_b^2``, ``K`` the strengths'
+rows of ``H^+``, ``g`` the gradients at the human and at the predicted
+verdicts (centred), clipped to [0, 1]; evaluated at the fit with ``lam =
+1``, then the fit repeated at the tuned ``lam`` (as ppi_py does). Judges that
+predict nothing get ``lam`` near 0 and cost nothing.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy.optimize import minimize
+
+from regression.errors import ConvergenceWarning
+from regression.pairwise.predict import judge_features, predict_verdicts
+from regression.pairwise.result import PairwiseStrengths
+from regression.pairwise.table import PairwiseTable
+
+__all__ = [
+    "LARGEST_STRENGTH",
+    "DavidsonLoss",
+    "GeneratorPairs",
+    "bradley_terry",
+    "davidson_probabilities",
+]
+
+#: A log-strength beyond this (a factor of e^25 against the average generator) is not identified:
+#: a generator that won (or lost) every voted battle, or generators no battle connects.
+LARGEST_STRENGTH = 25.0
+
+
+def davidson_probabilities(
+    difference: np.ndarray, log_nu: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``P(i wins), P(tie), P(j wins)`` for ``d = beta_i - beta_j`` (Davidson 1970).
+
+    Examples
+    --------
+    >>> win, tie, loss = davidson_probabilities(np.array([0.0]), np.log(1.0))
+    >>> [round(float(p[0]), 4) for p in (win, tie, loss)]  # equal strengths, nu = 1
+    [0.3333, 0.3333, 0.3333]
+    """
+    half = np.asarray(difference, dtype=float) / 2.0
+    log_d = np.logaddexp(np.logaddexp(half, -half), log_nu)
+    return np.exp(half - log_d), np.exp(log_nu - log_d), np.exp(-half - log_d)
+
+
+class GeneratorPairs:
+    """Observations' ordered pairs ``(a, b)``, each pair once: the losses are summed over pairs.
+
+    Attributes
+    ----------
+    a, b : ndarray of int
+        Each distinct pair's generators.
+    of : ndarray of int
+        Each observation's pair.
+    n_gen : int
+    """
+
+    def __init__(self, a: np.ndarray, b: np.ndarray, n_gen: int) -> None:
+        keys, self.of = np.unique(np.asarray(a) * n_gen + np.asarray(b), return_inverse=True)
+        self.a, self.b, self.n_gen = keys // n_gen, keys % n_gen, n_gen
+
+    def total(self, values: np.ndarray) -> np.ndarray:
+        """Per pair: the sum of ``values`` over its observations."""
+        return np.bincount(self.of, weights=values, minlength=len(self.a))
+
+    def scatter(self, per_pair: np.ndarray) -> np.ndarray:
+        """A per-pair derivative in ``d`` as the gradient in ``beta`` (+ at a, - at b)."""
+        return np.bincount(self.a, per_pair, self.n_gen) - np.bincount(self.b, per_pair, self.n_gen)
+
+
+class DavidsonLoss:
+    """``sum_b [c_b log D_b - e_b d_b - f_b log nu]`` over observations ``b`` of ordered pairs,
+    summed per pair, in ``theta = (beta_1 .. beta_G, log nu)``, plus ``(sum beta)^2 / 2``.
+
+    ``c``: each observation's weight; ``e``, ``f``: its weighted ``s - 1/2`` and ``t``. With
+    ``c = 1 / n``, ``e = (s - 1/2) / n``, ``f = t / n`` it is the mean Davidson log-loss of
+    ``n`` verdicts (module docstring); the penalty pins the centre (the strengths sum to zero
+    at the minimum), which the loss does not move.
+
+    Examples
+    --------
+    >>> from scipy.optimize import check_grad
+    >>> loss = DavidsonLoss(GeneratorPairs([0, 1], [1, 2], 3), [1.0, 2.0], [0.3, -0.2], [0.1, 0.5])
+    >>> bool(check_grad(lambda x: loss(x)[0], lambda x: loss(x)[1], np.full(4, 0.3)) < 1e-6)
+    True
+    """
+
+    def __init__(self, pairs: GeneratorPairs, c: ArrayLike, e: ArrayLike, f: ArrayLike) -> None:
+        self.pairs = pairs
+        self.weight = pairs.total(np.asarray(c, dtype=float))
+        self.score = pairs.total(np.asarray(e, dtype=float))
+        self.tie = float(np.sum(f))
+
+    def __call__(self, theta: np.ndarray) -> tuple[float, np.ndarray]:
+        """The loss and its gradient."""
+        p, g = self.pairs, self.pairs.n_gen
+        difference = theta[p.a] - theta[p.b]
+        half = difference / 2.0
+        log_d = np.logaddexp(np.logaddexp(half, -half), theta[g])
+        win, nu_share, loss = (np.exp(v - log_d) for v in (half, theta[g], -half))
+        centre = theta[:g].sum()
+        value = np.sum(self.weight * log_d - self.score * difference) - self.tie * theta[g]
+        grad = np.empty(g + 1)
+        grad[:g] = p.scatter(self.weight * (win - loss) / 2.0 - self.score) + centre
+        grad[g] = np.sum(self.weight * nu_share) - self.tie
+        return float(value + centre**2 / 2.0), grad
+
+    def hessian(self, theta: np.ndarray, *, penalty: bool = True) -> np.ndarray:
+        """The Hessian (``penalty=False``: the loss's own, singular along the shift of beta)."""
+        p, g = self.pairs, self.pairs.n_gen
+        win, tie, loss = davidson_probabilities(theta[p.a] - theta[p.b], theta[g])
+        h_dd = self.weight * ((win + loss) / 4.0 - ((win - loss) / 2.0) ** 2)
+        h_dn = self.weight * (-tie * (win - loss) / 2.0)
+        hessian = np.zeros((g + 1, g + 1))
+        np.add.at(hessian, (p.a, p.a), h_dd)
+        np.add.at(hessian, (p.b, p.b), h_dd)
+        np.add.at(hessian, (p.a, p.b), -h_dd)
+        np.add.at(hessian, (p.b, p.a), -h_dd)
+        hessian[g, :g] = hessian[:g, g] = p.scatter(h_dn)
+        hessian[g, g] = float(np.sum(self.weight * (tie - tie**2)))
+        if penalty:
+            hessian[:g, :g] += 1.0
+        return hessian
+
+    def minimise(self, start: np.ndarray) -> tuple[np.ndarray, bool]:
+        """The minimiser (Newton trust region, exact gradient and Hessian) and whether the
+        strengths are identified (converged, every ``|beta|`` below :data:`LARGEST_STRENGTH`;
+        ``log nu`` may run to minus infinity: no ties, ``nu = 0``, plain Bradley-Terry)."""
+        fit = minimize(
+            self,
+            start,
+            jac=True,
+            hess=self.hessian,
+            method="trust-exact",
+            options={"gtol": 1e-10, "maxiter": 200},
+        )
+        g = self.pairs.n_gen
+        # the trust region can stall a hair from the optimum, at rounding error: converged too
+        converged = bool(fit.success) or float(np.max(np.abs(fit.jac))) < 1e-7
+        return fit.x, converged and bool(np.all(np.abs(fit.x[:g]) < LARGEST_STRENGTH))
+
+
+def _gradients(
+    pairs: GeneratorPairs, theta: np.ndarray, score: np.ndarray, tie: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each battle's loss gradient at verdict ``(score, tie)``: in ``d`` and in ``log nu``."""
+    g = pairs.n_gen
+    win, nu_share, loss = davidson_probabilities(
+        theta[pairs.a[pairs.of]] - theta[pairs.b[pairs.of]], theta[g]
+    )
+    return (win - loss) / 2.0 - (score - 0.5), nu_share - tie
+
+
+def _projected(
+    pairs: GeneratorPairs,
+    rows: np.ndarray,
+    gradients: tuple[np.ndarray, np.ndarray],
+    k: np.ndarray,
+) -> np.ndarray:
+    """``K grad`` for the battles ``rows``: their gradients mapped to the strengths' errors."""
+    g = pairs.n_gen
+    grad_d, grad_nu = (v[rows] for v in gradients)
+    a, b = pairs.a[pairs.of[rows]], pairs.b[pairs.of[rows]]
+    return grad_d[:, None] * (k[:, a].T - k[:, b].T) + grad_nu[:, None] * k[:, g][None, :]
+
+
+def _centred_cov(z: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``sum c (z - zbar)(y - ybar)'`` with Hajek means (weights ``w``) and design weights
+    ``c = (1 - pi) / pi^2 = w (w - 1)``."""
+    zc = z - np.average(z, axis=0, weights=w)
+    yc = y - np.average(y, axis=0, weights=w)
+    return (zc * (w * (w - 1.0))[:, None]).T @ yc
+
+
+def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> PairwiseStrengths:
+    """Davidson log-strengths of every generator of a checked table (module docstring).
+
+    Parameters
+    ----------
+    table : PairwiseTable
+        From :func:`~regression.pairwise.check_pairwise`.
+    judges : bool
+        False: the human votes alone (``lam = 0``), with the same joint error.
+    seed : int
+        Seeds the folds of the cross-fitted predictor.
+
+    Returns
+    -------
+    PairwiseStrengths
+        Method ``ppi++``; ``labels_only`` with ``judges=False`` or when no judge gave a
+        decisive verdict; ``mean_of_judges`` (the Davidson fit to the judges' own verdicts,
+        uncorrected, no interval) when there are no human votes, with a
+        :class:`~regression.pairwise.FewVotesWarning`. A generator with fewer than three
+        votes gets no estimate (it stays in the fit), with the same warning.
+
+    Warns
+    -----
+    ConvergenceWarning
+        The solver stopped without converging, or a strength ran past
+        :data:`LARGEST_STRENGTH` (not identified: a generator that won or lost
+        every voted battle, or generators no battle connects).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from regression.pairwise import check_pairwise
+    >>> verdicts = pd.DataFrame({"item": range(6), "generator_a": ["x", "y", "x"] * 2,
+    ...                          "generator_b": ["y", "z", "z"] * 2, "validator": "j",
+    ...                          "verdict": ["a", "a", "a", "a", "b", "tie"]})
+    >>> human = verdicts[["item", "generator_a", "generator_b"]].assign(
+    ...     human=["a", "b", "tie", "b", "a", "a"])
+    >>> fit = bradley_terry(check_pairwise(verdicts, human))
+    >>> fit.estimate.round(3).to_dict()  # every battle voted: the humans' own Davidson MLE
+    {'x': 0.416, 'y': 0.0, 'z': -0.416}
+    >>> round(fit.tie_parameter, 3)
+    0.417
+    """
+    n_gen, n = len(table.generators), table.n_battles
+    pairs = GeneratorPairs(table.battle_a, table.battle_b, n_gen)
+    voted = np.flatnonzero(table.human_row >= 0)
+    if voted.size == 0:
+        return _judges_only(table)
+    s, t = table.human, (table.human == 0.5).astype(float)
+    decisive = judges and bool(np.any(judge_features(table) != 0))
+    if decisive:
+        s_hat, t_hat = predict_verdicts(table, seed=seed)
+    else:
+        s_hat, t_hat = np.full(n, 0.5), np.zeros(n)
+    w = np.zeros(n)
+    w[voted] = 1.0 / table.inclusion_probability[voted]
+    share = w / w.sum()  # each voted battle's Hajek weight, 0 elsewhere
+    s0 = np.where(np.isnan(s), 0.5, s)
+    tie_rate = float(np.clip(np.average(t[voted], weights=w[voted]), 0.05, 0.9))
+    start = np.zeros(n_gen + 1)
+    start[n_gen] = np.log(2 * tie_rate / (1 - tie_rate))  # nu at equal strengths
+
+    def fit(lam: float, start: np.ndarray) -> tuple[np.ndarray, bool]:
+        coefficient = lam / n + (1.0 - lam) * share
+        score = lam / n * (s_hat - 0.5) + share * ((s0 - 0.5) - lam * (s_hat - 0.5))
+        tie = lam / n * t_hat + share * (t - lam * t_hat)
+        return DavidsonLoss(pairs, coefficient, score, tie).minimise(start)
+
+    # the population loss's Hessian: every battle at 1 / N (its verdict does not enter)
+    population = DavidsonLoss(pairs, np.full(n, 1.0 / n), np.zeros(n), np.zeros(n))
+
+    def projector(theta: np.ndarray) -> np.ndarray:
+        return np.linalg.pinv(population.hessian(theta, penalty=False))[:n_gen]
+
+    def human_and_judges(theta: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        human = _projected(pairs, voted, _gradients(pairs, theta, s0, t), k)
+        judged = _projected(pairs, voted, _gradients(pairs, theta, s_hat, t_hat), k)
+        return human, judged
+
+    theta, identified = fit(1.0 if decisive else 0.0, start)
+    lam = 0.0
+    if decisive:
+        z, z_hat = human_and_judges(theta, projector(theta))
+        wv = w[voted]
+        denominator = float(np.trace(_centred_cov(z_hat, z_hat, wv)))
+        if denominator > 0:  # 0: every battle voted, nothing left to predict
+            lam = float(np.clip(np.trace(_centred_cov(z, z_hat, wv)) / denominator, 0.0, 1.0))
+        theta, identified = fit(lam, theta)
+    if not identified:
+        warnings.warn(
+            "the Bradley-Terry fit did not converge to finite strengths: a generator may have "
+            "won (or lost) every voted battle, or no battle connects some generators; its "
+            "strengths are not identified.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+    k = projector(theta)
+    z, z_hat = human_and_judges(theta, k)
+    wv = w[voted]
+    m = voted.size
+    bessel = m / (m - n_gen - (lam > 0)) if m > n_gen + 1 else np.nan
+    covariance = bessel * _centred_cov(z - lam * z_hat, z - lam * z_hat, wv) / n**2
+    bessel0 = m / (m - n_gen) if m > n_gen else np.nan
+    var0 = bessel0 * np.diag(_centred_cov(z, z, wv)) / n**2
+    return PairwiseStrengths.from_arrays(
+        table,
+        theta[:n_gen],
+        covariance,
+        "ppi++" if decisive else "labels_only",
+        lam=lam,
+        se_labels_only=np.sqrt(var0),
+        prediction=s_hat if decisive else None,
+        tie_parameter=float(np.exp(theta[n_gen])),
+    )
+
+
+def _judges_only(table: PairwiseTable) -> PairwiseStrengths:
+    """No human votes: the Davidson fit to the judges' verdicts (each a battle), uncorrected."""
+    n_gen = len(table.generators)
+    given = np.flatnonzero(~np.isnan(table.score))
+    of = table.battle[given]
+    share = 1.0 / max(given.size, 1)
+    rows = GeneratorPairs(table.battle_a[of], table.battle_b[of], n_gen)
+    score, tie = table.score[given], (table.score[given] == 0.5).astype(float)
+    loss = DavidsonLoss(rows, np.full(given.size, share), share * (score - 0.5), share * tie)
+    theta, _ = loss.minimise(np.zeros(n_gen + 1))
+    return PairwiseStrengths.uncorrected(
+        table, theta[:n_gen], tie_parameter=float(np.exp(theta[n_gen]))
+    )
