@@ -336,4 +336,5 @@ def run_demo(
     _regression_section(report, judgments, human, veto)
     arena_section(report, seed, n_boot)
     out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)  # `jurycal demo` makes --out (default jurycal-demo)
     return report, report.write(out / "report.md")

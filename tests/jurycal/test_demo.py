@@ -10,7 +10,7 @@ from jurycal.report import Report
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    out = tmp_path_factory.mktemp("demo")
+    out = tmp_path_factory.mktemp("demo") / "made" / "here"  # --out is made if missing
     import contextlib
     import io
 
