@@ -488,6 +488,13 @@ def pairwise_plot(board: Leaderboard) -> Figure:
     figure = board.plot(f"Leaderboard from pairwise verdicts: win rates ({board.method})")
     # the board's figure names its axis after the usual quantity, precision
     figure.axes[0].set_xlabel(f"win rate, {1 - board.alpha:.0%} interval")
+    # an arena has few generators with long names: the matrix's names need the room
+    longest = max(len(str(g)) for g in board.table.index)
+    width, height = figure.get_size_inches()
+    figure.set_size_inches(
+        width + 0.06 * longest, max(height, 1.6 + 0.38 * len(board.table) + 0.09 * longest)
+    )
+    figure.tight_layout()
     return figure
 
 
