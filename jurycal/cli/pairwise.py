@@ -139,8 +139,15 @@ def _refuse_fit_options(args: argparse.Namespace) -> None:
 def _read(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """The verdicts and the human votes, read as every command reads (names as text)."""
     from jurycal.cli.reading import read_input, same_item_type
+    from jurycal.io import table_columns
     from regression.pairwise import HUMAN_VERDICT_COLUMNS, VERDICT_COLUMNS
 
+    columns = table_columns(args.judgments)
+    if "human" in columns and "verdict" not in columns:  # the two files given the wrong way
+        raise ValueError(
+            f"{str(args.judgments)!r} holds human votes (a human column, no verdict): give the "
+            "judges' verdicts first, then the human votes: jurycal rank VERDICTS HUMAN."
+        )
     # the verdict words are checked once, by the library (check_labels=False: "human" is a
     # label column of the judgments form, here a verdict word)
     verdicts = read_input(args.judgments, "verdicts file", VERDICT_COLUMNS, check_labels=False)

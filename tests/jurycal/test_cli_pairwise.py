@@ -190,6 +190,13 @@ def test_the_fits_options_are_refused_not_ignored(arena, capsys):
     assert code == 1 and "without HUMAN" in err
 
 
+def test_the_files_given_the_wrong_way_round_are_named_so(arena, capsys):
+    verdicts, human = _files(arena)
+    code, _, err = _run(["rank", human, verdicts], capsys)
+    assert code == 1 and "holds human votes (a human column, no verdict)" in err
+    assert "jurycal rank VERDICTS HUMAN" in err
+
+
 def test_a_judgments_file_still_needs_its_human_labels(tmp_path, capsys):
     judgments = tmp_path / "j.csv"
     judgments.write_text("generator,item,validator,label\ng,1,v,1\n")
