@@ -333,3 +333,28 @@ def test_any_pairwise_table_gives_a_board_or_one_error_line(tmp_path, capsys, ta
         assert located or errors[0].endswith("has no rows."), errors[0]
     else:
         assert "leaderboard:" in out or "win rates:" in out
+
+
+def test_top_sets_the_rows_of_a_judgments_leaderboard_too(tmp_path, capsys):
+    rng = np.random.default_rng(1)
+    rows, human = [], []
+    for generator, precision in zip("abcd", [0.5, 0.6, 0.7, 0.8], strict=True):
+        for item in range(40):
+            truth = rng.random() < precision
+            human.append((generator, item, int(truth)))
+            rows += [
+                (generator, item, f"v{v}", int(rng.random() < (0.85 if truth else 0.2)))
+                for v in range(3)
+            ]
+    pd.DataFrame(rows, columns=["generator", "item", "validator", "label"]).to_csv(
+        tmp_path / "j.csv", index=False
+    )
+    pd.DataFrame(human, columns=["generator", "item", "human"]).to_csv(
+        tmp_path / "h.csv", index=False
+    )
+    code, out, err = _run(
+        ["rank", str(tmp_path / "j.csv"), str(tmp_path / "h.csv"), "--top", "2"], capsys
+    )
+    assert code == 0, err
+    assert len(out.split("leaderboard:\n")[1].split("\n\n")[0].splitlines()) == 1 + 2
+    assert "Shown: the top 2 of 4 generators" in out
