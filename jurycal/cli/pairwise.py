@@ -231,7 +231,7 @@ def _payload(
         "leaderboard": rows,
         "pairs": board.pairs if board is not None else [],
         "pairs_level": board.procedure if board is not None else None,
-        "could_be_best": [g for g in rows.index[rows["could_be_best"] == True]],  # noqa: E712
+        "could_be_best": list(rows.index[rows["could_be_best"].eq(True)]),  # None: no rank set
         "judges": result.diagnostics(),
         "n_battles": result.table.n_battles,
         "n_labels": result.table.n_labels,
