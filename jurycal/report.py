@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CARD_ENDINGS",
     "PAIRWISE_COLUMNS",
+    "PAIRWISE_QUANTITIES",
     "Report",
     "add_comparison",
     "add_estimate",
@@ -350,6 +351,9 @@ def _board_figure(
     report.figure(figure if figure is not None else board.plot(generators=generators), caption)
 
 
+#: What each pairwise estimand (``PairwiseModel(estimand=...)``) is called on the card, the
+#: terminal and the figure's axis.
+PAIRWISE_QUANTITIES = {"win_rate": "win rate", "bradley_terry": "Bradley-Terry strength"}
 #: The columns of a pairwise leaderboard on the card and the terminal (the JSON has every column).
 PAIRWISE_COLUMNS = ("estimate", "low", "high", "low_rank", "high_rank", "n_labels", "judges_worth")
 
@@ -412,7 +416,12 @@ def pairwise_rows(result: Any, board: Leaderboard | None, alpha: float = 0.05) -
 
 
 def pairwise_summary(
-    result: Any, board: Leaderboard | None, alpha: float = 0.05, *, top: int = 20
+    result: Any,
+    board: Leaderboard | None,
+    alpha: float = 0.05,
+    *,
+    top: int = 20,
+    estimand: str = "win_rate",
 ) -> Summary:
     """A leaderboard from pairwise verdicts: the board, the decided pairs and the judges.
 
@@ -420,9 +429,12 @@ def pairwise_summary(
     with :data:`PAIRWISE_COLUMNS` of :func:`pairwise_rows`, the judges'
     diagnostics beside the human voters' (``result.diagnostics()``) and how
     many battles have a human vote. Without a board (no human votes), the
-    judges' own win rates, marked uncorrected.
+    judges' own estimates, marked uncorrected. ``estimand`` names the quantity
+    (:data:`PAIRWISE_QUANTITIES`).
     """
     import numpy as np
+
+    quantity = _quantity(estimand)
 
     table = result.table
     rows = pairwise_rows(result, board, alpha)
@@ -442,13 +454,13 @@ def pairwise_summary(
     judges = result.diagnostics()
     if board is None:
         notes = (
-            "The win rates are the judges' own verdicts, uncorrected for their errors and "
+            f"The {quantity}s are the judges' own verdicts, uncorrected for their errors and "
             "position bias: no interval, no rank set. Human votes on a sample of the battles "
             "(HUMAN) give both.",
             votes,
         )
-        tables = {"win rates": rows[["estimate", "n_battles"]].head(top), "judges": judges}
-        title = "Win rates from the judges' verdicts alone (uncorrected)"
+        tables = {f"{quantity}s": rows[["estimate", "n_battles"]].head(top), "judges": judges}
+        title = f"{quantity.capitalize()}s from the judges' verdicts alone (uncorrected)"
         return Summary(title, tables, notes, result.warnings)
     shown = board.summary(top=top)
     ranked = shown.tables["leaderboard"].index
@@ -460,7 +472,7 @@ def pairwise_summary(
         "decided pairs": shown.tables["decided pairs"],
         "judges": judges,
     }
-    title = f"Leaderboard from pairwise verdicts: win rates ({board.method})"
+    title = f"Leaderboard from pairwise verdicts: {quantity}s ({board.method})"
     return Summary(title, tables, (*shown.notes, votes, columns), shown.warnings)
 
 
@@ -471,6 +483,7 @@ def add_pairwise_leaderboard(
     *,
     alpha: float = 0.05,
     top: int = 20,
+    estimand: str = "win_rate",
     level: int = 2,
 ) -> None:
     """A leaderboard from pairwise verdicts (:func:`pairwise_summary`) and the board's figure.
@@ -478,16 +491,18 @@ def add_pairwise_leaderboard(
     ``alpha``: the level without a board (the board's own otherwise).
     """
     alpha = board.alpha if board is not None else alpha
-    add_estimate(report, pairwise_summary(result, board, alpha, top=top), level=level)
+    summary = pairwise_summary(result, board, alpha, top=top, estimand=estimand)
+    add_estimate(report, summary, level=level)
     if board is not None:
-        _board_figure(report, board, figure=pairwise_plot(board))
+        _board_figure(report, board, figure=pairwise_plot(board, estimand))
 
 
-def pairwise_plot(board: Leaderboard) -> Figure:
-    """The figure of a pairwise leaderboard (:meth:`Leaderboard.plot`), its axis the win rate."""
-    figure = board.plot(f"Leaderboard from pairwise verdicts: win rates ({board.method})")
+def pairwise_plot(board: Leaderboard, estimand: str = "win_rate") -> Figure:
+    """The figure of a pairwise leaderboard (:meth:`Leaderboard.plot`), its axis the estimand."""
+    quantity = _quantity(estimand)
+    figure = board.plot(f"Leaderboard from pairwise verdicts: {quantity}s ({board.method})")
     # the board's figure names its axis after the usual quantity, precision
-    figure.axes[0].set_xlabel(f"win rate, {1 - board.alpha:.0%} interval")
+    figure.axes[0].set_xlabel(f"{quantity}, {1 - board.alpha:.0%} interval")
     # an arena has few generators with long names: the matrix's names need the room
     longest = max(len(str(g)) for g in board.table.index)
     width, height = figure.get_size_inches()
@@ -496,6 +511,10 @@ def pairwise_plot(board: Leaderboard) -> Figure:
     )
     figure.tight_layout()
     return figure
+
+
+def _quantity(estimand: str) -> str:
+    return PAIRWISE_QUANTITIES.get(estimand, estimand.replace("_", " "))
 
 
 def section(

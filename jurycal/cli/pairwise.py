@@ -158,7 +158,9 @@ def _read(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     return verdicts, human
 
 
-def _fit(args: argparse.Namespace, verdicts: pd.DataFrame, human: pd.DataFrame | None) -> Any:
+def _fit(
+    args: argparse.Namespace, verdicts: pd.DataFrame, human: pd.DataFrame | None, estimand: str
+) -> Any:
     """The pairwise fit, an input error placed at its file's line.
 
     Both tables share the key columns (item, generator_a, generator_b), so the
@@ -169,7 +171,7 @@ def _fit(args: argparse.Namespace, verdicts: pd.DataFrame, human: pd.DataFrame |
 
     with located([(args.judgments, "verdicts file", (*VERDICT_COLUMNS, "position"))]):
         check_pairwise(verdicts)
-    model = PairwiseModel(estimand=args.estimand or "win_rate", seed=args.seed)
+    model = PairwiseModel(estimand=estimand, seed=args.seed)
     columns = ("human", "inclusion_probability", *PAIR_COLUMNS, "item")
     where = [(args.human, "human-vote file", columns)] if args.human is not None else []
     with warnings.catch_warnings(), located(where):
@@ -195,29 +197,34 @@ def run_pairwise_rank(args: argparse.Namespace) -> int:
         pairwise_summary,
     )
 
+    estimand = args.estimand or "win_rate"
     verdicts, human = _read(args)
-    result = _fit(args, verdicts, human)
+    result = _fit(args, verdicts, human, estimand)
     board = pairwise_board(result, args.alpha, seed=args.seed)
     if board is None and plot_path(args) is not None:
         raise ValueError(
             "--plot: fewer than two generators have enough human votes (three) for an interval, "
             "so there is no leaderboard to draw."
         )
-    summary = pairwise_summary(result, board, args.alpha, top=args.top)
+    summary = pairwise_summary(result, board, args.alpha, top=args.top, estimand=estimand)
     written: list[Path] = []
     if args.report is not None:
         card = Report("jurycal report card: leaderboard from pairwise verdicts")
-        add_pairwise_leaderboard(card, result, board, alpha=args.alpha, top=args.top)
+        add_pairwise_leaderboard(
+            card, result, board, alpha=args.alpha, top=args.top, estimand=estimand
+        )
         written += card.write(args.report)
-    plot = save_plot(args, pairwise_plot(board)) if board is not None and plot_path(args) else None
-    written += [plot] if plot is not None else []
-    payload = _payload(args, result, board, plot)
+    plot = None
+    if board is not None and plot_path(args) is not None:
+        plot = save_plot(args, pairwise_plot(board, estimand))
+        written += [plot] if plot is not None else []
+    payload = _payload(args, result, board, plot, estimand)
     emit(args, summary_text(summary), payload, warnings=result.warnings, written=written)
     return 0
 
 
 def _payload(
-    args: argparse.Namespace, result: Any, board: Any, plot: Path | None
+    args: argparse.Namespace, result: Any, board: Any, plot: Path | None, estimand: str
 ) -> dict[str, Any]:
     """The JSON: every generator's row, the pairs, the judges, what the intervals cover."""
     from jurycal.report import pairwise_rows
@@ -225,7 +232,7 @@ def _payload(
     rows = pairwise_rows(result, board, args.alpha)
     return {
         "method": result.method,
-        "estimand": args.estimand or "win_rate",
+        "estimand": estimand,
         "covers": result.covers,
         "alpha": args.alpha,
         "leaderboard": rows,
