@@ -13,7 +13,13 @@ from hypothesis import strategies as st
 
 from jurycal.cli import main
 from jurycal.datasets import load_arena_pairwise
-from jurycal.report import Report, add_pairwise_leaderboard, pairwise_board, pairwise_rows
+from jurycal.report import (
+    Report,
+    add_pairwise_leaderboard,
+    pairwise_board,
+    pairwise_rows,
+    pairwise_summary,
+)
 from regression.pairwise import PairwiseModel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -358,3 +364,12 @@ def test_top_sets_the_rows_of_a_judgments_leaderboard_too(tmp_path, capsys):
     assert code == 0, err
     assert len(out.split("leaderboard:\n")[1].split("\n\n")[0].splitlines()) == 1 + 2
     assert "Shown: the top 2 of 4 generators" in out
+
+
+def test_the_summary_names_the_quantity_after_the_estimand():
+    verdicts, human = load_arena_pairwise()
+    result = PairwiseModel().fit_table(verdicts, human.sample(200, random_state=1))
+    board = pairwise_board(result)
+    assert pairwise_summary(result, board).title.endswith("win rates (ppi++)")
+    named = pairwise_summary(result, board, estimand="bradley_terry")
+    assert named.title == "Leaderboard from pairwise verdicts: Bradley-Terry strengths (ppi++)"
