@@ -25,7 +25,13 @@ from jurycal.cli.errors import located
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["PAIR_COLUMNS", "add_rank_arguments", "pairwise_inputs", "run_pairwise_rank"]
+__all__ = [
+    "PAIR_COLUMNS",
+    "add_rank_arguments",
+    "pairwise_inputs",
+    "read_pairwise",
+    "run_pairwise_rank",
+]
 
 #: The columns that make a table pairwise verdicts rather than judgments.
 PAIR_COLUMNS = ("generator_a", "generator_b")
@@ -136,24 +142,34 @@ def _refuse_fit_options(args: argparse.Namespace) -> None:
         )
 
 
-def _read(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    """The verdicts and the human votes, read as every command reads (names as text)."""
+def read_pairwise(
+    verdicts_path: Path, human_path: Path | None
+) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """The verdicts and the human votes (when given), read as every command reads (names as
+    text, items of one type); their verdict words are left to the library's one check.
+
+    Raises
+    ------
+    ValueError
+        A file that cannot be read, a missing column, no rows (naming the file), or the two
+        files given the wrong way round.
+    """
     from jurycal.cli.reading import read_input, same_item_type
     from jurycal.io import table_columns
     from regression.pairwise import HUMAN_VERDICT_COLUMNS, VERDICT_COLUMNS
 
-    columns = table_columns(args.judgments)
+    columns = table_columns(verdicts_path)
     if "human" in columns and "verdict" not in columns:  # the two files given the wrong way
         raise ValueError(
-            f"{str(args.judgments)!r} holds human votes (a human column, no verdict): give the "
+            f"{str(verdicts_path)!r} holds human votes (a human column, no verdict): give the "
             "judges' verdicts first, then the human votes: jurycal rank VERDICTS HUMAN."
         )
     # the verdict words are checked once, by the library (check_labels=False: "human" is a
     # label column of the judgments form, here a verdict word)
-    verdicts = read_input(args.judgments, "verdicts file", VERDICT_COLUMNS, check_labels=False)
-    if args.human is None:
+    verdicts = read_input(verdicts_path, "verdicts file", VERDICT_COLUMNS, check_labels=False)
+    if human_path is None:
         return verdicts, None
-    human = read_input(args.human, "human-vote file", HUMAN_VERDICT_COLUMNS, check_labels=False)
+    human = read_input(human_path, "human-vote file", HUMAN_VERDICT_COLUMNS, check_labels=False)
     verdicts, human = same_item_type(verdicts, human)
     return verdicts, human
 
@@ -198,7 +214,7 @@ def run_pairwise_rank(args: argparse.Namespace) -> int:
     )
 
     estimand = args.estimand or "win_rate"
-    verdicts, human = _read(args)
+    verdicts, human = read_pairwise(args.judgments, args.human)
     result = _fit(args, verdicts, human, estimand)
     board = pairwise_board(result, args.alpha, seed=args.seed)
     if board is None and plot_path(args) is not None:
