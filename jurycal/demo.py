@@ -19,6 +19,11 @@
    and a test two-thirds (judge labels only; the test items' human labels are
    shown only as the truth). Naive / Rogan-Gladen / PPI++ side by side with J
    and the warnings of Fiedler section 7, then a comparison of two opponents.
+5. **Pairwise leaderboard** (the card's section 6; ``regression.pairwise``): the same
+   battles as pairwise verdicts (``load_arena_pairwise``), both judges' picks
+   and the human votes on a seeded sample of 300 of the 877 battles; win rates
+   with rank sets for the four generators, the judges' position bias and
+   agreement, checked against the win rates of all 877 votes.
 
 The report card is written to ``OUT_DIR/report.md`` (figures ``report-1.png``,
 ... beside it) and ``OUT_DIR/report.html``; ``jurycal demo`` prints its outline
@@ -38,12 +43,20 @@ from ensemble.plots import plot_threshold_sweep
 from jurycal.datasets import (
     load_agreeableness_judgments,
     load_arena,
+    load_arena_pairwise,
     load_confusion,
     load_human_precision,
     load_repair_sample,
     load_validator_rates,
 )
-from jurycal.report import Report, add_comparison, add_leaderboard, section
+from jurycal.report import (
+    Report,
+    add_comparison,
+    add_leaderboard,
+    add_pairwise_leaderboard,
+    pairwise_board,
+    section,
+)
 from regression import (
     Anchors,
     ConfidenceInterval,
@@ -52,13 +65,23 @@ from regression import (
     estimate_prevalence,
 )
 from regression.latent.plots import plot_validator_rates
+from regression.pairwise import PairwiseModel
 from regression.single_judge import CalibrationTable
 from repair import repair_judgments
 
-__all__ = ["arena_labels", "arena_section", "run_demo"]
+__all__ = [
+    "PAIRWISE_VOTES",
+    "arena_labels",
+    "arena_section",
+    "pairwise_section",
+    "run_demo",
+    "short_name",
+]
 
 TARGET = "claude-opus-4-20250514"
 CAL_FRACTION = 1 / 3  # Fiedler App. E.3: one third calibration, two thirds test
+#: The human votes the pairwise leaderboard keeps, of the 877 (a seeded sample: the judges matter)
+PAIRWISE_VOTES = 300
 
 
 def arena_labels(frame: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -91,6 +114,17 @@ def arena_labels(frame: pd.DataFrame | None = None) -> pd.DataFrame:
             "judge_label": judge_label.astype(float),
         }
     )
+
+
+def short_name(generator: str) -> str:
+    """An arena generator's name without its date and variant, for tables and figures.
+
+    Examples
+    --------
+    >>> short_name("claude-opus-4-20250514"), short_name("qwen3-235b-a22b-no-thinking")
+    ('claude-opus-4', 'qwen3-235b')
+    """
+    return generator.split("-2025")[0].replace("-a22b-no-thinking", "")
 
 
 def _split(labels: pd.DataFrame, seed: int) -> pd.Series:
@@ -244,7 +278,7 @@ def arena_section(report: Report, seed: int, n_boot: int) -> None:
     labels = arena_labels()
     is_cal = _split(labels, seed)
     opponents = sorted(labels["opponent"].unique())
-    short = {o: o.split("-2025")[0].replace("-a22b-no-thinking", "") for o in opponents}
+    short = {o: short_name(o) for o in opponents}
     report.add(
         section(
             "5. One judge: LMArena battles",
@@ -299,6 +333,44 @@ def arena_section(report: Report, seed: int, n_boot: int) -> None:
     add_comparison(report, comparison, level=3)
 
 
+def pairwise_section(report: Report, seed: int, n_votes: int = PAIRWISE_VOTES) -> None:
+    """Step 6 of the demo: the arena battles as pairwise verdicts, ranked by win rate.
+
+    The two judges' picks on every battle and the human votes on a sample of
+    ``n_votes`` battles drawn with ``seed`` (:mod:`regression.pairwise`); the
+    win rates from every vote are the truth the intervals are checked against.
+    """
+    verdicts, human = (
+        frame.assign(generator_a=frame["generator_a"].map(short_name)).assign(
+            generator_b=frame["generator_b"].map(short_name)
+        )
+        for frame in load_arena_pairwise()
+    )
+    voted = human.sample(n_votes, random_state=seed)
+    result = PairwiseModel(seed=seed).fit_table(verdicts, voted)
+    board = pairwise_board(result, seed=seed)
+    truth = PairwiseModel(seed=seed).fit_table(verdicts, human).estimate  # every battle voted
+    interval = result.interval().loc[truth.index]
+    inside = int(((interval["low"] <= truth) & (truth <= interval["high"])).sum())
+    agreement = result.diagnostics()["agreement"].dropna()
+    worth = result.worth()
+    notes = [
+        f"The same {len(human):,} battles as pairwise verdicts (docs/pairwise.md): the two "
+        f"judges' picks on every battle, and the human votes on a sample of {n_votes} of them "
+        f"drawn with seed {seed}. The other {len(human) - n_votes:,} votes are held back, as an "
+        "arena that pays for a few votes would not have them, and give the truth below. Win "
+        "rates over the battles, prediction-powered; the rank sets hold for all four "
+        "generators at once.",
+        f"Against the win rates of all {len(human):,} votes, {inside} of {len(truth)} "
+        "generators lie in their 95 % intervals. The judges agree with the human votes on "
+        f"{agreement.min():.0%}-{agreement.max():.0%} of the voted battles, so they are worth "
+        f"at most {worth.max():.0f} votes to a generator's interval (judges_worth): on this "
+        "board the human votes carry the estimate.",
+    ]
+    report.add(section("6. Pairwise leaderboard: LMArena battles, two judges", notes))
+    add_pairwise_leaderboard(report, result, board, level=3)
+
+
 def run_demo(
     quiet: bool = False,
     *,
@@ -335,5 +407,7 @@ def run_demo(
     veto = _ensemble_section(report, judgments, human)
     _regression_section(report, judgments, human, veto)
     arena_section(report, seed, n_boot)
+    pairwise_section(report, seed)
     out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)  # `jurycal demo` makes --out (default jurycal-demo)
     return report, report.write(out / "report.md")

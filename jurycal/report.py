@@ -31,12 +31,19 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CARD_ENDINGS",
+    "PAIRWISE_COLUMNS",
+    "PAIRWISE_QUANTITIES",
     "Report",
     "add_comparison",
     "add_estimate",
     "add_leaderboard",
+    "add_pairwise_leaderboard",
     "add_single_judge",
     "card_files",
+    "pairwise_board",
+    "pairwise_plot",
+    "pairwise_rows",
+    "pairwise_summary",
     "section",
 ]
 
@@ -317,9 +324,16 @@ def add_leaderboard(
     generators); a larger board shows the top and the generators named,
     beside every generator's rank set.
     """
+    add_estimate(report, board.summary(top=top, generators=generators), level=level)
+    _board_figure(report, board, generators)
+
+
+def _board_figure(
+    report: Report, board: Leaderboard, generators: Sequence[Any] = (), figure: Any = None
+) -> None:
+    """The board's figure (``figure``, else ``board.plot``) with its caption."""
     from regression.ranking.plot import MATRIX_MAX, NAMED_MAX
 
-    add_estimate(report, board.summary(top=top, generators=generators), level=level)
     if len(board.table) <= MATRIX_MAX:
         caption = (
             f"Estimates with {1 - board.alpha:.0%} intervals, best on top, rank sets in "
@@ -334,7 +348,173 @@ def add_leaderboard(
             "right: every generator's rank set (bar) and rank of its estimate (dot), in order "
             "of estimate."
         )
-    report.figure(board.plot(generators=generators), caption)
+    report.figure(figure if figure is not None else board.plot(generators=generators), caption)
+
+
+#: What each pairwise estimand (``PairwiseModel(estimand=...)``) is called on the card, the
+#: terminal and the figure's axis.
+PAIRWISE_QUANTITIES = {"win_rate": "win rate", "bradley_terry": "Bradley-Terry strength"}
+#: The columns of a pairwise leaderboard on the card and the terminal (the JSON has every column).
+PAIRWISE_COLUMNS = ("estimate", "low", "high", "low_rank", "high_rank", "n_labels", "judges_worth")
+
+
+def pairwise_board(result: Any, alpha: float = 0.05, *, seed: int = 0) -> Leaderboard | None:
+    """The leaderboard of a pairwise fit (:class:`regression.pairwise.PairwiseModel`), or None.
+
+    The generators with an estimate and an interval are ranked, from the
+    result's joint error (:func:`regression.ranking.leaderboard`); one with too
+    few human votes for an interval is left off the board (:func:`pairwise_rows`
+    lists it, unranked). None where fewer than two can be ranked (no human
+    votes: the judges' own win rates have no interval).
+    """
+    import dataclasses
+
+    import numpy as np
+
+    from regression.ranking import leaderboard
+
+    joint = result.joint_error()
+    variance = np.diag(joint.covariance.to_numpy())
+    kept = (joint.estimate.notna() & np.isfinite(variance)).to_numpy()
+    if kept.sum() < 2:
+        return None
+    joint = dataclasses.replace(
+        joint,
+        estimate=joint.estimate[kept],
+        covariance=joint.covariance.loc[kept, kept],
+    )
+    return leaderboard(result, alpha, seed=seed, joint=joint)
+
+
+def pairwise_rows(result: Any, board: Leaderboard | None, alpha: float = 0.05) -> pd.DataFrame:
+    """Every generator of a pairwise fit, best first: the board's columns, ``n_battles`` and
+    ``judges_worth`` (the human votes the judges are worth to its interval).
+
+    A generator off the board (too few votes) comes last with no rank; without
+    a board (no human votes) the generators are in order of the judges' own
+    win rates, with no interval and no rank set.
+    """
+    import numpy as np
+
+    frame = result.to_frame(alpha)
+    extra = frame.reindex(columns=["n_battles", "judges_worth"])
+    # a vote is whole: the worth to a tenth, not the float noise of a ratio of variances
+    extra["judges_worth"] = extra["judges_worth"].round(1)
+    if board is None:
+        table = frame[["estimate", "low", "high"]].sort_values("estimate", ascending=False)
+        table["rank"] = np.arange(1, len(table) + 1)
+        table["low_rank"] = table["high_rank"] = pd.NA
+        table["could_be_best"] = None
+        table["n_labels"] = frame["n_labels"]
+    else:
+        off = frame.index.difference(board.table.index, sort=False)
+        table = board.table
+        if len(off):
+            table = pd.concat([table, frame.loc[off, ["estimate", "low", "high", "n_labels"]]])
+    ranks = ["rank", "low_rank", "high_rank", "n_labels"]
+    return table.astype({c: "Int64" for c in ranks}).join(extra)
+
+
+def pairwise_summary(
+    result: Any,
+    board: Leaderboard | None,
+    alpha: float = 0.05,
+    *,
+    top: int = 20,
+    estimand: str = "win_rate",
+) -> Summary:
+    """A leaderboard from pairwise verdicts: the board, the decided pairs and the judges.
+
+    The board's own summary (its top ``top`` rows and notes, :meth:`Leaderboard.summary`)
+    with :data:`PAIRWISE_COLUMNS` of :func:`pairwise_rows`, the judges'
+    diagnostics beside the human voters' (``result.diagnostics()``) and how
+    many battles have a human vote. Without a board (no human votes), the
+    judges' own estimates, marked uncorrected. ``estimand`` names the quantity
+    (:data:`PAIRWISE_QUANTITIES`).
+    """
+    import numpy as np
+
+    quantity = _quantity(estimand)
+
+    table = result.table
+    rows = pairwise_rows(result, board, alpha)
+    drawn = "drawn with the inclusion probabilities given" if table.weighted else "a uniform sample"
+    votes = (
+        f"{table.n_labels:,} of {table.n_battles:,} battles have a human vote"
+        + (f" ({drawn})" if table.n_labels else "")
+        + f"; {len(table.validators)} judge(s) gave {int(np.sum(~np.isnan(table.score))):,} "
+        "verdicts."
+    )
+    columns = (
+        "n_labels: a generator's battles with a human vote; judges_worth: the human votes the "
+        "judges are worth to its interval (0: they add nothing). Judges: first_shown_rate is "
+        "the share of a judge's decisive verdicts for the answer shown first (0.5: no position "
+        "bias), agreement the share of its verdicts on voted battles equal to the human vote."
+    )
+    judges = result.diagnostics()
+    if board is None:
+        notes = (
+            f"The {quantity}s are the judges' own verdicts, uncorrected for their errors and "
+            "position bias: no interval, no rank set. Human votes on a sample of the battles "
+            "(HUMAN) give both.",
+            votes,
+        )
+        tables = {f"{quantity}s": rows[["estimate", "n_battles"]].head(top), "judges": judges}
+        title = f"{quantity.capitalize()}s from the judges' verdicts alone (uncorrected)"
+        return Summary(title, tables, notes, result.warnings)
+    shown = board.summary(top=top)
+    ranked = shown.tables["leaderboard"].index
+    unranked = rows.index.difference(board.table.index, sort=False)
+    tables = {
+        "leaderboard": rows.loc[ranked.append(unranked), list(PAIRWISE_COLUMNS)].assign(
+            judges_worth=lambda t: t["judges_worth"].round().astype("Int64")  # whole votes
+        ),
+        "decided pairs": shown.tables["decided pairs"],
+        "judges": judges,
+    }
+    title = f"Leaderboard from pairwise verdicts: {quantity}s ({board.method})"
+    return Summary(title, tables, (*shown.notes, votes, columns), shown.warnings)
+
+
+def add_pairwise_leaderboard(
+    report: Report,
+    result: Any,
+    board: Leaderboard | None,
+    *,
+    alpha: float = 0.05,
+    top: int = 20,
+    estimand: str = "win_rate",
+    level: int = 2,
+) -> None:
+    """A leaderboard from pairwise verdicts (:func:`pairwise_summary`) and the board's figure.
+
+    ``alpha``: the level without a board (the board's own otherwise).
+    """
+    alpha = board.alpha if board is not None else alpha
+    summary = pairwise_summary(result, board, alpha, top=top, estimand=estimand)
+    add_estimate(report, summary, level=level)
+    if board is not None:
+        _board_figure(report, board, figure=pairwise_plot(board, estimand))
+
+
+def pairwise_plot(board: Leaderboard, estimand: str = "win_rate") -> Figure:
+    """The figure of a pairwise leaderboard (:meth:`Leaderboard.plot`), its axis the estimand."""
+    quantity = _quantity(estimand)
+    figure = board.plot(f"Leaderboard from pairwise verdicts: {quantity}s ({board.method})")
+    # the board's figure names its axis after the usual quantity, precision
+    figure.axes[0].set_xlabel(f"{quantity}, {1 - board.alpha:.0%} interval")
+    # an arena has few generators with long names: the matrix's names need the room
+    longest = max(len(str(g)) for g in board.table.index)
+    width, height = figure.get_size_inches()
+    figure.set_size_inches(
+        width + 0.06 * longest, max(height, 1.6 + 0.38 * len(board.table) + 0.09 * longest)
+    )
+    figure.tight_layout()
+    return figure
+
+
+def _quantity(estimand: str) -> str:
+    return PAIRWISE_QUANTITIES.get(estimand, estimand.replace("_", " "))
 
 
 def section(

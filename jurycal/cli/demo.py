@@ -17,8 +17,8 @@ def register(subparsers: Any) -> None:
     parser = add_command(
         subparsers,
         "demo",
-        description="Repair, voting, generators without human labels, a leaderboard and one "
-        "judge, on the bundled data; writes OUT/report.md (figures report-1.png, ... beside it) "
+        description="Repair, voting, generators without human labels, a leaderboard, one "
+        "judge and a leaderboard from pairwise verdicts, on the bundled data; writes OUT/report.md (figures report-1.png, ... beside it) "
         "and OUT/report.html, and prints the card's outline.",
         examples=["jurycal demo", "jurycal demo --out /tmp/demo --json"],
     )

@@ -38,6 +38,7 @@ from jurycal.cli.common import (
     summary_text,
 )
 from jurycal.cli.errors import located
+from jurycal.cli.pairwise import add_rank_arguments, pairwise_inputs, run_pairwise_rank
 from jurycal.cli.reading import (
     find_name,
     read_votes,
@@ -75,7 +76,10 @@ def register(subparsers: Any) -> None:
             "out of the fit, to check it), partially labelled, unlabelled.",
             examples=EXAMPLES[name],
         )
-        add_files(parser, "judgments", "human")
+        if name == "rank":  # judgments, or pairwise verdicts (jurycal.cli.pairwise)
+            add_rank_arguments(parser)
+        else:
+            add_files(parser, "judgments", "human")
         parser.add_argument(
             "--calibration",
             nargs="+",
@@ -430,6 +434,8 @@ def run_rank(args: argparse.Namespace) -> int:
     """Fit, then the leaderboard: rank sets, could-be-best and the pairs' differences."""
     from regression.ranking import compare, leaderboard
 
+    if pairwise_inputs(args):
+        return run_pairwise_rank(args)
     _check_outputs(args)
     with steps(args, ["read", "fit", "rank", "write"]) as advance:
         _, _, result = _read_and_fit(args, advance)
@@ -445,14 +451,14 @@ def run_rank(args: argparse.Namespace) -> int:
             for name in (g for pair in args.pairs or () for g in pair):
                 find_name(name, result.precision.index, "generator", "this fit")
             pairs = compare(joint, args.alpha, args.pairs, not args.one_at_a_time, seed=args.seed)
-        summary = board.summary()
+        summary = board.summary(top=args.top)
         advance("write")
         written: list[Path] = []
         if args.report is not None:
             from jurycal.report import Report, add_leaderboard
 
             card = Report("jurycal report card: leaderboard")
-            add_leaderboard(card, board)
+            add_leaderboard(card, board, top=args.top)
             written += card.write(args.report)
         plot = save_plot(args, board.plot()) if plot_path(args) is not None else None
         written += [plot] if plot is not None else []

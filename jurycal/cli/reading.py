@@ -31,8 +31,9 @@ __all__ = [
     "vote_sources",
 ]
 
-#: Columns that hold names: read as text whatever the file's format made of them.
-NAME_COLUMNS = ("generator", "validator", "model", "task")
+#: Columns that hold names (a pairwise table's two generators too): read as text whatever the
+#: file's format made of them.
+NAME_COLUMNS = ("generator", "generator_a", "generator_b", "validator", "model", "task")
 #: Columns that hold binary labels (1 / 0, bool, valid / invalid; missing allowed).
 LABEL_COLUMNS = ("label", "human", "judge")
 # How many known names an "unknown name" message lists.

@@ -172,7 +172,7 @@ class Leaderboard:
             "which made the rank sets, may decide more)"
         )
         notes = [
-            f"{level} marginal intervals; rank sets (1 = highest precision) hold for every "
+            f"{level} marginal intervals; rank sets (1 = the highest estimate) hold for every "
             f"generator at once with probability {level} (step-down over the pairwise "
             "differences, Mogstad, Romano, Shaikh and Wilhelm 2024).",
             f"Could be the best: {_names(best)}.",

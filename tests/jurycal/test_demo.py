@@ -10,7 +10,7 @@ from jurycal.report import Report
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    out = tmp_path_factory.mktemp("demo")
+    out = tmp_path_factory.mktemp("demo") / "made" / "here"  # --out is made if missing
     import contextlib
     import io
 
@@ -72,6 +72,20 @@ def test_demo_flags_the_weak_arena_judges(demo):
     assert "Delta J = J[" in text
 
 
+def test_demo_ranks_the_arena_generators_from_pairwise_verdicts_and_a_sample_of_votes(demo):
+    text, _, printed, _ = demo
+    section = text.split("## 6. Pairwise leaderboard: LMArena battles, two judges")[1]
+    assert "the human votes on a sample of 300 of them drawn with seed 2026" in section
+    # the 577 votes held back are the truth; the card says how many intervals hold it
+    assert "Against the win rates of all 877 votes, 4 of 4 generators lie in their 95 %" in section
+    assert (
+        "| generator | estimate | low | high | low_rank | high_rank | n_labels | judges_worth |"
+        in (" ".join(section.split("#### leaderboard")[1].split("\n")[2].split()))
+    )
+    assert "| human voters |" in section and "](report-4.png)" in section
+    assert "6. Pairwise leaderboard: LMArena battles, two judges" in printed
+
+
 def test_demo_prints_an_outline_and_where_the_card_is(demo):
     text, out, printed, messages = demo
     # a short summary on stdout, not the card: its sections and the path to open
@@ -79,7 +93,7 @@ def test_demo_prints_an_outline_and_where_the_card_is(demo):
     assert "1. Repair of validator outputs" in printed
     assert f"the report card: {out / 'report.html'}" in printed
     figures = sorted(p.name for p in out.glob("*.png"))
-    assert figures == ["report-1.png", "report-2.png", "report-3.png"]
+    assert figures == [f"report-{n}.png" for n in range(1, 5)]
     assert "![" in text and "](report-1.png)" in text
     written = [line.removeprefix("jurycal: written: ") for line in messages.splitlines()]
     assert written == [str(out / n) for n in ("report.md", *figures, "report.html")]
