@@ -373,6 +373,8 @@ def pairwise_board(result: Any, alpha: float = 0.05, *, seed: int = 0) -> Leader
 
     from regression.ranking import leaderboard
 
+    if result.method == "mean_of_judges":  # no human votes: no joint error, nothing to rank
+        return None
     joint = result.joint_error()
     variance = np.diag(joint.covariance.to_numpy())
     kept = (joint.estimate.notna() & np.isfinite(variance)).to_numpy()
