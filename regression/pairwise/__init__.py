@@ -9,7 +9,9 @@ estimates each generator's win rate (:class:`PairwiseModel`), its result on the
 result contract in :mod:`~regression.pairwise.result`.
 """
 
+from regression.pairwise.plan import plan_labels
 from regression.pairwise.result import PairwiseWinRates
+from regression.pairwise.suggest import suggest_labels
 from regression.pairwise.table import (
     HUMAN_VERDICT_COLUMNS,
     VERDICT_COLUMNS,
@@ -40,6 +42,8 @@ __all__ = [
     "PairwiseWinRates",
     "VerdictError",
     "check_pairwise",
+    "plan_labels",
+    "suggest_labels",
     "verdict_words",
     "win_rates",
 ]
