@@ -14,8 +14,9 @@ with its ``accuracy``; otherwise it draws its own Davidson verdict from the
 strengths it perceives (the true ones plus its per-generator leniency, with
 its own tie parameter); then, with its ``first_bias``, it overrides the
 verdict with the answer shown first. ``noise=True`` gives judges that predict
-nothing: the perceived strengths are drawn afresh, independent of the true
-ones, and no verdict is copied.
+nothing: every generator looks alike to them (no verdict copied, no
+strength perceived), so their verdicts are independent of the battle, with
+their tie rates and position bias.
 """
 
 from __future__ import annotations
@@ -134,8 +135,8 @@ def pairwise_world(
                             "generator_b": names[b]})  # fmt: skip
     rows = []
     for j, (acc, bias, nu) in enumerate(zip(accuracy, first_bias, tie, strict=True)):
-        seen = rng.normal(0.0, spread, n_generators) if noise else strength
-        seen = seen + rng.normal(0.0, leniency_sd, n_generators)
+        leniency = rng.normal(0.0, leniency_sd, n_generators)
+        seen = np.zeros(n_generators) if noise else strength + leniency
         for position in (0, 1):
             own = _davidson(rng, seen[a] - seen[b], nu)
             copy = (rng.random(n_battles) < acc) & (not noise)
