@@ -168,48 +168,79 @@ def _pairwise_sources(args: argparse.Namespace) -> list[tuple[Path, str, tuple[s
     return sources
 
 
+#: What the output of ``suggest`` calls its rows, per kind of input.
+_WORDS = {
+    "labels": {
+        "rows": "items to label",
+        "count": "items",
+        "per": "per generator:",
+        "none": "no item to label: every judged item of the generators asked for is labelled.",
+        "next": "label the rows of {path}, add a human column and pass them, "
+        "inclusion_probability and all, with your earlier labels",
+        "needed": "labels",
+    },
+    "votes": {
+        "rows": "battles to vote",
+        "count": "battles",
+        "per": "per generator (a battle counts for both):",
+        "none": "no battle to vote: every battle of the generators asked for has a human vote.",
+        "next": "vote the battles of {path}, add a human column (a, b or tie) and pass them, "
+        "inclusion_probability and all, with your earlier votes given inclusion_probability 1",
+        "needed": "human votes",
+    },
+}
+
+
+def _emit_suggestion(
+    args: argparse.Namespace,
+    table: pd.DataFrame,
+    counts: pd.Series,
+    plan: pd.DataFrame | None,
+    words: dict[str, str],
+) -> int:
+    """Print (or write with ``-o``) the rows ``suggest`` drew, their counts and the plan."""
+    from jurycal.io import write_table
+    from regression.text_table import text_table
+
+    lines = (
+        [
+            f"{len(table)} {words['rows']} (budget {args.budget}), {words['per']}",
+            text_table(counts.rename(words["count"]).to_frame()),
+        ]
+        if len(table)
+        else [words["none"]]
+    )
+    payload: dict[str, Any] = {"items": table, "per_generator": counts.to_dict()}
+    if args.output is not None:
+        write_table(table, args.output)
+        lines.append("next: " + words["next"].format(path=args.output))
+    elif len(table):
+        lines += ["", text_table(table)]
+    if plan is not None:
+        lines += ["", _plan_text(plan, args.width, args.alpha, words["needed"])]
+        payload["plan"] = plan.reset_index()
+    payload["output"] = args.output
+    emit(args, "\n".join(lines), payload, written=[args.output] if args.output else [])
+    return 0
+
+
 def _suggest_pairwise(
     args: argparse.Namespace, verdicts: pd.DataFrame, human: pd.DataFrame | None
 ) -> int:
     import pandas as pd
 
-    from jurycal.io import write_table
     from regression.pairwise import plan_labels, suggest_labels
-    from regression.text_table import text_table
 
+    plan = None
     with located(_pairwise_sources(args)):
         table = suggest_labels(
             verdicts, human, args.budget, generators=args.generator, seed=args.seed
         )
+        if args.width is not None:
+            plan = plan_labels(verdicts, human, args.width, args.alpha, args.generator)
     sides = pd.Series([*table["generator_a"], *table["generator_b"]], dtype=object)
     counts = sides.value_counts().sort_index().rename_axis("generator")
-    lines = (
-        [
-            f"{len(table)} battles to vote (budget {args.budget}), per generator "
-            "(a battle counts for both):",
-            text_table(counts.rename("battles").to_frame()),
-        ]
-        if len(table)
-        else ["no battle to vote: every battle of the generators asked for has a human vote."]
-    )
-    payload: dict[str, Any] = {"items": table, "per_generator": counts.to_dict()}
-    if args.output is not None:
-        write_table(table, args.output)
-        lines.append(
-            f"next: vote the battles of {args.output}, add a human column (a, b or tie) and pass "
-            "them, inclusion_probability and all, with your earlier votes given "
-            "inclusion_probability 1"
-        )
-    elif len(table):
-        lines += ["", text_table(table)]
-    if args.width is not None:
-        with located(_pairwise_sources(args)):
-            plan = plan_labels(verdicts, human, args.width, args.alpha, args.generator)
-        lines += ["", _plan_text(plan, args.width, args.alpha, "human votes")]
-        payload["plan"] = plan.reset_index()
-    payload["output"] = args.output
-    emit(args, "\n".join(lines), payload, written=[args.output] if args.output else [])
-    return 0
+    return _emit_suggestion(args, table, counts, plan, _WORDS["votes"])
 
 
 def run_suggest(args: argparse.Namespace) -> int:
@@ -220,9 +251,7 @@ def run_suggest(args: argparse.Namespace) -> int:
     if pairwise is not None:
         return _suggest_pairwise(args, *pairwise)
 
-    from jurycal.io import write_table
     from regression import plan_labels, suggest_labels
-    from regression.text_table import text_table
 
     with steps(args, ["read", "suggest"]) as advance:
         advance("read")
@@ -230,32 +259,11 @@ def run_suggest(args: argparse.Namespace) -> int:
         advance("suggest")
         with located(vote_sources(args.judgments, args.labels)):
             table = suggest_labels(judgments, human, args.budget, args.generator, args.seed)
-    counts = table.groupby("generator").size()
-    lines = (
-        [
-            f"{len(table)} items to label (budget {args.budget}), per generator:",
-            text_table(counts.rename("items").to_frame()),
-        ]
-        if len(table)
-        else ["no item to label: every judged item of the generators asked for is labelled."]
-    )
-    payload: dict[str, Any] = {"items": table, "per_generator": counts.to_dict()}
-    if args.output is not None:
-        write_table(table, args.output)
-        lines.append(
-            f"next: label the rows of {args.output}, add a human column and pass them, "
-            "inclusion_probability and all, with your earlier labels"
-        )
-    elif len(table):
-        lines += ["", text_table(table)]
+    plan = None
     if args.width is not None:
         with located(vote_sources(args.judgments, args.labels)):
             plan = plan_labels(judgments, human, args.width, args.alpha, args.generator)
-        lines += ["", _plan_text(plan, args.width, args.alpha)]
-        payload["plan"] = plan.reset_index()
-    payload["output"] = args.output
-    emit(args, "\n".join(lines), payload, written=[args.output] if args.output else [])
-    return 0
+    return _emit_suggestion(args, table, table.groupby("generator").size(), plan, _WORDS["labels"])
 
 
 def run_plan(args: argparse.Namespace) -> int:
