@@ -45,6 +45,8 @@ ALPHA = 0.05
 #: Draws of the joint error behind each set of rank sets (fewer cannot resolve 870 ordered pairs).
 N_DRAWS = 20_000
 WORLDS = {"useful": 160, "noise": 60}
+#: Per generator: battles and human votes; the spread of the true strengths.
+BATTLES, VOTES, SPREAD = 300, 50, 1.5
 ARENA_VOTES = (200, 400)
 ARENA_DRAWS = 50
 
@@ -96,7 +98,8 @@ def simulated_study(
 
     ``worlds``: how many worlds of each kind (``"useful"`` judges, ``"noise"``);
     each has between ``generators[0]`` and ``generators[1]`` generators, drawn
-    uniformly, with 150 battles and 25 human votes per generator.
+    uniformly, with :data:`BATTLES` battles and :data:`VOTES` human votes per generator
+    and strengths of spread :data:`SPREAD`.
 
     ``marginal`` is the share of the world's generators whose set holds their
     true rank, ``simultaneous`` whether all do, ``size`` the mean set size.
@@ -108,7 +111,12 @@ def simulated_study(
             low, high = generators
             n_gen = int(np.random.default_rng([world_seed, 1]).integers(low, high + 1))
             world = pairwise_world(
-                n_gen, 150 * n_gen, 25 * n_gen, noise=kind == "noise", seed=world_seed
+                n_gen,
+                BATTLES * n_gen,
+                VOTES * n_gen,
+                spread=SPREAD,
+                noise=kind == "noise",
+                seed=world_seed,
             )
             sets = rank_methods(world.verdicts, world.human, seed=world_seed, n_draws=n_draws)
             for method, table in sets.items():
@@ -177,7 +185,8 @@ def main() -> None:
     print(
         f"Simulated arenas: {sum(WORLDS.values())} worlds ({WORLDS['useful']} with useful "
         f"judges, {WORLDS['noise']} with judges that predict nothing), 8 to 30 generators, "
-        "150 battles and 25 human votes per generator, 95 % rank sets, "
+        f"{BATTLES} battles and {VOTES} human votes per generator (a battle counts for both), "
+        f"Davidson strengths of spread {SPREAD}, 95 % rank sets, "
         f"{N_DRAWS} draws of the joint error per set of rank sets. Coverage in %; size: the "
         "mean rank-set size; size_vs_votes_alone: its ratio to the votes alone's.\n"
     )

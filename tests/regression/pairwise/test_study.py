@@ -81,16 +81,16 @@ def test_a_rank_set_covers_a_tie_only_with_every_shared_rank(study) -> None:
 
 
 def test_simulated_study_machinery(study) -> None:
-    table = study.simulated_study({"useful": 2, "noise": 1}, generators=(4, 6), n_draws=2000)
-    assert len(table) == 9 and set(table["method"]) == set(study.METHODS)
-    assert table["generators"].between(4, 6).all()
+    table = study.simulated_study({"useful": 1, "noise": 1}, generators=(4, 5), n_draws=1000)
+    assert len(table) == 6 and set(table["method"]) == set(study.METHODS)
+    assert table["generators"].between(4, 5).all()
     assert table["marginal"].between(0, 1).all() and (table["size"] >= 1).all()
     summary = study.summarise(table, ["judges"])
     assert (summary.xs("votes alone", level="method")["size_vs_votes_alone"] == 1).all()
-    assert summary.loc[("useful", "jurycal"), "worlds"] == 2
+    assert summary.loc[("useful", "jurycal"), "worlds"] == 1
 
 
 def test_arena_study_machinery(study) -> None:
-    table = study.arena_study((200,), 1, n_draws=2000)
+    table = study.arena_study((200,), 1, n_draws=1000)
     assert len(table) == 3 and (table["votes"] == 200).all()
     assert np.isfinite(table["size"]).all() and table["size"].between(1, 4).all()
