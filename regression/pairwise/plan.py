@@ -225,12 +225,12 @@ def plan_labels(
         )
         if n_held >= 3 and free.size and np.var(scores, ddof=1) < free.mean():
             free = np.full(free.size, np.var(scores, ddof=1))  # the votes alone do better
-        if now.iloc[g] <= width:  # wide enough already (NaN: no interval yet)
-            free = free[:0]
-        uniform = _votes_needed(free, n_held, n_battles, width, z, "uniform")
-        # the drawn design is never predicted wider than a uniform one; the min guards the
-        # bisection where the predicted width is not monotone in the votes
-        active = min(_votes_needed(free, n_held, n_battles, width, z, "drawn"), uniform)
+        uniform = active = 0
+        if not now.iloc[g] <= width:  # not narrow enough yet, or no interval (NaN)
+            uniform = _votes_needed(free, n_held, n_battles, width, z, "uniform")
+            # the drawn design is never predicted wider than a uniform one; the min guards the
+            # bisection where the predicted width is not monotone in the votes
+            active = min(_votes_needed(free, n_held, n_battles, width, z, "drawn"), uniform)
         rows.append({
             "generator": table.generators[g], "n_battles": n_battles, "n_labels": n_held,
             "width_now": float(now.iloc[g]), "uniform": n_held + uniform,
