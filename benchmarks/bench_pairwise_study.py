@@ -155,11 +155,11 @@ def arena_study(
     return pd.DataFrame(rows)
 
 
-def summarise(study: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Per cell and method: worlds, marginal and simultaneous coverage (%), mean set size, and the
-    size as a ratio to the votes alone."""
+def summarise(study: pd.DataFrame, by: list[str], unit: str = "worlds") -> pd.DataFrame:
+    """Per cell and method: how many ``unit`` (worlds, draws), marginal and simultaneous coverage
+    (%), mean set size, and the size as a ratio to the votes alone."""
     table = study.groupby([*by, "method"], sort=False).agg(
-        worlds=("size", "size"),
+        **{unit: ("size", "size")},
         marginal=("marginal", "mean"),
         simultaneous=("simultaneous", "mean"),
         size=("size", "mean"),
@@ -200,7 +200,7 @@ def main() -> None:
         f"{ARENA_DRAWS} uniform draws of the human votes per row, the truth the win rates over "
         "all 877 votes.\n"
     )
-    print(summarise(arena, ["votes"]).to_string())
+    print(summarise(arena, ["votes"], "draws").to_string())
     print(f"\nLoad average at the end: {os.getloadavg()[0]:.1f}.")
 
 
