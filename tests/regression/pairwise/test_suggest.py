@@ -7,13 +7,18 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from regression.labels.suggest import BudgetWarning
 from regression.pairwise import PairwiseModel, suggest_labels
 from regression.pairwise.plan import vote_probabilities
 from regression.pairwise.simulate import pairwise_world
 
-WORLD = pairwise_world(5, 600, 600, seed=7)  # every battle's vote, to reveal the chosen ones
+# every battle's vote is known, to reveal the chosen ones; two judges keep the test fast
+WORLD = pairwise_world(
+    5, 600, 600, accuracy=(0.6, 0.4), first_bias=(0.3, 0.1), tie=(0.2, 0.6), seed=7
+)
 KEYS = ["item", "generator_a", "generator_b"]
 
 
@@ -90,3 +95,32 @@ def test_win_rate_intervals_cover_under_the_active_draw() -> None:
     floor = 0.95 - 3 * np.sqrt(0.95 * 0.05 / reps)
     assert coverage.min() >= floor, coverage
     assert 0 < np.mean(widths) < 0.5
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    v=st.lists(st.floats(0.0, 0.25), min_size=2, max_size=60),
+    share=st.floats(0.01, 1.0),
+)
+def test_vote_probabilities_sum_to_the_draw_and_follow_the_variance(v, share) -> None:
+    v = np.array(v)
+    n = max(1, int(share * v.size))
+    pi, design = vote_probabilities(v, n)
+    assert np.isclose(pi.sum(), n) and (pi > 0).all() and (pi <= 1 + 1e-12).all()
+    if design == "active":  # never a battle of larger variance drawn less often
+        order = np.argsort(v, kind="stable")
+        assert (np.diff(pi[order]) >= -1e-12).all()
+
+
+@settings(max_examples=15, deadline=None)
+@given(budget=st.integers(1, 700), seed=st.integers(0, 2**16), held=st.integers(0, 80))
+def test_any_budget_gives_that_many_unvoted_battles(budget, seed, held) -> None:
+    votes = held_votes(seed, held) if held else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", BudgetWarning)
+        picks = suggest_labels(WORLD.verdicts, votes, budget, seed=seed)
+    assert len(picks) == min(budget, 600 - held)
+    assert not picks["item"].duplicated().any()
+    if held:
+        assert not set(picks["item"]) & set(votes["item"])
+    assert picks["inclusion_probability"].between(0, 1, inclusive="right").all()
