@@ -7,6 +7,9 @@ votes once into a :class:`PairwiseTable`; :mod:`~regression.pairwise.predict`
 predicts a battle's human verdict from the judges'; :mod:`~regression.pairwise.win_rate`
 estimates each generator's win rate (:class:`PairwiseModel`), its result on the
 result contract in :mod:`~regression.pairwise.result`.
+:mod:`~regression.pairwise.suggest` chooses the battles to send to human voters
+and :mod:`~regression.pairwise.plan` says how many votes a width needs;
+:mod:`~regression.pairwise.simulate` simulates arenas with known win rates.
 """
 
 from regression.pairwise.plan import plan_labels
