@@ -6,7 +6,8 @@ distribution-shift studies of the Rogan-Gladen and PPI++ intervals. Many
 judges (:mod:`regression.latent.simulate`, :mod:`regression.latent.worlds`):
 generator x validator matrices and item votes from the latent-trait model
 (agreeableness paper, section 5.1, eq. (1)), and worlds whose judges move
-between generators.
+between generators. Pairwise verdicts (:mod:`regression.pairwise.simulate`):
+arenas with unbalanced battles, ties and three position-biased judges.
 
 Examples
 --------
@@ -23,6 +24,7 @@ from regression.latent.simulate import (
     simulate_latent_world,
 )
 from regression.latent.worlds import TRANSFER_WORLDS, simulate_transfer_world, transfer_world
+from regression.pairwise.simulate import pairwise_world
 from regression.single_judge.simulate import (
     SimulatedComparison,
     SimulatedSingleJudge,
@@ -40,6 +42,7 @@ __all__ = [
     "SimulatedSingleJudge",
     "coverage_study",
     "distribution_shift_study",
+    "pairwise_world",
     "simulate_comparison",
     "simulate_item_votes",
     "simulate_latent_world",

@@ -22,6 +22,7 @@ __all__ = [
     "LABEL_COLUMNS",
     "NAME_COLUMNS",
     "find_name",
+    "is_pairwise",
     "read_human",
     "read_input",
     "read_judgments",
@@ -226,6 +227,20 @@ def vote_sources(judgments: Path, human: Path | None) -> list[tuple[Path, str, t
         columns = ("human", "inclusion_probability", "item", "generator")
         sources.insert(0, (human, "human-label file", columns))
     return sources
+
+
+def is_pairwise(columns: Iterable[str]) -> bool:
+    """Whether a table with these columns holds pairwise verdicts (``generator_a, generator_b,
+    verdict``) rather than one generator's labels per row.
+
+    Examples
+    --------
+    >>> is_pairwise(["item", "generator_a", "generator_b", "validator", "verdict"])
+    True
+    >>> is_pairwise(["generator", "item", "validator", "label"])
+    False
+    """
+    return {"generator_a", "generator_b", "verdict"} <= set(columns)
 
 
 def find_name(name: str, known: Iterable[Any], what: str, where: str) -> str:

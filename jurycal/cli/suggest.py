@@ -7,13 +7,20 @@ probability column and all, with the earlier labels as the human-label file of
 ``jurycal fit`` / ``estimate``. ``plan`` prints the labels each generator needs
 for a target interval width, drawn uniformly or by ``suggest``
 (:func:`regression.plan_labels`).
+
+A JUDGMENTS file with the columns ``generator_a, generator_b, verdict`` is a
+pairwise verdict table (:func:`jurycal.cli.reading.is_pairwise`), its
+``--labels`` the human votes: ``suggest`` then draws battles
+(:func:`regression.pairwise.suggest_labels`, ``item, generator_a, generator_b,
+inclusion_probability``) and ``plan`` gives the human votes each generator's
+win rate needs (:func:`regression.pairwise.plan_labels`).
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jurycal.cli.common import (
     ALPHA_HELP,
@@ -28,9 +35,19 @@ from jurycal.cli.common import (
 )
 from jurycal.cli.errors import located
 from jurycal.cli.reading import (
+    is_pairwise,
+    read_input,
     read_votes,
+    same_item_type,
     vote_sources,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: A library error on these columns is placed in the human-vote file first, then the verdicts.
+_VOTE_COLUMNS = ("human", "inclusion_probability", "item", "generator_a", "generator_b")
+_VERDICT_COLUMNS = ("verdict", "position", "validator", "item", "generator_a", "generator_b")
 
 __all__ = ["register", "run_plan", "run_suggest"]
 
@@ -65,7 +82,9 @@ def register(subparsers: Any) -> None:
             subparsers,
             name,
             description="JUDGMENTS has generator, item, validator, label; --labels has generator, "
-            "item, human (and inclusion_probability where a draw of suggest chose them).",
+            "item, human (and inclusion_probability where a draw of suggest chose them). A "
+            "pairwise JUDGMENTS (item, generator_a, generator_b, validator, verdict) takes "
+            "--labels with item, generator_a, generator_b, human: battles and human votes.",
             examples=examples[name],
         )
         parser.add_argument(
@@ -113,25 +132,126 @@ def register(subparsers: Any) -> None:
         parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)
 
 
-def _plan_text(table: Any, width: float, alpha: float) -> str:
+def _plan_text(table: Any, width: float, alpha: float, what: str = "labels") -> str:
     from regression.text_table import text_table
 
     return "\n".join(
         [
-            f"labels needed for a {1 - alpha:.0%} interval at most {100 * width:.1f} points wide "
+            f"{what} needed for a {1 - alpha:.0%} interval at most {100 * width:.1f} points wide "
             "(uniform: a random sample; active: drawn by jurycal suggest):",
             text_table(table, digits=3, empty="no generator to plan for."),
         ]
     )
 
 
+def _pairwise(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None] | None:
+    """The pairwise verdicts and human votes when JUDGMENTS is a pairwise table, else None."""
+    from jurycal.io import table_columns
+    from regression.pairwise import HUMAN_VERDICT_COLUMNS, VERDICT_COLUMNS
+
+    if not is_pairwise(table_columns(args.judgments)):
+        return None
+    verdicts = read_input(args.judgments, "verdicts file", VERDICT_COLUMNS)
+    if args.labels is None:
+        return verdicts, None
+    human = read_input(args.labels, "human-vote file", HUMAN_VERDICT_COLUMNS, check_labels=False)
+    verdicts, human = same_item_type(verdicts, human)
+    return verdicts, human
+
+
+def _pairwise_sources(args: argparse.Namespace) -> list[tuple[Path, str, tuple[str, ...]]]:
+    sources: list[tuple[Path, str, tuple[str, ...]]] = [
+        (args.judgments, "verdicts file", _VERDICT_COLUMNS)
+    ]
+    if args.labels is not None:
+        sources.insert(0, (args.labels, "human-vote file", _VOTE_COLUMNS))
+    return sources
+
+
+#: What the output of ``suggest`` calls its rows, per kind of input.
+_WORDS = {
+    "labels": {
+        "rows": "items to label",
+        "count": "items",
+        "per": "per generator:",
+        "none": "no item to label: every judged item of the generators asked for is labelled.",
+        "next": "label the rows of {path}, add a human column and pass them, "
+        "inclusion_probability and all, with your earlier labels",
+        "needed": "labels",
+    },
+    "votes": {
+        "rows": "battles to vote",
+        "count": "battles",
+        "per": "per generator (a battle counts for both):",
+        "none": "no battle to vote: every battle of the generators asked for has a human vote.",
+        "next": "vote the battles of {path}, add a human column (a, b or tie) and pass them, "
+        "inclusion_probability and all, with your earlier votes given inclusion_probability 1",
+        "needed": "human votes",
+    },
+}
+
+
+def _emit_suggestion(
+    args: argparse.Namespace,
+    table: pd.DataFrame,
+    counts: pd.Series,
+    plan: pd.DataFrame | None,
+    words: dict[str, str],
+) -> int:
+    """Print (or write with ``-o``) the rows ``suggest`` drew, their counts and the plan."""
+    from jurycal.io import write_table
+    from regression.text_table import text_table
+
+    lines = (
+        [
+            f"{len(table)} {words['rows']} (budget {args.budget}), {words['per']}",
+            text_table(counts.rename(words["count"]).to_frame()),
+        ]
+        if len(table)
+        else [words["none"]]
+    )
+    payload: dict[str, Any] = {"items": table, "per_generator": counts.to_dict()}
+    if args.output is not None:
+        write_table(table, args.output)
+        lines.append("next: " + words["next"].format(path=args.output))
+    elif len(table):
+        lines += ["", text_table(table)]
+    if plan is not None:
+        lines += ["", _plan_text(plan, args.width, args.alpha, words["needed"])]
+        payload["plan"] = plan.reset_index()
+    payload["output"] = args.output
+    emit(args, "\n".join(lines), payload, written=[args.output] if args.output else [])
+    return 0
+
+
+def _suggest_pairwise(
+    args: argparse.Namespace, verdicts: pd.DataFrame, human: pd.DataFrame | None
+) -> int:
+    import pandas as pd
+
+    from regression.pairwise import plan_labels, suggest_labels
+
+    plan = None
+    with located(_pairwise_sources(args)):
+        table = suggest_labels(
+            verdicts, human, args.budget, generators=args.generator, seed=args.seed
+        )
+        if args.width is not None:
+            plan = plan_labels(verdicts, human, args.width, args.alpha, args.generator)
+    sides = pd.Series([*table["generator_a"], *table["generator_b"]], dtype=object)
+    counts = sides.value_counts().sort_index().rename_axis("generator")
+    return _emit_suggestion(args, table, counts, plan, _WORDS["votes"])
+
+
 def run_suggest(args: argparse.Namespace) -> int:
     """Draw the items to label next; print them, or write them with ``-o``."""
     check_files([args.judgments, args.labels], [args.output])
 
-    from jurycal.io import write_table
+    pairwise = _pairwise(args)
+    if pairwise is not None:
+        return _suggest_pairwise(args, *pairwise)
+
     from regression import plan_labels, suggest_labels
-    from regression.text_table import text_table
 
     with steps(args, ["read", "suggest"]) as advance:
         advance("read")
@@ -139,37 +259,25 @@ def run_suggest(args: argparse.Namespace) -> int:
         advance("suggest")
         with located(vote_sources(args.judgments, args.labels)):
             table = suggest_labels(judgments, human, args.budget, args.generator, args.seed)
-    counts = table.groupby("generator").size()
-    lines = (
-        [
-            f"{len(table)} items to label (budget {args.budget}), per generator:",
-            text_table(counts.rename("items").to_frame()),
-        ]
-        if len(table)
-        else ["no item to label: every judged item of the generators asked for is labelled."]
-    )
-    payload: dict[str, Any] = {"items": table, "per_generator": counts.to_dict()}
-    if args.output is not None:
-        write_table(table, args.output)
-        lines.append(
-            f"next: label the rows of {args.output}, add a human column and pass them, "
-            "inclusion_probability and all, with your earlier labels"
-        )
-    elif len(table):
-        lines += ["", text_table(table)]
+    plan = None
     if args.width is not None:
         with located(vote_sources(args.judgments, args.labels)):
             plan = plan_labels(judgments, human, args.width, args.alpha, args.generator)
-        lines += ["", _plan_text(plan, args.width, args.alpha)]
-        payload["plan"] = plan.reset_index()
-    payload["output"] = args.output
-    emit(args, "\n".join(lines), payload, written=[args.output] if args.output else [])
-    return 0
+    return _emit_suggestion(args, table, table.groupby("generator").size(), plan, _WORDS["labels"])
 
 
 def run_plan(args: argparse.Namespace) -> int:
     """Print the labels each generator needs for ``--width``."""
     check_files([args.judgments, args.labels])
+    pairwise = _pairwise(args)
+    if pairwise is not None:
+        from regression.pairwise import plan_labels as plan_votes
+
+        with located(_pairwise_sources(args)):
+            votes = plan_votes(*pairwise, args.width, args.alpha, args.generator)
+        text = _plan_text(votes, args.width, args.alpha, "human votes")
+        emit(args, text, {"plan": votes.reset_index()})
+        return 0
 
     from regression import plan_labels
 

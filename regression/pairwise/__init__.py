@@ -9,16 +9,21 @@ estimates each generator's win rate and :mod:`~regression.pairwise.davidson` its
 Bradley-Terry-Davidson strength, both behind :class:`PairwiseModel`
 (:mod:`~regression.pairwise.model`), their results on the result contract (and ranked
 through :mod:`regression.ranking`) in :mod:`~regression.pairwise.result`.
+:mod:`~regression.pairwise.suggest` chooses the battles to send to human voters
+and :mod:`~regression.pairwise.plan` says how many votes a width needs;
+:mod:`~regression.pairwise.simulate` simulates arenas with known win rates.
 """
 
 from regression.pairwise.davidson import bradley_terry
 from regression.pairwise.model import ESTIMANDS, PairwiseModel
+from regression.pairwise.plan import plan_labels
 from regression.pairwise.result import (
     FewVotesWarning,
     PairwiseResult,
     PairwiseStrengths,
     PairwiseWinRates,
 )
+from regression.pairwise.suggest import suggest_labels
 from regression.pairwise.table import (
     HUMAN_VERDICT_COLUMNS,
     VERDICT_COLUMNS,
@@ -52,6 +57,8 @@ __all__ = [
     "VerdictError",
     "bradley_terry",
     "check_pairwise",
+    "plan_labels",
+    "suggest_labels",
     "verdict_words",
     "win_rates",
 ]

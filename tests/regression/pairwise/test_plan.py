@@ -1,0 +1,79 @@
+"""plan_labels: its columns, its words, and widths that the planned votes realise."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from regression.pairwise import PairwiseModel, plan_labels, suggest_labels
+from regression.pairwise.simulate import pairwise_world
+
+WORLD = pairwise_world(5, 900, 900, seed=11)
+KEYS = ["item", "generator_a", "generator_b"]
+HELD = WORLD.votes.iloc[np.sort(np.random.default_rng(0).choice(900, 80, replace=False))]
+COLUMNS = ["n_battles", "n_labels", "width_now", "uniform", "active", "more_uniform", "more_active"]
+
+
+def test_columns_and_accounting() -> None:
+    plan = plan_labels(WORLD.verdicts, HELD, 0.15)
+    assert list(plan.columns) == COLUMNS
+    assert plan.index.name == "generator" and set(plan.index) == set(WORLD.truth.index)
+    assert (plan["uniform"] == plan["n_labels"] + plan["more_uniform"]).all()
+    assert (plan["active"] == plan["n_labels"] + plan["more_active"]).all()
+    assert (plan["active"] <= plan["uniform"]).all()
+    assert (plan["uniform"] <= plan["n_battles"]).all()
+    assert (plan["width_now"] > 0.15).all()
+    wider = plan_labels(WORLD.verdicts, HELD, 0.25)
+    assert (wider["uniform"] <= plan["uniform"]).all() and (
+        wider["uniform"] < plan["uniform"]
+    ).any()
+
+
+def test_a_width_already_reached_needs_nothing() -> None:
+    plan = plan_labels(WORLD.verdicts, WORLD.votes.iloc[:600], 0.6, generators=["g00"])
+    assert plan.loc["g00", "more_uniform"] == 0 and plan.loc["g00", "more_active"] == 0
+
+
+@pytest.mark.parametrize("width", [0, 1, 1.5, -0.1])
+def test_bad_width_is_refused(width: float) -> None:
+    with pytest.raises(ValueError, match="width must be in"):
+        plan_labels(WORLD.verdicts, HELD, width)
+
+
+def test_unknown_generator_is_named() -> None:
+    with pytest.raises(ValueError, match="generator 'nobody'"):
+        plan_labels(WORLD.verdicts, HELD, 0.1, generators=["nobody"])
+
+
+def realised_width(generator: str, picks: pd.DataFrame, seed: int) -> float:
+    voted = picks.merge(WORLD.votes, on=KEYS, how="left")
+    human = pd.concat([HELD.assign(inclusion_probability=1.0), voted], ignore_index=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        row = PairwiseModel(seed=seed).fit_table(WORLD.verdicts, human).interval().loc[generator]
+    return float(row["high"] - row["low"])
+
+
+def test_planned_votes_give_the_planned_width() -> None:
+    """Monte Carlo: at the planned votes, uniform or drawn by suggest_labels, the mean realised
+    width of the generator's interval is within 15 % of the target."""
+    width, generator = 0.14, "g02"
+    plan = plan_labels(WORLD.verdicts, HELD, width, generators=[generator]).loc[generator]
+    mine = WORLD.votes[
+        ((WORLD.votes["generator_a"] == generator) | (WORLD.votes["generator_b"] == generator))
+        & ~WORLD.votes["item"].isin(HELD["item"])
+    ]
+    uniform, active = [], []
+    for rep in range(20):
+        m = int(plan["more_uniform"])
+        picks = mine.sample(m, random_state=rep)[KEYS].assign(inclusion_probability=m / len(mine))
+        uniform.append(realised_width(generator, picks, rep))
+        drawn = suggest_labels(
+            WORLD.verdicts, HELD, int(plan["more_active"]), generators=[generator], seed=rep
+        )
+        active.append(realised_width(generator, drawn, rep))
+    assert abs(np.mean(uniform) / width - 1) < 0.15, np.mean(uniform)
+    assert abs(np.mean(active) / width - 1) < 0.15, np.mean(active)

@@ -1,0 +1,96 @@
+"""The pairwise simulator and the machinery of benchmarks/bench_pairwise_study.py, small and fast."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from regression.pairwise import PairwiseModel
+from regression.simulate import pairwise_world
+
+BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def study():
+    sys.path.insert(0, str(BENCHMARKS))  # benchmarks/ is a folder of scripts, not a package
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "bench_pairwise_study", BENCHMARKS / "bench_pairwise_study.py"
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    return module
+
+
+def test_world_is_seeded_and_its_truth_is_the_mean_human_score() -> None:
+    world = pairwise_world(8, 1200, 200, seed=5)
+    again = pairwise_world(8, 1200, 200, seed=5)
+    pd.testing.assert_frame_equal(world.verdicts, again.verdicts)
+    pd.testing.assert_frame_equal(world.human, again.human)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        everyone = PairwiseModel(judges=False).fit_table(world.verdicts, world.votes)
+    pd.testing.assert_series_equal(
+        everyone.estimate.reindex(world.truth.index), world.truth, check_names=False
+    )
+    assert len(world.human) == 200 and world.human["item"].isin(world.votes["item"]).all()
+
+
+def test_world_has_unbalanced_pairs_ties_and_biased_judges() -> None:
+    world = pairwise_world(10, 3000, 600, seed=2)
+    pairs = world.votes.apply(lambda r: tuple(sorted((r.generator_a, r.generator_b))), axis=1)
+    counts = pairs.value_counts()
+    assert counts.max() > 4 * counts.min()
+    assert 0.05 < (world.votes["human"] == "tie").mean() < 0.3
+    assert (world.strength.value_counts() > 1).any()  # generators tied in strength
+    fit = PairwiseModel().fit_table(world.verdicts, world.human)
+    judges = fit.diagnostics()
+    assert judges.loc["judge-1", "first_shown_rate"] > 0.6  # its 30 % pull to the first answer
+    assert judges.loc["judge-2", "tie_rate"] > judges.loc["judge-3", "tie_rate"]
+    assert (judges["agreement"].drop("human voters") > 0.45).all()
+
+
+def test_noise_judges_predict_nothing() -> None:
+    world = pairwise_world(8, 2000, 400, noise=True, seed=3)
+    fit = PairwiseModel().fit_table(world.verdicts, world.human)
+    ratio = fit.se / fit.se_labels_only  # lam may be anything: the prediction barely varies
+    assert ratio.max() < 1.05 and ratio.min() > 0.9, ratio
+
+
+@pytest.mark.parametrize("size", [1, 5000])
+def test_bad_sizes_are_refused(size: int) -> None:
+    with pytest.raises(ValueError, match="must be in"):
+        pairwise_world(size if size == 1 else 4, 100, size if size > 1 else 10)
+
+
+def test_a_rank_set_covers_a_tie_only_with_every_shared_rank(study) -> None:
+    truth = pd.Series([0.7, 0.5, 0.5], index=["x", "y", "z"])
+    sets = pd.DataFrame({"low_rank": [1, 2, 3], "high_rank": [1, 3, 3]}, index=truth.index)
+    held, size = study.score_sets(sets, truth)
+    assert held.tolist() == [True, True, False] and size == 4
+
+
+def test_simulated_study_machinery(study) -> None:
+    table = study.simulated_study({"useful": 1, "noise": 1}, generators=(4, 5), n_draws=1000)
+    assert len(table) == 6 and set(table["method"]) == set(study.METHODS)
+    assert table["generators"].between(4, 5).all()
+    assert table["marginal"].between(0, 1).all() and (table["size"] >= 1).all()
+    summary = study.summarise(table, ["judges"])
+    assert (summary.xs("votes alone", level="method")["size_vs_votes_alone"] == 1).all()
+    assert summary.loc[("useful", "jurycal"), "worlds"] == 1
+
+
+def test_arena_study_machinery(study) -> None:
+    table = study.arena_study((200,), 1, n_draws=1000)
+    assert len(table) == 3 and (table["votes"] == 200).all()
+    assert np.isfinite(table["size"]).all() and table["size"].between(1, 4).all()
