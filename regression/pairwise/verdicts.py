@@ -95,8 +95,8 @@ def decode_verdicts(values: pd.Series, name: str, column: str) -> np.ndarray:
         if score is None:
             row = int(np.flatnonzero(codes == j)[0])
             raise VerdictError(
-                f"{name} has {column} {plain(value)!r} at row {row}, not a verdict; the words "
-                f"read are {verdict_words()}.",
+                f"{name} has {plain(value)!r} in column {column!r} at row {row}, not a verdict; "
+                f"the words read are {verdict_words()}.",
                 row=row,
                 column=column,
                 value=plain(value),
