@@ -130,14 +130,16 @@ def test_a_word_outside_the_vocabulary_names_it_and_the_words_read() -> None:
     verdicts, human = small()
     verdicts.loc[3, "verdict"] = "model_c"
     err = raises(
-        VerdictError, r"'model_c' at row 3, not a verdict; the words read are 'a'", verdicts
+        VerdictError,
+        r"'model_c' in column 'verdict' at row 3, not a verdict; the words read are 'a'",
+        verdicts,
     )
     assert (err.row, err.column, err.value) == (3, "verdict", "model_c")
     assert "'tie (bothbad)'" in str(err) and "'A>B'".lower() in str(err)
     verdicts, human = small()
     human["human"] = human["human"].astype(object)
     human.loc[1, "human"] = 0  # AlpacaEval's old draw code is not read: 0 could mean either side
-    err = raises(VerdictError, "human 0 at row 1", verdicts, human)
+    err = raises(VerdictError, "0 in column 'human' at row 1", verdicts, human)
     assert (err.row, err.column) == (1, "human")
 
 
