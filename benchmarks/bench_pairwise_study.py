@@ -271,7 +271,13 @@ def _with_best_judge(study: pd.DataFrame) -> pd.DataFrame:
     """Adds ``chi-square, best of the three``: per world, the judge whose sets are smallest."""
     chi = study[study["method"].str.startswith("chi-square")]
     best = chi.loc[chi.groupby(["estimand", "world"])["size"].idxmin()]
-    return pd.concat([study, best.assign(method="chi-square, best of the three")])
+    study = pd.concat([study, best.assign(method="chi-square, best of the three")])
+    order = {
+        value: k
+        for column in ("estimand", "method")
+        for k, value in enumerate(study[column].unique())
+    }
+    return study.sort_values(["estimand", "method"], key=lambda c: c.map(order), kind="stable")
 
 
 def summarise(study: pd.DataFrame, by: list[str], unit: str = "worlds") -> pd.DataFrame:
