@@ -230,15 +230,20 @@ def describe_arena_like(verdicts: pd.DataFrame, votes: pd.DataFrame) -> pd.DataF
     return table
 
 
-def arena_like_study(worlds: int = LIKE_WORLDS, *, n_draws: int = N_DRAWS) -> pd.DataFrame:
-    """``worlds`` seeded :func:`arena_like_world`, both estimands: one row per world, estimand and
+def arena_like_study(
+    worlds: int = LIKE_WORLDS,
+    *,
+    estimands: tuple[str, ...] = ("win_rate", "bradley_terry"),
+    n_draws: int = N_DRAWS,
+) -> pd.DataFrame:
+    """``worlds`` seeded :func:`arena_like_world`, each of ``estimands``: one row per world, estimand and
     method (``jurycal``, ``votes alone``, ``chi-square, judge-k`` each judge alone):
     ``estimand, world, method, marginal, simultaneous, size``, against the estimand over every
     battle's human verdict."""
     rows = []
     for world in range(worlds):
         verdicts, human, votes = arena_like_world(world)
-        for estimand in ("win_rate", "bradley_terry"):
+        for estimand in estimands:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 truth = PairwiseModel(estimand=estimand, judges=False).fit_table(verdicts, votes)
