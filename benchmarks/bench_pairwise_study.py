@@ -67,12 +67,9 @@ ARENA_VOTES = (200, 400)
 ARENA_DRAWS = 50
 #: The world like the real set: generators, battles, human votes, replications.
 LIKE_GENERATORS, LIKE_BATTLES, LIKE_VOTES, LIKE_WORLDS = 12, 15_000, 1_000, 100
-#: Its judges (see :func:`arena_like_world`): copy rate, pull to one side, Davidson tie parameter.
-LIKE_JUDGES = {
-    "accuracy": (0.3, 0.45, 0.45),
-    "first_bias": (0.78, 0.2, 0.05),
-    "tie": (0.2, 0.3, 0.6),
-}
+#: Its judges (see :func:`arena_like_world`): the share of battles each copies the human verdict
+#: on, its pull to one side (judge-2's to "b"), its Davidson tie parameter.
+LIKE_ACCURACY, LIKE_PULL, LIKE_TIE = (0.3, 0.45, 0.45), (0.78, 0.2, 0.05), (0.2, 0.3, 0.6)
 #: Its humans: Davidson tie parameter (30 % ties between equals) and the strengths' spread.
 LIKE_HUMAN_TIE, LIKE_SPREAD = 0.86, 0.6
 
@@ -187,7 +184,8 @@ def arena_like_world(seed: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFram
     :func:`~regression.simulate.pairwise_world` with :data:`LIKE_GENERATORS`
     generators, :data:`LIKE_BATTLES` battles (unbalanced pairs), :data:`LIKE_VOTES`
     human votes drawn uniformly, human ties of Davidson parameter
-    :data:`LIKE_HUMAN_TIE` and the judges of :data:`LIKE_JUDGES`, each judging
+    :data:`LIKE_HUMAN_TIE` and the judges of :data:`LIKE_ACCURACY`, :data:`LIKE_PULL` and
+    :data:`LIKE_TIE`, each judging
     every battle once, generator_a's answer shown first (as in an arena's
     battles). Judges 1 and 3 are the simulator's judges at position ``ab``:
     judge 1 picks the answer shown first on 78 % of battles, so it says "a" on
@@ -199,7 +197,9 @@ def arena_like_world(seed: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFram
         LIKE_GENERATORS,
         LIKE_BATTLES,
         LIKE_VOTES,
-        **LIKE_JUDGES,
+        accuracy=LIKE_ACCURACY,
+        first_bias=LIKE_PULL,
+        tie=LIKE_TIE,
         human_tie=LIKE_HUMAN_TIE,
         spread=LIKE_SPREAD,
         seed=seed,
