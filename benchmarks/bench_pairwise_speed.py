@@ -2,10 +2,10 @@
 three judges, for both estimands.
 
 Run: ``python benchmarks/run.py pairwise_speed``. One simulated arena (seeded;
-the ``world`` of ``tests/regression/pairwise/test_win_rate.py``: Bradley-Terry
-strengths with 15 % ties, unbalanced pairs, three judges each judging both
-orders, two of them pulled to the answer shown first), 90,000 verdict rows
-and 1,000 human votes drawn uniformly. Each stage is timed as the best of
+:func:`regression.simulate.pairwise_world`: Davidson strengths with ties,
+unbalanced pairs, three judges each judging both orders, each pulled to the
+answer shown first on some battles), 90,000 verdict rows and 1,000 human votes
+drawn uniformly. Each stage is timed as the best of
 three runs: checking the tables (``check_pairwise``), the fit (win rates or
 Davidson strengths, prediction-powered), and the leaderboard (the step-down
 rank sets and the pair table from 20,000 draws of the joint error). The
@@ -17,24 +17,21 @@ from the human votes alone (``judges=False``, no predictor).
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
 
 import numpy as np
 from timing import best_of
 
 from regression.pairwise import PairwiseModel, check_pairwise
 from regression.pairwise.model import ESTIMANDS
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests/regression/pairwise"))
-from test_win_rate import world  # noqa: E402  (the simulated arena the tests use)
+from regression.simulate import pairwise_world
 
 GENERATORS, BATTLES, VOTES = 12, 15_000, 1_000
 
 
 def main() -> None:
     print(f"Load average at the start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.\n")
-    verdicts, human, _ = world(0, n_gen=GENERATORS, n_battles=BATTLES, n_votes=VOTES)
+    world = pairwise_world(GENERATORS, BATTLES, VOTES, seed=0)
+    verdicts, human = world.verdicts, world.human
     table = check_pairwise(verdicts, human)
     print(
         f"{GENERATORS} generators, {table.n_battles:,} battles, {len(table.validators)} judges "

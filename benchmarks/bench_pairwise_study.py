@@ -22,6 +22,13 @@ once), and the mean rank-set size, also as a ratio to the votes alone. Cells:
 useful judges and judges that predict nothing (``noise``), by number of
 generators. Then the bundled arena battles (:func:`jurycal.datasets.load_arena_pairwise`),
 subsampling the human votes, the truth the win rates over all 877 votes.
+
+Last, a world built like the issue's real arena set (:func:`arena_like_world`:
+12 generators, 15,000 battles, three judges on every battle in one order, one
+saying "a" on most battles, one leaning to "b", agreeing with the humans on
+about half the battles and explaining about 29 % of the variance of the human
+score), 1,000 human votes: both estimands, each judge's chi-square sets and
+the best of the three.
 """
 
 from __future__ import annotations
@@ -37,7 +44,16 @@ from regression.pairwise import PairwiseModel, check_pairwise, win_rates
 from regression.ranking import projection_rank_sets, rank_sets
 from regression.simulate import pairwise_world
 
-__all__ = ["METHODS", "arena_study", "rank_methods", "score_sets", "simulated_study"]
+__all__ = [
+    "METHODS",
+    "arena_like_study",
+    "arena_like_world",
+    "arena_study",
+    "describe_arena_like",
+    "rank_methods",
+    "score_sets",
+    "simulated_study",
+]
 
 #: The three methods, in the order of the tables.
 METHODS = ("jurycal", "votes alone", "one judge, chi-square")
@@ -49,6 +65,13 @@ WORLDS = {"useful": 160, "noise": 60}
 BATTLES, VOTES, SPREAD = 300, 50, 1.5
 ARENA_VOTES = (200, 400)
 ARENA_DRAWS = 50
+#: The world like the real set: generators, battles, human votes, replications.
+LIKE_GENERATORS, LIKE_BATTLES, LIKE_VOTES, LIKE_WORLDS = 12, 15_000, 1_000, 100
+#: Its judges (see :func:`arena_like_world`): the share of battles each copies the human verdict
+#: on, its pull to one side (judge-2's to "b"), its Davidson tie parameter.
+LIKE_ACCURACY, LIKE_PULL, LIKE_TIE = (0.3, 0.45, 0.45), (0.78, 0.2, 0.05), (0.2, 0.3, 0.6)
+#: Its humans: Davidson tie parameter (30 % ties between equals) and the strengths' spread.
+LIKE_HUMAN_TIE, LIKE_SPREAD = 0.86, 0.6
 
 
 def score_sets(sets: pd.DataFrame, truth: pd.Series) -> tuple[np.ndarray, int]:
@@ -155,6 +178,113 @@ def arena_study(
     return pd.DataFrame(rows)
 
 
+def arena_like_world(seed: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """A world like the issue's real arena set: ``(verdicts, human, votes)``.
+
+    :func:`~regression.simulate.pairwise_world` with :data:`LIKE_GENERATORS`
+    generators, :data:`LIKE_BATTLES` battles (unbalanced pairs), :data:`LIKE_VOTES`
+    human votes drawn uniformly, human ties of Davidson parameter
+    :data:`LIKE_HUMAN_TIE` and the judges of :data:`LIKE_ACCURACY`, :data:`LIKE_PULL` and
+    :data:`LIKE_TIE`, each judging
+    every battle once, generator_a's answer shown first (as in an arena's
+    battles). Judges 1 and 3 are the simulator's judges at position ``ab``:
+    judge 1 picks the answer shown first on 78 % of battles, so it says "a" on
+    about 88 %. Judge 2 is the simulator's judge at position ``ba`` read as
+    ``ab``: its pull to the answer shown first becomes a lean to "b", the
+    answer shown second. ``votes`` holds every battle's human verdict.
+    """
+    world = pairwise_world(
+        LIKE_GENERATORS,
+        LIKE_BATTLES,
+        LIKE_VOTES,
+        accuracy=LIKE_ACCURACY,
+        first_bias=LIKE_PULL,
+        tie=LIKE_TIE,
+        human_tie=LIKE_HUMAN_TIE,
+        spread=LIKE_SPREAD,
+        seed=seed,
+    )
+    verdicts = world.verdicts
+    leans_b = verdicts["validator"] == "judge-2"
+    kept = np.where(leans_b, verdicts["position"] == "ba", verdicts["position"] == "ab")
+    return verdicts[kept].assign(position="ab"), world.human, world.votes
+
+
+def describe_arena_like(verdicts: pd.DataFrame, votes: pd.DataFrame) -> pd.DataFrame:
+    """Per judge (and the humans): the shares of "a", "b" and "tie", the agreement with the human
+    verdict (ties included), and the in-sample R^2 of the human score (a win 1, a tie 1/2) on the
+    three judges' scores together (least squares with an intercept), over every battle."""
+    score = {"a": 1.0, "tie": 0.5, "b": 0.0}
+    human = votes.set_index("item")["human"]
+    rows, columns = {}, [np.ones(len(human))]
+    for judge, own in verdicts.groupby("validator"):
+        verdict = own.set_index("item")["verdict"].reindex(human.index)
+        rows[judge] = {word: (verdict == word).mean() for word in score}
+        rows[judge]["agreement"] = (verdict == human).mean()
+        columns.append(verdict.map(score).to_numpy())
+    rows["human voters"] = {word: (human == word).mean() for word in score}
+    y, x = human.map(score).to_numpy(), np.column_stack(columns)
+    residual = y - x @ np.linalg.lstsq(x, y, rcond=None)[0]
+    table = pd.DataFrame(rows).T
+    table["r2_of_three"] = 1.0 - residual.var() / y.var()
+    return table
+
+
+def arena_like_study(
+    worlds: int = LIKE_WORLDS,
+    *,
+    estimands: tuple[str, ...] = ("win_rate", "bradley_terry"),
+    n_draws: int = N_DRAWS,
+) -> pd.DataFrame:
+    """``worlds`` seeded :func:`arena_like_world`, each of ``estimands``: one row per world, estimand and
+    method (``jurycal``, ``votes alone``, ``chi-square, judge-k`` each judge alone):
+    ``estimand, world, method, marginal, simultaneous, size``, against the estimand over every
+    battle's human verdict."""
+    rows = []
+    for world in range(worlds):
+        verdicts, human, votes = arena_like_world(world)
+        for estimand in estimands:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                truth = PairwiseModel(estimand=estimand, judges=False).fit_table(verdicts, votes)
+                fits = {
+                    "jurycal": PairwiseModel(estimand=estimand, seed=world).fit_table(
+                        verdicts, human
+                    ),
+                    "votes alone": PairwiseModel(estimand=estimand, judges=False).fit_table(
+                        verdicts, human
+                    ),
+                } | {
+                    f"chi-square, {judge}": PairwiseModel(estimand=estimand, seed=world).fit_table(
+                        own, human
+                    )
+                    for judge, own in verdicts.groupby("validator")
+                }
+            for method, fit in fits.items():
+                build = projection_rank_sets if method.startswith("chi-square") else rank_sets
+                sets = build(fit.joint_error(), ALPHA, n_draws=n_draws, seed=world)
+                held, size = score_sets(sets, truth.estimate)
+                rows.append({
+                    "estimand": estimand, "world": world, "method": method,
+                    "marginal": held.mean(), "simultaneous": held.all(),
+                    "size": size / LIKE_GENERATORS,
+                })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _with_best_judge(study: pd.DataFrame) -> pd.DataFrame:
+    """Adds ``chi-square, best of the three``: per world, the judge whose sets are smallest."""
+    chi = study[study["method"].str.startswith("chi-square")]
+    best = chi.loc[chi.groupby(["estimand", "world"])["size"].idxmin()]
+    study = pd.concat([study, best.assign(method="chi-square, best of the three")])
+    order = {
+        value: k
+        for column in ("estimand", "method")
+        for k, value in enumerate(study[column].unique())
+    }
+    return study.sort_values(["estimand", "method"], key=lambda c: c.map(order), kind="stable")
+
+
 def summarise(study: pd.DataFrame, by: list[str], unit: str = "worlds") -> pd.DataFrame:
     """Per cell and method: how many ``unit`` (worlds, draws), marginal and simultaneous coverage
     (%), mean set size, and the size as a ratio to the votes alone."""
@@ -201,6 +331,31 @@ def main() -> None:
         "all 877 votes.\n"
     )
     print(summarise(arena, ["votes"], "draws").to_string())
+    start = time.perf_counter()
+    verdicts, _, votes = arena_like_world(0)
+    print(
+        f"\nA world like the real arena set: {LIKE_GENERATORS} generators, {LIKE_BATTLES:,} "
+        f"battles (unbalanced pairs), three judges on every battle (one order), {LIKE_VOTES:,} "
+        f"human votes drawn uniformly, {LIKE_WORLDS} worlds. The first world's judges, over "
+        "every battle (shares of each verdict, agreement with the human verdict, R^2 of the human "
+        "score on the three judges' scores, in sample):\n"
+    )
+    print(describe_arena_like(verdicts, votes).round(3).to_string())
+    like = _with_best_judge(arena_like_study())
+    print(
+        "\nRank sets at 95 % (the step-down for jurycal and the votes alone, the projected "
+        "chi-square ellipsoid of one judge's prediction-powered fit for the others; best of the "
+        "three: per world, the judge with the smallest sets). Targets: jurycal's size at most "
+        "0.78x the one-judge chi-square sets and 0.93x the votes alone, simultaneous coverage "
+        ">= 90 %.\n"
+    )
+    table = summarise(like, ["estimand"])
+    chi = table.xs("chi-square, best of the three", level="method")["size"]
+    table["size_vs_best_chi_square"] = (
+        table["size"] / chi.reindex(table.index.droplevel("method")).to_numpy()
+    ).round(2)
+    print(table.to_string())
+    print(f"\n({time.perf_counter() - start:.0f} s)")
     print(f"\nLoad average at the end: {os.getloadavg()[0]:.1f}.")
 
 

@@ -94,3 +94,24 @@ def test_arena_study_machinery(study) -> None:
     table = study.arena_study((200,), 1, n_draws=1000)
     assert len(table) == 3 and (table["votes"] == 200).all()
     assert np.isfinite(table["size"]).all() and table["size"].between(1, 4).all()
+
+
+def test_arena_like_world_matches_the_real_set(study) -> None:
+    verdicts, human, votes = study.arena_like_world(0)
+    assert len(votes) == 15_000 and len(human) == 1_000 and (verdicts["position"] == "ab").all()
+    assert verdicts.groupby("validator").size().eq(15_000).all()  # every judge on every battle
+    judges = study.describe_arena_like(verdicts, votes)
+    assert 0.83 < judges.loc["judge-1", "a"] < 0.9  # the real set's 86 %
+    assert judges.loc["judge-2", "b"] > judges.loc["judge-2", "a"] + 0.1  # leans to b
+    assert judges["agreement"].drop("human voters").between(0.35, 0.7).all()
+    assert judges["agreement"].drop("human voters").mean() == pytest.approx(0.5, abs=0.1)
+    assert judges["r2_of_three"].iloc[0] == pytest.approx(0.29, abs=0.03)
+
+
+def test_arena_like_study_machinery(study) -> None:
+    table = study._with_best_judge(study.arena_like_study(1, estimands=("win_rate",), n_draws=1000))
+    chi = table[table["method"].str.startswith("chi-square, judge")]
+    assert len(table) == 6 and (table["estimand"] == "win_rate").all()
+    best = table.loc[table["method"] == "chi-square, best of the three", "size"]
+    assert best.tolist() == [chi["size"].min()]
+    assert table["size"].between(1, 12).all() and table["marginal"].between(0, 1).all()
