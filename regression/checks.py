@@ -15,7 +15,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression.errors import DuplicateRowError, LabelError, MissingColumnError, MissingValueError
+from regression.errors import (
+    DuplicateRowError,
+    InputError,
+    LabelError,
+    MissingColumnError,
+    MissingValueError,
+)
 
 __all__ = [
     "ALTERNATIVES",
@@ -24,6 +30,7 @@ __all__ = [
     "JUDGMENT_COLUMNS",
     "MAX_N_BOOT",
     "MIN_N_BOOT",
+    "PROBABILITY_COLUMN",
     "SeedLike",
     "TRUE_STRINGS",
     "as_rng",
@@ -31,6 +38,7 @@ __all__ = [
     "check_alternative",
     "check_counts",
     "check_human_labels",
+    "check_inclusion_probabilities",
     "check_n_boot",
     "check_positive",
     "check_probability",
@@ -236,6 +244,58 @@ def require_columns(frame: pd.DataFrame, columns: Iterable[str], name: str) -> N
             column=absent[0],
             value=absent,
         )
+
+
+#: The column of a human table that gives each row's probability of having been drawn.
+PROBABILITY_COLUMN = "inclusion_probability"
+
+
+def check_inclusion_probabilities(
+    table: pd.DataFrame, name: str, *, every: str | None = None
+) -> np.ndarray | None:
+    """The ``inclusion_probability`` column of a human table, checked: a number in (0, 1].
+
+    Parameters
+    ----------
+    table : DataFrame
+        Human labels or votes, one row each.
+    name : str
+        The table's name in the error.
+    every : str, optional
+        The rows that must all give one once any does (``"vote"``); None: a
+        missing value is allowed (the caller checks its own rule).
+
+    Returns
+    -------
+    ndarray or None
+        The probabilities (NaN where missing); None without the column, or,
+        with ``every``, where no row gives one.
+
+    Raises
+    ------
+    InputError
+        At the first row whose value is not a number in (0, 1] (or, with
+        ``every``, is missing while others are given), naming it.
+    """
+    if PROBABILITY_COLUMN not in table.columns:
+        return None
+    given = table[PROBABILITY_COLUMN].notna().to_numpy()
+    if every is not None and not given.any():
+        return None
+    raw = pd.to_numeric(table[PROBABILITY_COLUMN], errors="coerce").to_numpy(dtype=float)
+    bad = ~((raw > 0) & (raw <= 1)) & (given if every is None else True)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        value = plain(table[PROBABILITY_COLUMN].iloc[row])
+        rule = "" if every is None else f", given for every {every} or for none"
+        raise InputError(
+            f"{name} has {PROBABILITY_COLUMN} {value!r} at row {row}; it must be a number in "
+            f"(0, 1]{rule}.",
+            row=row,
+            column=PROBABILITY_COLUMN,
+            value=None if pd.isna(value) else value,
+        )
+    return raw
 
 
 def check_human_labels(human_labels: pd.DataFrame, name: str = "human_labels") -> pd.DataFrame:

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from regression.labels.design import PROBABILITY_COLUMN
+from regression.checks import PROBABILITY_COLUMN
 from regression.labels.plan import systematic_sample
 from regression.labels.suggest import BudgetWarning
 from regression.pairwise.plan import battle_variance, chosen_generators, vote_probabilities

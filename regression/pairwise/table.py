@@ -24,9 +24,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from regression.checks import plain, require_columns
+from regression.checks import (
+    check_inclusion_probabilities,
+    plain,
+    require_columns,
+)
 from regression.errors import DuplicateRowError, InputError, MissingValueError
-from regression.labels.design import PROBABILITY_COLUMN
 from regression.pairwise.verdicts import POSITIONS, VERDICTS, decode_positions, decode_verdicts
 
 __all__ = [
@@ -166,28 +169,6 @@ def _first_repeat(keys: np.ndarray) -> int | None:
     """The row of the first key seen before, or None."""
     repeated = pd.Series(keys).duplicated().to_numpy()
     return int(np.flatnonzero(repeated)[0]) if repeated.any() else None
-
-
-def _probabilities(human: pd.DataFrame) -> np.ndarray | None:
-    """The inclusion-probability column checked: in (0, 1], given for every vote or for none."""
-    if PROBABILITY_COLUMN not in human.columns:
-        return None
-    given = human[PROBABILITY_COLUMN].notna().to_numpy()
-    if not given.any():
-        return None
-    raw = pd.to_numeric(human[PROBABILITY_COLUMN], errors="coerce").to_numpy(dtype=float)
-    bad = ~given | ~((raw > 0) & (raw <= 1))
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        value = plain(human[PROBABILITY_COLUMN].iloc[row])
-        raise InputError(
-            f"human has {PROBABILITY_COLUMN} {value!r} at row {row}; it must be a number in "
-            "(0, 1], given for every vote or for none.",
-            row=row,
-            column=PROBABILITY_COLUMN,
-            value=None if pd.isna(value) else value,
-        )
-    return raw
 
 
 def check_pairwise(verdicts: pd.DataFrame, human: pd.DataFrame | None = None) -> PairwiseTable:
@@ -342,7 +323,11 @@ def _human_votes(
             value=pair,
         )
     flipped = code_a != battle_a[at]
-    return at, np.where(flipped, 1.0 - score, score), _probabilities(human)
+    return (
+        at,
+        np.where(flipped, 1.0 - score, score),
+        check_inclusion_probabilities(human, "human", every="vote"),
+    )
 
 
 def _unjudged(
