@@ -34,4 +34,4 @@ from .single_judge import ppi_mean as ppi_mean
 from .single_judge import rg_interval as rg_interval
 from .transfer import TransferModel as TransferModel
 from .transfer import TransferResult as TransferResult
-from .transfer.label_budget import plan_labels as plan_labels
+from .labels.plan import plan_labels as plan_labels

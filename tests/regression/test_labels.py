@@ -264,6 +264,30 @@ def test_plan_labels_table(strong):
     assert plan.loc["g1", "uniform"] >= 1
 
 
+def test_plan_is_labels_and_votes_alone(strong):
+    """The plan gives the transfer no weight, as the fit's default: its figures are labels_needed on q."""
+    from regression.labels.plan import labels_needed, simulated_width
+    from regression.labels.predict import predict_generator
+
+    labels = strong.human_labels[strong.human_labels["generator"] != "g1"]
+    own = strong.human_labels[strong.human_labels["generator"] == "g1"].sample(30, random_state=0)
+    labels = pd.concat([labels, own], ignore_index=True)
+    plan = plan_labels(strong.judgments, labels, 0.06)
+    q = predict_generator(label_design(strong.judgments, labels), "g1")[0]
+    row = plan.loc["g1"]
+    assert row["uniform"] == labels_needed(q, 0.06, "uniform")
+    assert row["active"] == labels_needed(q, 0.06, "active")
+    assert row["width_now"] == simulated_width(q, 30, "uniform")
+
+
+def test_plan_labels_old_path_warns():
+    from regression.labels.plan import plan_labels as home
+
+    with pytest.warns(FutureWarning, match="from regression import plan_labels"):
+        from regression.transfer.label_budget import plan_labels as old
+    assert old is home is plan_labels
+
+
 def test_plan_labels_with_every_generator_labelled_is_an_empty_table(strong):
     """Nothing to plan: an empty table with the plan's columns (it raised KeyError 'generator')."""
     annotated = list(strong.annotated)
