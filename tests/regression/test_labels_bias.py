@@ -260,3 +260,19 @@ def test_wilson_variance_equals_design_variance():
     est = ppi_design_mean(y[pick], q[pick], q, pi[pick])
     # away from 0 and 1 the Wilson interval's variance p(1 - p) / n_eff is the design variance
     assert est.estimate * (1 - est.estimate) / est.n_eff == pytest.approx(est.variance, rel=1e-9)
+
+
+def test_strong_judges_keep_their_gain():
+    """Judges that separate valid from invalid items well: the default, with no transfer weight,
+    is at most 0.55x the labels-alone Wilson width at 50 uniform labels and narrower still at
+    50 active ones (issue 30's targets), and covers."""
+    study_module = _bench("label_study")
+    judgments, human = study_module.strong_judge_world()
+    study = study_module.label_study(
+        judgments, human, (50,), 150, generators=["g4"], options=(None,), seed=2
+    ).set_index("design")
+    assert study.loc["uniform", "ratio"] <= 0.55, study
+    assert study.loc["active", "ratio"] <= 0.8 * study.loc["uniform", "ratio"], study
+    se = np.sqrt(0.95 * 0.05 / 150)
+    assert (study["coverage"] >= 0.95 - 3 * se).all(), study
+    assert (study["transfer_worth"] == 0).all()
