@@ -100,12 +100,15 @@ def bench_moved() -> None:
             "labels_alone_width": cells["labels_width"].mean(),
             "ratio": cells["ratio"].mean(),
             "transfer_worth": cells["transfer_worth"].mean(),
+            "wider_than_labels": cells["wider_than_labels"].max(),
         }
     )
     print(
         "Over the generators: lowest and mean coverage (Monte Carlo standard error "
-        f"{monte_carlo_se(0.95, DRAWS):.4f} near 0.95), mean width, width over labels alone:"
+        f"{monte_carlo_se(0.95, DRAWS):.4f} near 0.95), mean width, width over labels alone,"
     )
+    print("transfer worth (labels), and the largest share of draws whose interval is wider than")
+    print("the same labels' own Wilson interval (uniform draws; NaN where the draw is active):")
     print()
     print(summary.round(3).to_string())
     print()

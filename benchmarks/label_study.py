@@ -109,7 +109,9 @@ def label_study(
         Wilson width of a uniform draw of the same size), ``planned`` (the
         width :func:`~regression.labels.plan.simulated_width` predicts),
         ``judges_worth``, ``transfer_worth`` (mean effective labels) and
-        ``bound`` (the bias bound assumed, points).
+        ``bound`` (the bias bound assumed, points), ``wider_than_labels``
+        (the share of draws whose interval is wider than the Wilson interval of
+        the same labels alone; NaN where the draw is active).
     """
     design_all = label_design(judgments, human_labels)
     chosen = list(design_all.calibration if generators is None else generators)
@@ -142,6 +144,7 @@ def label_study(
                     hit = np.zeros(len(options))
                     width = np.zeros(len(options))
                     worth = np.zeros(len(options))
+                    wider = np.zeros(len(options))
                     valid_alone = np.zeros(draws)
                     judges = 0.0
                     for d in range(draws):
@@ -151,16 +154,19 @@ def label_study(
                             pick = systematic_sample(pi_all, rng)
                         base = ppi_design_mean(y_all[pick], q[pick], q, pi_all[pick])
                         judges += base.n_eff_ppi - base.n_base
+                        uniform = (
+                            pick if drawn == "uniform" else rng.choice(big_n, n, replace=False)
+                        )
+                        valid_alone[d] = y_all[uniform].sum()
+                        own = wilson_interval(valid_alone[d], n, alpha)
+                        own_width = float(own.high - own.low)
                         for k, bound in enumerate(bounds):
                             est = combine_transfer(base, t, sd, bound)
                             low, high = est.bounds(alpha)
                             hit[k] += float(low <= truth <= high)
                             width[k] += float(high - low)
                             worth[k] += est.n_transfer
-                        uniform = (
-                            pick if drawn == "uniform" else rng.choice(big_n, n, replace=False)
-                        )
-                        valid_alone[d] = y_all[uniform].sum()
+                            wider[k] += float(high - low > own_width + 1e-12)
                     alone = wilson_interval(valid_alone, n, alpha)
                     l_hit = float(((alone.low <= truth) & (truth <= alone.high)).sum())
                     l_width = float((alone.high - alone.low).sum())
@@ -184,6 +190,10 @@ def label_study(
                                 "planned": planned,
                                 "judges_worth": judges / draws,
                                 "transfer_worth": worth[k] / draws,
+                                # the same labels' own Wilson interval: a uniform draw only
+                                "wider_than_labels": (
+                                    wider[k] / draws if drawn == "uniform" else np.nan
+                                ),
                             }
                         )
     return pd.DataFrame(rows)
