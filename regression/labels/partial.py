@@ -74,6 +74,9 @@ _quantile = functools.lru_cache(maxsize=64)(normal_quantile)
 #: The share of the calibrated predictor's expected residual variance that floors the design variance.
 MODEL_FLOOR = 0.5
 
+#: Estimates within this of 0 or 1 are at the edge (floating-point sums of weights).
+EDGE = 1e-12
+
 #: The two-sided 95 % normal quantile (the level the effective sizes are stated at).
 Z_95 = normal_quantile(0.05)
 
@@ -113,8 +116,9 @@ def score_interval(
     center = (p_arr + z**2 / (2 * m_arr)) / denom
     half = z * np.sqrt(p_arr * (1 - p_arr) / m_arr + z**2 / (4 * m_arr**2)) / denom
     # at p = 0 or 1 the bound is exactly 0 or 1; rounding must not leave the truth outside
-    low = np.where(p_arr <= 0.0, 0.0, np.clip(center - half, 0.0, 1.0))
-    high = np.where(p_arr >= 1.0, 1.0, np.clip(center + half, 0.0, 1.0))
+    # (a weighted mean of all-valid labels can come out 1 - 1e-16)
+    low = np.where(p_arr <= EDGE, 0.0, np.clip(center - half, 0.0, 1.0))
+    high = np.where(p_arr >= 1.0 - EDGE, 1.0, np.clip(center + half, 0.0, 1.0))
     if alternative == "less":
         low = np.zeros_like(low)
     if alternative == "greater":

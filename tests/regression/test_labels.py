@@ -366,3 +366,12 @@ def test_plan_and_suggest_agree(bundled):
     table = suggest_labels(judgments, labels, int(row["active"]), seed=0)
     uniform = np.allclose(table["inclusion_probability"], table["inclusion_probability"].iloc[0])
     assert uniform == (drawn_design(q, int(row["active"])) == "uniform")
+
+
+def test_estimate_one_in_floating_point_keeps_its_edge():
+    """An all-valid sample's estimate can come out 1 - 1e-16 (a power-tuning weight of 1e-17 times
+    a mean prediction): its interval still ends at 1 (a moved benchmark world of precision 1
+    covered 0.75 at 100 labels before)."""
+    assert float(score_interval(1 - 1e-16, 100).high) == 1.0
+    assert float(score_interval(1e-16, 100).low) == 0.0
+    assert float(score_interval(1 - 1e-6, 100).high) < 1.0
