@@ -133,8 +133,7 @@ class PartialEstimate:
     Attributes
     ----------
     estimate : float
-        The final estimate: ``ppi``, or ``(1 - weight) m + weight transfer`` with
-        ``m`` the midpoint of ``ppi``'s Wilson interval.
+        The final estimate: ``ppi``, or ``(1 - weight) ppi + weight transfer``.
     n_eff : float
         Effective sample size of the final interval: the labels a 95 % interval
         as wide would take at this precision.
@@ -157,8 +156,9 @@ class PartialEstimate:
     variance : float
         The variance of ``ppi``: its design variance (floors included); in a
         bias-aware combination (``weight > 0``), the variance its Wilson
-        interval implies, ``(width / 2 z)^2``, which keeps Wilson's correction
-        near 0 and 1.
+        interval implies, ``(width / 2 z)^2``, with which the weight is chosen
+        (the interval itself takes the variance at each candidate precision:
+        :func:`bias_aware_bounds`).
     transfer, transfer_sd : float
         The transfer estimate and its standard deviation (NaN if none).
     bias_bound : float
@@ -202,20 +202,65 @@ class PartialEstimate:
         return float((1 - self.weight) * np.sqrt(self.variance))
 
     def bounds(self, alpha: float = 0.05, alternative: str = "two-sided") -> ConfidenceInterval:
-        """The interval: Wilson at :attr:`n_eff_ppi`, or bias-aware (:mod:`regression.labels.bias`)."""
+        """The interval: Wilson at :attr:`n_eff_ppi`, or bias-aware in score form (:func:`bias_aware_bounds`)."""
         if self.weight == 0:
             return score_interval(self.ppi, self.n_eff_ppi, alpha, alternative)
-        sd = float(
-            np.sqrt((1 - self.weight) ** 2 * self.variance + self.weight**2 * self.transfer_sd**2)
+        return bias_aware_bounds(self, alpha, alternative)
+
+
+#: Candidate precisions the score-form bias-aware interval is found on (step 1 / 4000).
+THETA_GRID = np.linspace(0.0, 1.0, 4001)
+
+
+def bias_aware_bounds(
+    estimate: PartialEstimate, alpha: float = 0.05, alternative: str = "two-sided"
+) -> ConfidenceInterval:
+    """The precisions ``theta`` the bias-aware test of ``(1 - w) P + w T`` does not reject.
+
+    Score form, as Wilson's interval inverts the binomial test: at each
+    candidate ``theta`` the labels-and-votes estimate ``P`` has variance
+    ``theta (1 - theta) / n_eff`` (not the variance at ``P``), so
+    ``s(theta) = sqrt((1 - w)^2 theta (1 - theta) / n_eff + w^2 sd_T^2)`` and
+    ``theta`` is kept where ``abs((1 - w) P + w T - theta) <= cva(w B / s) s``
+    (Armstrong & Kolesar, 2020, section 2; one-sided: ``w B + z s``). At
+    ``w = 0`` this is Wilson's interval. Near 0 and 1, where a proportion's
+    error is skewed and its estimated variance errs with it, the variance at
+    ``theta`` keeps the test's size (at a precision of 0.979 with the transfer
+    4.4 points low, within its bound, a normal interval around ``P``'s Wilson
+    midpoint covered 0.89 at 50 labels). Found on :data:`THETA_GRID`, each end
+    moved one step outwards.
+    """
+    w = estimate.weight
+    centre = (1 - w) * estimate.ppi + w * estimate.transfer
+    bias = w * estimate.bias_bound
+
+    def sd(theta: np.ndarray) -> np.ndarray:
+        own = (1 - w) ** 2 * theta * (1 - theta) / estimate.n_eff_ppi
+        return np.sqrt(own + w**2 * estimate.transfer_sd**2)
+
+    # cva(bias / s) s grows with s, so no theta past the reach at the largest s (theta = 1/2)
+    # is kept: only the grid within it is tested
+    widest = float(sd(np.array(0.5)))
+    reach = float(critical_value(bias / widest, alpha / 2 if alternative != "two-sided" else alpha))
+    reach = reach * widest + bias
+    step = float(THETA_GRID[1] - THETA_GRID[0])
+    first = max(int(np.floor((centre - reach) / step)) - 1, 0)
+    last = min(int(np.ceil((centre + reach) / step)) + 1, THETA_GRID.size - 1)
+    theta = THETA_GRID[first : last + 1]
+    sd_theta = sd(theta)
+    if alternative == "two-sided":
+        kept = np.abs(centre - theta) <= critical_value(bias / sd_theta, alpha) * sd_theta
+    else:
+        one_sided = bias + _quantile(alpha, alternative) * sd_theta
+        kept = (
+            (theta - centre <= one_sided)
+            if alternative == "less"
+            else (centre - theta <= one_sided)
         )
-        bias = self.weight * self.bias_bound
-        if alternative == "two-sided":
-            half = float(critical_value(bias / sd, alpha)[()]) * sd
-        else:
-            half = bias + _quantile(alpha, alternative) * sd
-        low = max(self.estimate - half, 0.0) if alternative != "less" else 0.0
-        high = min(self.estimate + half, 1.0) if alternative != "greater" else 1.0
-        return ConfidenceInterval(np.float64(low), np.float64(high))
+    inside = theta[kept]
+    low = 0.0 if alternative == "less" else max(float(inside.min()) - step, 0.0)
+    high = 1.0 if alternative == "greater" else min(float(inside.max()) + step, 1.0)
+    return ConfidenceInterval(np.float64(low), np.float64(high))
 
 
 def _design_terms(
@@ -379,28 +424,29 @@ def combine_transfer(
     )
     if not np.isfinite(bias_bound):
         return plain
-    # P enters as its Wilson interval: its midpoint, and the variance its half-width implies
-    # ((half / z)^2). Near 0 and 1 the estimate and its design variance err together (50 valid
-    # labels: 1.0, no spread), which Wilson's interval corrects and a normal one centred on
-    # the estimate would not
+    # the weight is chosen with the variance P's Wilson interval implies ((half / z)^2): near
+    # 0 and 1 the design variance at P errs with P (50 valid labels: no spread), Wilson's not
     wilson = plain.bounds()
     wilson_half = float(wilson.high - wilson.low) / 2
-    midpoint = float(wilson.high + wilson.low) / 2
     variance = (wilson_half / Z_95) ** 2
     choice = bias_aware_weight(variance, transfer_sd, bias_bound)
     # the Wilson interval is the w = 0 candidate: the transfer enters only where the
-    # bias-aware interval is narrower (a choice that never looks at T - P)
+    # bias-aware interval is narrower by the widths the variances and the bound give (a
+    # choice that never looks at T - P)
     if choice.weight == 0 or choice.half_width >= wilson_half:
         return plain
-    # effective size: the labels whose interval is as wide
-    n_eff = estimate.n_eff_ppi * (wilson_half / choice.half_width) ** 2
-    return replace(
+    combined = replace(
         plain,
-        estimate=float((1 - choice.weight) * midpoint + choice.weight * transfer),
-        n_eff=float(n_eff),
+        estimate=float((1 - choice.weight) * estimate.ppi + choice.weight * transfer),
         variance=variance,
         weight=choice.weight,
-        n_transfer=max(float(n_eff) - estimate.n_eff_ppi, 0.0),
+    )
+    low, high = combined.bounds()
+    half = float(high - low) / 2
+    # effective size: the labels whose interval is as wide
+    n_eff = estimate.n_eff_ppi * (wilson_half / half) ** 2
+    return replace(
+        combined, n_eff=float(n_eff), n_transfer=max(float(n_eff) - estimate.n_eff_ppi, 0.0)
     )
 
 

@@ -279,3 +279,23 @@ def test_strong_judges_keep_their_gain():
     se = np.sqrt(0.95 * 0.05 / 150)
     assert (study["coverage"] >= 0.95 - 3 * se).all(), study
     assert (study["transfer_worth"] == 0).all()
+
+
+def test_bias_aware_near_one_with_the_transfer_low():
+    """Precision 0.979, the transfer 4.4 points low within a 5.2-point bound, 50 labels: the
+    score-form interval covers (a normal one around P's Wilson midpoint covered 0.89 on the
+    bundled gemini-1.5-pro so moved)."""
+    rng = np.random.default_rng(7)
+    big_n, n, truth, draws = 1000, 50, 0.979, 1000
+    y_all = np.zeros(big_n)
+    y_all[: int(round(truth * big_n))] = 1.0
+    q = np.full(big_n, truth)  # judges that tell the items apart not at all
+    hits = 0
+    for _ in range(draws):
+        pick = rng.choice(big_n, n, replace=False)
+        base = ppi_design_mean(y_all[pick], q[pick], q)
+        transfer = y_all.mean() - 0.044 + rng.normal(0.0, 0.01)
+        est = combine_transfer(base, transfer, 0.01, bias_bound=0.052)
+        low, high = est.bounds()
+        hits += int(low <= y_all.mean() <= high)
+    assert hits / draws >= 0.95 - 3 * np.sqrt(0.95 * 0.05 / draws)
