@@ -151,7 +151,7 @@ def test_bias_aware_coverage(bias_share):
     hold for every bias).
     """
     rng = np.random.default_rng(int(10 * bias_share) + 100)
-    theta, variance, sd_t, bound, reps = 0.7, 0.0036, 0.03, 0.04, 1500
+    theta, variance, sd_t, bound, reps = 0.7, 0.0036, 0.03, 0.04, 1000
     b = bias_share * bound
     hits = 0
     for _ in range(reps):
