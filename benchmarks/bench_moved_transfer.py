@@ -18,20 +18,36 @@ Run: ``python benchmarks/run.py moved_transfer``.
    interval checked against the population mean: its variance (the Wilson
    interval's, ``p(1 - p) / n_eff``) over the Monte Carlo variance of the
    estimate, and coverage.
+3. **Where judges are strong** (issue 30, item 1 targets): synthetic
+   generators whose validators each vote the human label with a fixed
+   accuracy on either class (``label_study.strong_judge_world``); the last
+   generator is the new one, 50 labels, uniform and active: width over the
+   labels-alone Wilson width, and coverage.
+
+Every coverage is a share of ``DRAWS`` (or ``WORLD_DRAWS``) draws: its Monte
+Carlo standard error is ``sqrt(c (1 - c) / draws)``, 0.007 near 0.95 at 1,000.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
-from label_study import WORLDS, active_world, label_study
+from label_study import WORLDS, active_world, label_study, strong_judge_world
 
 from jurycal.datasets import load_agreeableness_judgments
 
-DRAWS = 200
+DRAWS = 1000
 N_VALUES = (25, 50, 100, 200)
 SHIFTS = (0.0, 3.0, 5.0, 8.0, 10.0, -5.0)
 OPTIONS = (None, "held-out")
-WORLD_DRAWS = 2000
+WORLD_DRAWS = 4000
+#: The strong-judge worlds: (validators, accuracy of each on either class).
+STRONG = ((4, 0.85), (3, 0.80))
+
+
+def monte_carlo_se(coverage: float, draws: int) -> float:
+    """The Monte Carlo standard error of a coverage measured on ``draws`` draws."""
+    return float(np.sqrt(coverage * (1 - coverage) / draws))
 
 
 def bench_worlds() -> None:
@@ -39,9 +55,34 @@ def bench_worlds() -> None:
     print()
     for name, parts in WORLDS.items():
         table = pd.DataFrame([active_world(parts, n, WORLD_DRAWS) for n in (25, 50, 100)])
+        table["coverage se"] = [monte_carlo_se(c, WORLD_DRAWS) for c in table["coverage"]]
+        # the same draws with lam fixed at 1: what tuning lam on the same labels costs
+        fixed = pd.DataFrame([active_world(parts, n, WORLD_DRAWS, lam=1.0) for n in (25, 50, 100)])
+        table["lam = 1: variance ratio"] = fixed["wilson / Monte Carlo variance"].to_numpy()
+        table["lam = 1: coverage"] = fixed["coverage"].to_numpy()
         print(f"{name}:")
         print()
         print(table.set_index("n").round(3).to_string())
+        print()
+
+
+def bench_strong() -> None:
+    print(f"### Where judges are strong: 50 labels on a new generator ({DRAWS} draws per cell)")
+    print()
+    print("Synthetic: 5 generators of 1,000 items (precision 0.55, 0.65, 0.75, 0.85; the new one")
+    print("0.70), each validator right with the same probability on valid and invalid items.")
+    print()
+    for validators, accuracy in STRONG:
+        judgments, human = strong_judge_world(validators=validators, accuracy=accuracy)
+        study = label_study(
+            judgments, human, (50,), DRAWS, generators=["g4"], options=OPTIONS, seed=0
+        )
+        study["coverage se"] = [monte_carlo_se(c, DRAWS) for c in study["coverage"]]
+        columns = ["design", "option", "coverage", "coverage se", "width", "labels_width"]
+        columns += ["ratio", "judges_worth", "transfer_worth"]
+        print(f"{validators} validators, each right {accuracy:.0%} of the time:")
+        print()
+        print(study[columns].set_index(["design", "option"]).round(3).to_string())
         print()
 
 
@@ -59,9 +100,15 @@ def bench_moved() -> None:
             "labels_alone_width": cells["labels_width"].mean(),
             "ratio": cells["ratio"].mean(),
             "transfer_worth": cells["transfer_worth"].mean(),
+            "wider_than_labels": cells["wider_than_labels"].max(),
         }
     )
-    print("Over the generators: lowest and mean coverage, mean width, width over labels alone:")
+    print(
+        "Over the generators: lowest and mean coverage (Monte Carlo standard error "
+        f"{monte_carlo_se(0.95, DRAWS):.4f} near 0.95), mean width, width over labels alone,"
+    )
+    print("transfer worth (labels), and the largest share of draws whose interval is wider than")
+    print("the same labels' own Wilson interval (uniform draws; NaN where the draw is active):")
     print()
     print(summary.round(3).to_string())
     print()
@@ -86,6 +133,7 @@ def bench_moved() -> None:
     print("(cells: generator x shift; lowest, mean and how many):")
     print()
     within = pd.DataFrame({"min": cells.min(), "mean": cells.mean(), "cells": cells.size()})
+    within["min se"] = [monte_carlo_se(c, DRAWS) for c in within["min"]]
     print(within.round(3).to_string())
     print()
     at_50 = study[(study["shift"] == 0) & (study["n"] == 50) & (study["design"] == "uniform")]
@@ -99,6 +147,7 @@ def bench_moved() -> None:
 
 def main() -> None:
     bench_worlds()
+    bench_strong()
     bench_moved()
 
 

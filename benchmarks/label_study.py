@@ -35,7 +35,14 @@ from regression.labels.plan import (
 from regression.labels.predict import predict_generator
 from regression.labels.result import transfer_sd
 
-__all__ = ["WORLDS", "active_world", "label_study", "move_labels", "option_name"]
+__all__ = [
+    "WORLDS",
+    "active_world",
+    "label_study",
+    "move_labels",
+    "option_name",
+    "strong_judge_world",
+]
 
 #: The two synthetic worlds of issue 30: (share, q) of the items.
 WORLDS = {
@@ -102,7 +109,9 @@ def label_study(
         Wilson width of a uniform draw of the same size), ``planned`` (the
         width :func:`~regression.labels.plan.simulated_width` predicts),
         ``judges_worth``, ``transfer_worth`` (mean effective labels) and
-        ``bound`` (the bias bound assumed, points).
+        ``bound`` (the bias bound assumed, points), ``wider_than_labels``
+        (the share of draws whose interval is wider than the Wilson interval of
+        the same labels alone; NaN where the draw is active).
     """
     design_all = label_design(judgments, human_labels)
     chosen = list(design_all.calibration if generators is None else generators)
@@ -135,6 +144,7 @@ def label_study(
                     hit = np.zeros(len(options))
                     width = np.zeros(len(options))
                     worth = np.zeros(len(options))
+                    wider = np.zeros(len(options))
                     valid_alone = np.zeros(draws)
                     judges = 0.0
                     for d in range(draws):
@@ -144,16 +154,19 @@ def label_study(
                             pick = systematic_sample(pi_all, rng)
                         base = ppi_design_mean(y_all[pick], q[pick], q, pi_all[pick])
                         judges += base.n_eff_ppi - base.n_base
+                        uniform = (
+                            pick if drawn == "uniform" else rng.choice(big_n, n, replace=False)
+                        )
+                        valid_alone[d] = y_all[uniform].sum()
+                        own = wilson_interval(valid_alone[d], n, alpha)
+                        own_width = float(own.high - own.low)
                         for k, bound in enumerate(bounds):
                             est = combine_transfer(base, t, sd, bound)
                             low, high = est.bounds(alpha)
                             hit[k] += float(low <= truth <= high)
                             width[k] += float(high - low)
                             worth[k] += est.n_transfer
-                        uniform = (
-                            pick if drawn == "uniform" else rng.choice(big_n, n, replace=False)
-                        )
-                        valid_alone[d] = y_all[uniform].sum()
+                            wider[k] += float(high - low > own_width + 1e-12)
                     alone = wilson_interval(valid_alone, n, alpha)
                     l_hit = float(((alone.low <= truth) & (truth <= alone.high)).sum())
                     l_width = float((alone.high - alone.low).sum())
@@ -177,15 +190,27 @@ def label_study(
                                 "planned": planned,
                                 "judges_worth": judges / draws,
                                 "transfer_worth": worth[k] / draws,
+                                # the same labels' own Wilson interval: a uniform draw only
+                                "wider_than_labels": (
+                                    wider[k] / draws if drawn == "uniform" else np.nan
+                                ),
                             }
                         )
     return pd.DataFrame(rows)
 
 
 def active_world(
-    parts: tuple[tuple[float, float], ...], n: int, draws: int, seed: int = 0
+    parts: tuple[tuple[float, float], ...],
+    n: int,
+    draws: int,
+    seed: int = 0,
+    lam: float | None = None,
 ) -> dict[str, float]:
-    """The variance ratio and coverage of the labels-and-votes interval under active draws."""
+    """The variance ratio and coverage of the labels-and-votes interval under active draws.
+
+    ``lam``: the power-tuning weight, tuned on the labels by default (as the
+    estimator does), or fixed (1: the predictor read as calibrated).
+    """
     rng = np.random.default_rng(seed)
     q = np.concatenate([np.full(int(1000 * share), level) for share, level in parts])
     y = (rng.random(q.size) < q).astype(float)
@@ -197,7 +222,7 @@ def active_world(
     hit = 0.0
     for k in range(draws):
         pick = systematic_sample(pi, rng)
-        est = ppi_design_mean(y[pick], q[pick], q, pi[pick])
+        est = ppi_design_mean(y[pick], q[pick], q, pi[pick], lam=lam)
         low, high = est.bounds()
         estimates[k] = est.estimate
         p = min(max(est.estimate, 0.0), 1.0)
@@ -212,3 +237,38 @@ def active_world(
         ),
         "coverage": hit / draws,
     }
+
+
+def strong_judge_world(
+    precisions: tuple[float, ...] = (0.55, 0.65, 0.75, 0.85, 0.7),
+    items: int = 1000,
+    validators: int = 4,
+    accuracy: float = 0.85,
+    seed: int = 0,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Judgments and full human labels where the judges separate valid and invalid items well.
+
+    Each generator's items are valid with its precision; each validator votes
+    the human label with probability ``accuracy`` on either class,
+    independently. The last generator is the new one of the benchmark.
+    """
+    rng = np.random.default_rng(seed)
+    judged, labels = [], []
+    for g, precision in enumerate(precisions):
+        name = f"g{g}"
+        y = (rng.random(items) < precision).astype(int)
+        labels.append(pd.DataFrame({"generator": name, "item": np.arange(items), "human": y}))
+        for v in range(validators):
+            right = rng.random(items) < accuracy
+            vote = np.where(right, y, 1 - y)
+            judged.append(
+                pd.DataFrame(
+                    {
+                        "generator": name,
+                        "item": np.arange(items),
+                        "validator": f"v{v}",
+                        "label": vote,
+                    }
+                )
+            )
+    return pd.concat(judged, ignore_index=True), pd.concat(labels, ignore_index=True)

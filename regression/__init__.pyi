@@ -16,6 +16,7 @@ from .errors import JurycalWarning as JurycalWarning
 from .intervals import ConfidenceInterval as ConfidenceInterval
 from .labels import PartialLabels as PartialLabels
 from .labels import suggest_labels as suggest_labels
+from .labels.plan import plan_labels as plan_labels
 from .latent import LatentTraitModel as LatentTraitModel
 from .latent import LatentTraitResult as LatentTraitResult
 from .leave_out import leave_out_evaluation as leave_out_evaluation
@@ -35,4 +36,3 @@ from .single_judge import ppi_mean as ppi_mean
 from .single_judge import rg_interval as rg_interval
 from .transfer import TransferModel as TransferModel
 from .transfer import TransferResult as TransferResult
-from .transfer.label_budget import plan_labels as plan_labels

@@ -13,7 +13,9 @@ labelled items) and worst-case bias ``w B``. Its fixed-length interval is
 with ``cva_alpha(t)`` the ``1 - alpha`` quantile of ``|N(t, 1)|`` (Armstrong &
 Kolesar, 2020, *Simple and honest confidence intervals in nonparametric
 regression*, QE, section 2, eq. (7); Armstrong & Kolesar, 2018, Econometrica,
-section 3), which covers for every ``|b| <= B``. ``w`` minimises that
+section 3), which covers for every ``|b| <= B``
+(:func:`~regression.labels.partial.bias_aware_bounds` inverts it in score
+form, ``P``'s variance at each candidate precision). ``w`` minimises that
 half-width and depends on ``V``, ``sd_T`` and ``B`` only, never on ``T - P``:
 no pre-test, so the guarantee holds whatever the draw (the pre-test estimator
 that weighs ``T`` by its agreement with ``P`` has no such guarantee).

@@ -1,7 +1,10 @@
 """How many labels a generator needs for a target interval width, uniform or active.
 
-:func:`labels_needed` and :func:`simulated_width` (what :func:`~regression.transfer.label_budget.plan_labels`
-reports) run the estimator itself on label draws simulated from the predictor.
+:func:`plan_labels` reports, per generator, the labels :func:`labels_needed`
+finds: it runs the estimator itself (:func:`simulated_width`) on label draws
+simulated from the predictor. Like the fit's default, the plan gives the
+transfer estimate no weight (its bias for the new generator is not bounded),
+so it needs no transfer fit: the labels needed are those of labels and votes.
 :func:`predicted_width` is the fast closed form that splits a budget between
 generators in :func:`~regression.labels.suggest.suggest_labels`. Both rest on the predictor ``q_i`` of :mod:`regression.labels.predict`
 read as calibrated (``E[y_i | votes] = q_i``): the prediction-powered residual
@@ -23,10 +26,13 @@ the draw would be uniform.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from regression.checks import check_alpha
 from regression.intervals import normal_quantile
-from regression.labels.partial import combine_transfer, ppi_design_mean
+from regression.labels.design import label_design
+from regression.labels.partial import ppi_design_mean
+from regression.labels.predict import predict_generator
 
 __all__ = [
     "ACTIVE_FLOOR",
@@ -35,6 +41,7 @@ __all__ = [
     "drawn_design",
     "effective_size",
     "labels_needed",
+    "plan_labels",
     "predicted_width",
     "simulated_width",
     "systematic_sample",
@@ -159,9 +166,7 @@ def simulated_width(
     n: int,
     design: str = "uniform",
     alpha: float = 0.05,
-    transfer_sd: float = float("nan"),
     *,
-    bias_bound: float = float("nan"),
     draws: int = PLAN_DRAWS,
     seed: int = 0,
 ) -> float:
@@ -170,11 +175,9 @@ def simulated_width(
     Each draw takes every item's human label as ``Bernoulli(q_i)`` (the
     predictor read as calibrated), draws ``n`` items by the design (``"active"``:
     as :func:`drawn_design` says the suggested draw would be), and runs
-    :func:`~regression.labels.partial.ppi_design_mean` (and, with
-    ``transfer_sd`` and a ``bias_bound``, :func:`~regression.labels.partial.combine_transfer`
-    with a transfer estimate off by ``N(0, transfer_sd^2)``; without a bound
-    the transfer estimate gets no weight, as in the fit): the estimator
-    itself, so its floors and pseudo-labels are counted as they will be. Seeded.
+    :func:`~regression.labels.partial.ppi_design_mean` (the transfer estimate
+    gets no weight, as in the fit's default): the estimator itself, so its
+    floors and pseudo-labels are counted as they will be. Seeded.
 
     Examples
     --------
@@ -198,9 +201,6 @@ def simulated_width(
         else:
             pick = systematic_sample(pi, rng)
         estimate = ppi_design_mean(y[pick], q[pick], q, pi[pick])
-        if np.isfinite(transfer_sd):
-            shifted = float(y.mean() + rng.normal(0.0, transfer_sd))
-            estimate = combine_transfer(estimate, shifted, transfer_sd, bias_bound)
         low, high = estimate.bounds(alpha)
         total += float(high - low)
     return total / draws
@@ -211,7 +211,6 @@ def labels_needed(
     width: float,
     design: str = "uniform",
     alpha: float = 0.05,
-    transfer_sd: float = float("nan"),
 ) -> int:
     """The fewest labels whose :func:`simulated_width` is at most ``width`` (``N`` if none reaches it).
 
@@ -224,7 +223,7 @@ def labels_needed(
 
     def needed(kind: str) -> int:
         def fits(m: int) -> bool:
-            return simulated_width(q, m, kind, alpha, transfer_sd) <= width
+            return simulated_width(q, m, kind, alpha) <= width
 
         if not fits(big_n):
             return big_n
@@ -244,3 +243,71 @@ def labels_needed(
     if active > uniform and drawn_design(q, uniform) == "uniform":
         return uniform
     return active
+
+
+def plan_labels(
+    judgments: pd.DataFrame,
+    human_labels: pd.DataFrame | None,
+    width: float,
+    alpha: float = 0.05,
+    generators: list[str] | None = None,
+) -> pd.DataFrame:
+    """Labels each generator needs for an interval at most ``width`` wide, uniform and active.
+
+    Parameters
+    ----------
+    judgments, human_labels : DataFrame
+        As for :func:`~regression.labels.suggest.suggest_labels`.
+    width : float
+        Target width of the ``1 - alpha`` interval (a fraction: 0.1 is 10 points).
+    alpha : float
+    generators : list of str, optional
+        Default every generator that is not fully labelled.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by generator: ``role, n_items, n_labels`` (held now),
+        ``width_now`` (predicted with the labels held), ``uniform`` and
+        ``active`` (labels needed in all, drawn uniformly or by
+        :func:`~regression.labels.suggest.suggest_labels`), ``more_uniform``,
+        ``more_active`` (to buy). The prediction reads the judges' predicted
+        labels as calibrated (:mod:`regression.labels.plan`); like the fit's
+        default, it gives the transfer estimate no weight (its bias is not
+        bounded), so the labels needed are those of labels and votes alone.
+    """
+    alpha = check_alpha(alpha)
+    if not 0 < width < 1:
+        raise ValueError(f"width must be in (0, 1); got {width!r}.")
+    design = label_design(judgments, human_labels)
+    chosen = (
+        [g for g in design.roles.index if design.roles[g] != "calibration"]
+        if generators is None
+        else list(generators)
+    )
+    held = design.n_labels()
+    rows = []
+    for g in chosen:
+        if g not in design.roles.index:
+            raise ValueError(f"generator {g!r} has no judgments.")
+        q = predict_generator(design, g)[0]
+        n_now = int(held.get(g, 0))
+        uniform = labels_needed(q, width, "uniform", alpha)
+        active = labels_needed(q, width, "active", alpha)
+        rows.append(
+            {
+                "generator": g,
+                "role": design.roles[g],
+                "n_items": q.size,
+                "n_labels": n_now,
+                "width_now": simulated_width(q, n_now, "uniform", alpha) if n_now else np.nan,
+                "uniform": uniform,
+                "active": active,
+                "more_uniform": max(uniform - n_now, 0),
+                "more_active": max(active - n_now, 0),
+            }
+        )
+    columns = ["generator", "role", "n_items", "n_labels", "width_now", "uniform", "active"]
+    columns += ["more_uniform", "more_active"]
+    # every generator fully labelled: nothing to plan, an empty table with the same columns
+    return pd.DataFrame(rows, columns=columns).set_index("generator")

@@ -264,6 +264,30 @@ def test_plan_labels_table(strong):
     assert plan.loc["g1", "uniform"] >= 1
 
 
+def test_plan_is_labels_and_votes_alone(strong):
+    """The plan gives the transfer no weight, as the fit's default: its figures are labels_needed on q."""
+    from regression.labels.plan import labels_needed, simulated_width
+    from regression.labels.predict import predict_generator
+
+    labels = strong.human_labels[strong.human_labels["generator"] != "g1"]
+    own = strong.human_labels[strong.human_labels["generator"] == "g1"].sample(30, random_state=0)
+    labels = pd.concat([labels, own], ignore_index=True)
+    plan = plan_labels(strong.judgments, labels, 0.06)
+    q = predict_generator(label_design(strong.judgments, labels), "g1")[0]
+    row = plan.loc["g1"]
+    assert row["uniform"] == labels_needed(q, 0.06, "uniform")
+    assert row["active"] == labels_needed(q, 0.06, "active")
+    assert row["width_now"] == simulated_width(q, 30, "uniform")
+
+
+def test_plan_labels_old_path_warns():
+    from regression.labels.plan import plan_labels as home
+
+    with pytest.warns(FutureWarning, match="from regression import plan_labels"):
+        from regression.transfer.label_budget import plan_labels as old
+    assert old is home is plan_labels
+
+
 def test_plan_labels_with_every_generator_labelled_is_an_empty_table(strong):
     """Nothing to plan: an empty table with the plan's columns (it raised KeyError 'generator')."""
     annotated = list(strong.annotated)
@@ -342,3 +366,12 @@ def test_plan_and_suggest_agree(bundled):
     table = suggest_labels(judgments, labels, int(row["active"]), seed=0)
     uniform = np.allclose(table["inclusion_probability"], table["inclusion_probability"].iloc[0])
     assert uniform == (drawn_design(q, int(row["active"])) == "uniform")
+
+
+def test_estimate_one_in_floating_point_keeps_its_edge():
+    """An all-valid sample's estimate can come out 1 - 1e-16 (a power-tuning weight of 1e-17 times
+    a mean prediction): its interval still ends at 1 (a moved benchmark world of precision 1
+    covered 0.75 at 100 labels before)."""
+    assert float(score_interval(1 - 1e-16, 100).high) == 1.0
+    assert float(score_interval(1e-16, 100).low) == 0.0
+    assert float(score_interval(1 - 1e-6, 100).high) < 1.0
