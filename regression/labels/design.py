@@ -17,14 +17,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression.checks import plain
+from regression.checks import PROBABILITY_COLUMN, check_inclusion_probabilities, plain
 from regression.data.judgments import EncodedJudgments, HumanLabels, encode_judgments
 from regression.errors import InputError
 
 __all__ = ["PROBABILITY_COLUMN", "LabelDesign", "label_design"]
-
-#: The optional column of ``human_labels`` with each labelled item's inclusion probability.
-PROBABILITY_COLUMN = "inclusion_probability"
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,21 +90,10 @@ class LabelDesign:
 
 def _probabilities(human_labels: pd.DataFrame) -> np.ndarray | None:
     """The inclusion-probability column checked: finite, in (0, 1], all-or-none per generator."""
-    if PROBABILITY_COLUMN not in human_labels.columns:
+    raw = check_inclusion_probabilities(human_labels, "human_labels")
+    if raw is None:
         return None
-    raw = pd.to_numeric(human_labels[PROBABILITY_COLUMN], errors="coerce").to_numpy(dtype=float)
-    given = human_labels[PROBABILITY_COLUMN].notna().to_numpy()
-    bad = given & ~((raw > 0) & (raw <= 1))
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        value = plain(human_labels[PROBABILITY_COLUMN].iloc[row])
-        raise InputError(
-            f"human_labels has {PROBABILITY_COLUMN} {value!r} at row {row}; it must be a number "
-            "in (0, 1].",
-            row=row,
-            column=PROBABILITY_COLUMN,
-            value=value,
-        )
+    given = ~np.isnan(raw)
     generator = human_labels["generator"].to_numpy()
     some = pd.Series(given).groupby(generator, sort=False).transform("any").to_numpy()
     mixed = some & ~given
@@ -121,7 +107,7 @@ def _probabilities(human_labels: pd.DataFrame) -> np.ndarray | None:
             column=PROBABILITY_COLUMN,
             value=None,
         )
-    return np.where(given, raw, np.nan)
+    return raw
 
 
 def label_design(
