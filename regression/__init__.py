@@ -15,15 +15,11 @@ imported from its own module (``regression.single_judge``, ``regression.latent``
 
 from __future__ import annotations
 
-import importlib
-import warnings
-from typing import Any
-
-from regression.lazy import attach_stub
+from regression.lazy import attach_stub, moved
 
 _front_getattr, __dir__, __all__ = attach_stub(__name__, __file__)
 
-#: Names that left the front door (issue 26): each still resolves, for one release, with a
+#: Names that left the front door: each still resolves, for one release, with a
 #: FutureWarning naming the module to import it from.
 _MOVED = {
     "confusion_from_judgments": "regression.data",
@@ -84,13 +80,4 @@ _MOVED = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        warnings.warn(
-            f"regression.{name} left the front door; import it from {_MOVED[name]} "
-            f"(from {_MOVED[name]} import {name}). The alias goes in the next release.",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return getattr(importlib.import_module(_MOVED[name]), name)
-    return _front_getattr(name)
+__getattr__ = moved(__name__, _MOVED, _front_getattr)

@@ -15,11 +15,12 @@ from __future__ import annotations
 import ast
 import importlib
 import sys
+import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["attach", "attach_stub", "read_stub"]
+__all__ = ["attach", "attach_stub", "moved", "read_stub"]
 
 
 def read_stub(package: str, stub: Path) -> dict[str, str]:
@@ -92,3 +93,38 @@ def attach(
         return sorted(present | set(exports))
 
     return __getattr__, __dir__
+
+
+def moved(
+    module: str, homes: Mapping[str, str], fallback: Callable[[str], Any] | None = None
+) -> Callable[[str], Any]:
+    """A ``__getattr__`` for ``module`` whose names in ``homes`` moved to ``homes[name]``.
+
+    Each still resolves, with a FutureWarning naming the new home, for one
+    release; any other name goes to ``fallback`` (or is an AttributeError).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> getter = moved("old_place", {"sqrt": "math"})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     root = getter("sqrt")(9.0)
+    >>> root, caught[0].category.__name__
+    (3.0, 'FutureWarning')
+    """
+
+    def __getattr__(name: str) -> Any:
+        if name in homes:
+            warnings.warn(
+                f"{module}.{name} moved; import it from {homes[name]} (from {homes[name]} "
+                f"import {name}). The old path goes in the next release.",
+                FutureWarning,
+                stacklevel=2,
+            )
+            return getattr(importlib.import_module(homes[name]), name)
+        if fallback is not None:
+            return fallback(name)
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return __getattr__

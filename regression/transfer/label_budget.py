@@ -8,21 +8,6 @@ resolves, for one release, with a FutureWarning.
 
 from __future__ import annotations
 
-import importlib
-import warnings
-from typing import Any
+from regression.lazy import moved
 
-#: Names that left this module, and the module that has them now.
-_MOVED = {"plan_labels": "regression.labels.plan"}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        warnings.warn(
-            f"regression.transfer.label_budget.{name} moved to {_MOVED[name]}; write "
-            f"'from regression import {name}'. The alias goes in the next release.",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return getattr(importlib.import_module(_MOVED[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = moved(__name__, {"plan_labels": "regression"})  # its front door
