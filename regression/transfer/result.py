@@ -342,6 +342,19 @@ class TransferResult(Ranked, TableIntervalMixin):
         )
         table.iloc[data.calibration, table.columns.get_loc("follows_judges")] = np.nan
         table.iloc[data.calibration, table.columns.get_loc("note")] = "calibration generator"
+        if self.partial is not None:  # its estimate is its labels and votes (regression.labels)
+            for generator, estimate in self.partial.estimates.items():
+                transfer = (
+                    "not on the transfer from the others"
+                    if not estimate.weight > 0
+                    else f"and the transfer from the others at weight {estimate.weight:.2f}, "
+                    "within the bias bound"
+                )
+                table.loc[generator, "follows_judges"] = np.nan
+                table.loc[generator, "note"] = (
+                    "partially labelled: the estimate rests on its own labels and the judges' "
+                    f"votes on its items, {transfer} (the labels table)"
+                )
         if not calibration:
             return table.drop(index=self.precision.index[data.calibration])
         return table

@@ -229,3 +229,17 @@ def test_a_design_without_a_generator_is_the_design_of_the_smaller_tables(files)
 def _unlabelled(world):
     labelled = set(world.human_labels["generator"].astype(str))
     return next(g for g in world.judgments["generator"].astype(str).unique() if g not in labelled)
+
+
+def test_a_partially_labelled_generator_is_not_said_to_rest_on_the_calibration(files):
+    _, world = files
+    new = _unlabelled(world)
+    items = world.judgments[world.judgments["generator"].astype(str) == new]
+    votes = items.drop_duplicates("item")[["generator", "item"]].head(30).assign(human=1.0)
+    labels = pd.concat([world.human_labels, votes], ignore_index=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        note = TransferModel().fit_table(world.judgments, labels).diagnostics().loc[new, "note"]
+        bounded = TransferModel().fit_table(world.judgments, labels, transfer_bias=0.05)
+    assert note.startswith("partially labelled") and "not on the transfer" in note
+    assert "within the bias bound" in bounded.diagnostics().loc[new, "note"]
