@@ -515,13 +515,14 @@ def run_estimate(args: argparse.Namespace) -> int:
         advance("fit")
         with warnings.catch_warnings(), located(_sources(args)):
             warnings.simplefilter("ignore")  # every warning is on the result and printed below
-            result, shift = _fit_with(args, model, design, calibration, new)
+            counts = counts_from_encoded(design.encoded)
+            result, shift = _fit_with(args, model, design, counts, calibration, new)
         advance("intervals")
         summary = _summary(args, result, human, calibration)
         table = summary.tables["precision"]
     text, payload = _output(result, summary)
     row = table.set_index("generator").loc[new]
-    n_votes = int(counts_from_encoded(design.encoded).n_labelled.loc[new].sum())
+    n_votes = int(counts.n_labelled.loc[new].sum())
     n_human = int((human["generator"] == new).sum())
     bounds = [row.get("low"), row.get("high")]
     finite = all(b is not None and b == b for b in bounds)  # NaN != NaN: no interval
@@ -553,21 +554,23 @@ def run_estimate(args: argparse.Namespace) -> int:
 
 
 def _fit_with(
-    args: argparse.Namespace, model: Any, design: Any, calibration: list[str], new: str
+    args: argparse.Namespace,
+    model: Any,
+    design: Any,
+    counts: Any,
+    calibration: list[str],
+    new: str,
 ) -> tuple[Any, float]:
     """The fit of the others with ``new`` added, and how far adding it moved them.
 
     One fit of the other generators, then ``add_generators``: a refit with the
     new row (section 5.1 of the agreeableness paper; the latent-trait fits
     start from the first fit's estimates) that keeps the partial labels and
-    the item votes of ``design``.
+    the item votes of ``design`` (``counts``: its counts, for the new row).
     """
-    from regression.data import counts_from_encoded
-
     base = model.fit_table(
         design.without([new]), None, calibration, transfer_bias=args.transfer_bias
     )
-    counts = counts_from_encoded(design.encoded)
     rows = [new]
     result = base.add_generators(
         counts.rates.loc[rows], counts.n_labelled.loc[rows].astype(float), design=design

@@ -12,7 +12,7 @@ calibration table.
 * :func:`compare`: simultaneous (or one-at-a-time) intervals for the
   differences ``g_a - g_b``.
 * :func:`rank_sets`: for every generator at once, the ranks it may hold
-  (1 = highest precision), by the step-down procedure of Mogstad, Romano,
+  (1 = the highest estimate), by the step-down procedure of Mogstad, Romano,
   Shaikh and Wilhelm (2024, *Inference for ranks with applications to
   mobility across neighbourhoods and academic achievement across countries*,
   Review of Economic Studies; section 3.2, Algorithm 3.1; the ``csranks``

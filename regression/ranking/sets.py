@@ -172,7 +172,7 @@ def rank_sets(
     Returns
     -------
     DataFrame
-        See :func:`rank_sets_from_decisions`; ranks are 1 = highest precision.
+        See :func:`rank_sets_from_decisions`; ranks are 1 = the highest estimate.
 
     Raises
     ------
