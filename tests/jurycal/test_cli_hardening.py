@@ -25,16 +25,6 @@ def _digest(path):
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _run(argv, capsys):
-    """Exit code, stdout and stderr of ``jurycal argv``, usage errors included."""
-    try:
-        code = main(argv)
-    except SystemExit as stop:
-        code = stop.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def _one_line_error(err):
     assert "Traceback" not in err
     lines = err.strip().splitlines()
@@ -70,26 +60,26 @@ def votes(tmp_path_factory):
 
 
 @pytest.mark.parametrize("command", ["vote", "count"])
-def test_output_equal_to_the_input_is_refused(votes, capsys, monkeypatch, command):
+def test_output_equal_to_the_input_is_refused(votes, monkeypatch, command, run_cli):
     path = votes / "j.csv"
     before = _digest(path)
     monkeypatch.chdir(votes)
     for output in (str(path), "./j.csv", "../" + votes.name + "/j.csv"):
-        code, out, err = _run([command, "j.csv", "-o", output], capsys)
+        code, out, err = run_cli([command, "j.csv", "-o", output])
         assert code == 1 and out == ""
         line = _one_line_error(err)
         assert f"output {str(Path(output))!r} is the input file 'j.csv'" in line
     assert _digest(path) == before
 
 
-def test_output_through_a_link_to_the_input_is_refused(votes, tmp_path, capsys):
+def test_output_through_a_link_to_the_input_is_refused(votes, tmp_path, run_cli):
     link = tmp_path / "link.csv"
     link.symlink_to(votes / "j.csv")
-    code, _, err = _run(["vote", str(votes / "j.csv"), "-o", str(link)], capsys)
+    code, _, err = run_cli(["vote", str(votes / "j.csv"), "-o", str(link)])
     assert code == 1 and "is the input file" in _one_line_error(err)
 
 
-def test_repair_refuses_to_overwrite_either_input(tmp_path, capsys):
+def test_repair_refuses_to_overwrite_either_input(tmp_path, run_cli):
     items = tmp_path / "items.csv"
     outputs = tmp_path / "outputs.jsonl"
     items.write_text("generator,task,item,line,feedback\ng,1,0,3,fix it\n")
@@ -98,32 +88,32 @@ def test_repair_refuses_to_overwrite_either_input(tmp_path, capsys):
     for flag in ("-o", "--report"):
         argv = ["repair", str(items), str(outputs), "-o", str(tmp_path / "out.csv")]
         argv += [flag, str(outputs)]
-        code, _, err = _run(argv, capsys)
+        code, _, err = run_cli(argv)
         assert code == 1 and "is the input file" in _one_line_error(err)
     assert _digest(outputs) == before
 
 
-def test_unwritable_outputs_fail_before_any_work(votes, tmp_path, capsys):
+def test_unwritable_outputs_fail_before_any_work(votes, tmp_path, run_cli):
     cases = {
         str(tmp_path / "no" / "such" / "dir" / "labels.csv"): "no such directory",
         str(tmp_path): "it is a directory",
     }
     for output, reason in cases.items():
-        code, out, err = _run(["vote", str(votes / "j.csv"), "-o", output], capsys)
+        code, out, err = run_cli(["vote", str(votes / "j.csv"), "-o", output])
         assert code == 1 and out == ""
         assert f"cannot write {output!r}: {reason}" in _one_line_error(err)
     assert list(tmp_path.iterdir()) == []
 
 
-def test_demo_out_on_an_existing_file_is_refused(tmp_path, capsys):
+def test_demo_out_on_an_existing_file_is_refused(tmp_path, run_cli):
     target = tmp_path / "report.txt"
     target.write_text("keep me")
-    code, _, err = _run(["demo", "--out", str(target)], capsys)
+    code, _, err = run_cli(["demo", "--out", str(target)])
     assert code == 1 and "is a file; the demo writes into a directory" in _one_line_error(err)
     assert target.read_text() == "keep me"
 
 
-def test_a_failing_plot_leaves_no_partial_file(votes, tmp_path, capsys, monkeypatch):
+def test_a_failing_plot_leaves_no_partial_file(votes, tmp_path, monkeypatch, run_cli):
     import matplotlib.figure
 
     def broken(self, *args, **kwargs):
@@ -132,7 +122,7 @@ def test_a_failing_plot_leaves_no_partial_file(votes, tmp_path, capsys, monkeypa
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", broken)
     png = tmp_path / "sweep.png"
     argv = ["pick-threshold", str(votes / "j.csv"), str(votes / "h.csv"), "--plot", str(png)]
-    code, _, err = _run(argv, capsys)
+    code, _, err = run_cli(argv)
     assert code == 1 and "No space left on device" in _one_line_error(err)
     assert list(tmp_path.iterdir()) == []
 
@@ -165,7 +155,7 @@ def test_a_failing_plot_leaves_no_partial_file(votes, tmp_path, capsys, monkeypa
     ],
 )  # fmt: skip
 def test_unreadable_inputs_name_the_file_and_line(
-    tmp_path, capsys, name, content, expected, expected_by_duckdb
+    tmp_path, name, content, expected, expected_by_duckdb, run_cli
 ):
     """``vote`` reads with pandas, ``count`` with DuckDB: each names the file and the fault."""
     path = tmp_path / name
@@ -174,120 +164,118 @@ def test_unreadable_inputs_name_the_file_and_line(
         (["vote", str(path)], expected),
         (["count", str(path)], expected_by_duckdb),
     ):
-        code, out, err = _run(command, capsys)
+        code, out, err = run_cli(command)
         assert code == 1 and out == ""
         line = _one_line_error(err)
         assert str(path) in line and fault in line
 
 
-def test_truncated_gzip_names_the_file(tmp_path, capsys):
+def test_truncated_gzip_names_the_file(tmp_path, run_cli):
     path = tmp_path / "j.csv.gz"
     data = gzip.compress(b"generator,item,validator,label\n" + b"g,0,v,1\n" * 10_000)
     path.write_bytes(data[: len(data) // 2])
-    code, _, err = _run(["vote", str(path)], capsys)
+    code, _, err = run_cli(["vote", str(path)])
     assert code == 1 and "is not a complete gzip file" in _one_line_error(err)
 
 
-def test_a_row_with_too_many_fields_names_its_line(tmp_path, capsys):
+def test_a_row_with_too_many_fields_names_its_line(tmp_path, run_cli):
     path = tmp_path / "j.csv"
     path.write_text("generator,item,validator,label\ng,0,v,1\ng,1,v,0,extra\n")
-    code, _, err = _run(["vote", str(path)], capsys)
+    code, _, err = run_cli(["vote", str(path)])
     assert code == 1 and "Expected 4 fields in line 3, saw 5" in _one_line_error(err)
 
 
-def test_duplicates_are_reported_by_file_line(votes, tmp_path, capsys):
+def test_duplicates_are_reported_by_file_line(votes, tmp_path, run_cli):
     path = tmp_path / "j.csv"
     path.write_text("generator,item,validator,label\ng,0,v,1\ng,1,v,0\ng,2,v,1\ng,1,v,1\n")
-    code, _, err = _run(["vote", str(path)], capsys)
+    code, _, err = run_cli(["vote", str(path)])
     assert code == 1
     # the header is line 1, so rows 1 and 3 (0-based) are lines 3 and 5
     assert "line 5: repeats line 3 (generator 'g', item 1, validator 'v')" in _one_line_error(err)
     jsonl = tmp_path / "h.jsonl"
     jsonl.write_text('{"generator":"g","item":0,"human":1}\n{"generator":"g","item":0,"human":0}\n')
-    code, _, err = _run(["pick-threshold", str(votes / "j.csv"), str(jsonl)], capsys)
+    code, _, err = run_cli(["pick-threshold", str(votes / "j.csv"), str(jsonl)])
     assert code == 1 and "line 2: repeats line 1" in _one_line_error(err)
 
 
 # --- arguments out of bounds: refused up front (usage, exit 2) --------------------------------
 
 
-def test_likelihood_settings_with_the_transfer_default_are_refused(votes, capsys):
+def test_likelihood_settings_with_the_transfer_default_are_refused(votes, run_cli):
     files = [str(votes / "j.csv"), str(votes / "h.csv")]
-    code, out, err = _run(["fit", *files, "--interval", "items", "--n-boot", "50"], capsys)
+    code, out, err = run_cli(["fit", *files, "--interval", "items", "--n-boot", "50"])
     line = _one_line_error(err)
     assert code == 1 and out == ""
     assert "--interval, --n-boot set(s) the likelihood and paper-loss fits" in line
     assert "Add --estimator likelihood (or paper) to use them." in line
 
 
-def test_huge_bootstrap_and_restart_counts_are_refused(votes, capsys):
+def test_huge_bootstrap_and_restart_counts_are_refused(votes, run_cli):
     files = [str(votes / "j.csv"), str(votes / "h.csv")]
-    code, _, err = _run(["fit", *files, "--n-boot", "1000000000"], capsys)
+    code, _, err = run_cli(["fit", *files, "--n-boot", "1000000000"])
     assert code == 2 and f"from 2 to {MAX_N_BOOT:,}" in err and "Traceback" not in err
-    code, _, err = _run(["fit", *files, "--restarts", "100000000"], capsys)
+    code, _, err = run_cli(["fit", *files, "--restarts", "100000000"])
     assert code == 2 and f"at most {MAX_RESTARTS:,}" in err
-    code, _, err = _run(["compare", *files, "--models", "1", "2", "--n-boot", "1"], capsys)
+    code, _, err = run_cli(["compare", *files, "--models", "1", "2", "--n-boot", "1"])
     assert code == 2 and "--n-boot" in err
-    code, _, err = _run(["count", files[0], "--threads", "-5"], capsys)
+    code, _, err = run_cli(["count", files[0], "--threads", "-5"])
     assert code == 2 and "must be at least 1" in err
     # DuckDB starts every thread at once: 10^9 of them killed the process (exit 127)
-    code, _, err = _run(["count", files[0], "--threads", "1000000000"], capsys)
+    code, _, err = run_cli(["count", files[0], "--threads", "1000000000"])
     assert code == 2 and "at most 1,024" in err
-    code, _, err = _run(["judge", *files, "--alpha", "1.5"], capsys)
+    code, _, err = run_cli(["judge", *files, "--alpha", "1.5"])
     assert code == 2 and "strictly between 0 and 1" in err
 
 
 # --- names that look like numbers ------------------------------------------------------------
 
 
-def test_integer_looking_generator_names_match_across_files(votes, capsys):
+def test_integer_looking_generator_names_match_across_files(votes, run_cli):
     argv = ["fit", str(votes / "j.parquet"), str(votes / "h.csv"), "--calibration", "1", "2"]
-    code, out, err = _run(
-        argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none", "--json"], capsys
+    code, out, err = run_cli(
+        argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none", "--json"]
     )
     assert code == 0, err
     roles = {r["generator"]: r["role"] for r in json.loads(out)["generators"]}
     assert roles == {"1": "calibration", "2": "calibration", "3": "held out", "4": "unlabelled"}
     argv = ["estimate", str(votes / "j.csv"), str(votes / "h.csv"), "--generator", "4"]
-    code, out, err = _run(
-        argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none"], capsys
+    code, out, err = run_cli(
+        argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none"]
     )
     assert code == 0, err
     assert out.startswith("4: precision ") and "no human label of its own" in out
 
 
-def test_unknown_names_list_known_ones(votes, capsys):
+def test_unknown_names_list_known_ones(votes, run_cli):
     argv = ["estimate", str(votes / "j.csv"), str(votes / "h.csv"), "--generator", "7"]
-    code, _, err = _run(argv, capsys)
+    code, _, err = run_cli(argv)
     line = _one_line_error(err)
     assert code == 1 and "generator '7' is not in the judgments file" in line
     assert "names there: '1', '2', '3', '4'." in line
     argv = ["fit", str(votes / "j.csv"), str(votes / "h.csv"), "--calibration", "1", "4"]
-    code, _, err = _run(argv, capsys)
+    code, _, err = run_cli(argv)
     line = _one_line_error(err)
     assert code == 1 and "calibration generator '4' is not in the human-label file" in line
 
 
-def test_estimate_of_a_labelled_generator_checks_it_against_its_labels(votes, capsys):
+def test_estimate_of_a_labelled_generator_checks_it_against_its_labels(votes, run_cli):
     argv = ["estimate", str(votes / "j.csv"), str(votes / "h_all.jsonl"), "--generator", "4"]
-    code, out, err = _run(
-        argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none", "--json"], capsys
+    code, out, err = run_cli(
+        argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none", "--json"]
     )
     assert code == 0, err
     payload = json.loads(out)
     row = {r["generator"]: r for r in payload["generators"]}["4"]
     assert payload["n_human_labels"] == 80 and row["role"] == "held out"
     assert row["abs_error"] == pytest.approx(abs(row["estimate"] - row["human"]))
-    code, out, _ = _run(
-        argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none"], capsys
-    )
+    code, out, _ = run_cli(argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none"])
     assert "its 80 human labels (precision" in out and "no human label" not in out
 
 
 # --- judge refuses to pool models ------------------------------------------------------------
 
 
-def test_judge_refuses_a_file_with_two_models(tmp_path, capsys):
+def test_judge_refuses_a_file_with_two_models(tmp_path, run_cli):
     rng = np.random.default_rng(5)
     cal = pd.DataFrame(
         {
@@ -301,10 +289,10 @@ def test_judge_refuses_a_file_with_two_models(tmp_path, capsys):
     cal.to_csv(tmp_path / "cal.csv", index=False)
     test.to_csv(tmp_path / "test.csv", index=False)
     argv = ["judge", str(tmp_path / "cal.csv"), str(tmp_path / "test.csv")]
-    code, _, err = _run(argv, capsys)
+    code, _, err = run_cli(argv)
     line = _one_line_error(err)
     assert code == 1 and "holds 2 models ('a', 'b')" in line and "--model" in line
-    code, out, err = _run(argv + ["--model", "b", "--json"], capsys)
+    code, out, err = run_cli(argv + ["--model", "b", "--json"])
     assert code == 0, err
     payload = json.loads(out)
     assert payload["model"] == "b" and payload["n"] == 300 and payload["m0"] + payload["m1"] == 100
@@ -338,11 +326,11 @@ def repair_files(tmp_path):
     return tmp_path, items, outputs
 
 
-def test_repair_that_matches_nothing_fails_and_says_why(repair_files, capsys):
+def test_repair_that_matches_nothing_fails_and_says_why(repair_files, run_cli):
     root, _, _ = repair_files
     out = root / "judgments.csv"
     argv = ["repair", str(root / "items.csv"), str(root / "outputs.jsonl"), "-o", str(out)]
-    code, stdout, err = _run(argv, capsys)
+    code, stdout, err = run_cli(argv)
     line = _one_line_error(err)
     assert code == 1 and stdout == "" and not out.exists()
     assert "none of the 2 validator_outputs rows matches the (generator, task)" in line
@@ -350,18 +338,18 @@ def test_repair_that_matches_nothing_fails_and_says_why(repair_files, capsys):
     assert "nan" not in line
 
 
-def test_repair_counts_the_responses_it_dropped(repair_files, capsys):
+def test_repair_counts_the_responses_it_dropped(repair_files, run_cli):
     root, _, outputs = repair_files
     both = pd.concat([outputs, outputs.assign(generator="claude")])
     both.to_json(root / "outputs.jsonl", orient="records", lines=True)
     argv = ["repair", str(root / "items.csv"), str(root / "outputs.jsonl")]
-    code, out, err = _run(argv + ["-o", str(root / "j.csv")], capsys)
+    code, out, err = run_cli(argv + ["-o", str(root / "j.csv")])
     assert code == 0, err
     assert "2 orphan (answering no generator item, left out)" in out
     assert "unknown_generator: 2 response(s), e.g. 'GPT-4o' (2)" in out
     assert "hint: 'GPT-4o' matches 'gpt-4o' ignoring case" in out
     assert "nan%" not in out
-    code, out, err = _run(argv + ["-o", str(root / "j2.csv"), "--json"], capsys)
+    code, out, err = run_cli(argv + ["-o", str(root / "j2.csv"), "--json"])
     payload = json.loads(out)
     assert payload["n_orphan_outputs"] == 2 and payload["responses"]["orphan"] == 2
     assert payload["orphans"][0]["reason"] == "unknown_generator"
@@ -380,10 +368,10 @@ def test_version():
     assert run.returncode == 0 and run.stdout.strip() == f"jurycal {__version__}"
 
 
-def test_vote_writes_integer_labels_and_reports_its_threshold(votes, tmp_path, capsys):
+def test_vote_writes_integer_labels_and_reports_its_threshold(votes, tmp_path, run_cli):
     out = tmp_path / "labels.csv"
     argv = ["vote", str(votes / "j.parquet"), "--rule", "supermajority", "-o", str(out), "--json"]
-    code, stdout, err = _run(argv, capsys)
+    code, stdout, err = run_cli(argv)
     assert code == 0, err
     payload = json.loads(stdout)
     # ceil(2 V / 3) of V = 5 validators (ensemble.default_threshold)
@@ -406,7 +394,7 @@ def _keys(value):
             yield from _keys(inner)
 
 
-def test_no_json_output_has_a_stray_index_key(votes, tmp_path, capsys):
+def test_no_json_output_has_a_stray_index_key(votes, tmp_path, run_cli):
     j, h = str(votes / "j.csv"), str(votes / "h.csv")
     runs = [
         ["vote", j, "--human", h],
@@ -415,13 +403,13 @@ def test_no_json_output_has_a_stray_index_key(votes, tmp_path, capsys):
         ["fit", j, h, "--loss", "likelihood", "--restarts", "2", "--interval", "none"],
     ]
     for argv in runs:
-        code, out, err = _run(argv + ["--json"], capsys)
+        code, out, err = run_cli(argv + ["--json"])
         assert code == 0, err
         keys = set(_keys(json.loads(out)))
         assert "index" not in keys and "level_0" not in keys, argv
 
 
-def test_plot_into_a_directory_names_the_file(votes, tmp_path, capsys):
+def test_plot_into_a_directory_names_the_file(votes, tmp_path, run_cli):
     argv = [
         "fit",
         str(votes / "j.csv"),
@@ -431,13 +419,13 @@ def test_plot_into_a_directory_names_the_file(votes, tmp_path, capsys):
         "--restarts",
         "2",
     ]
-    code, out, err = _run(argv + ["--plot", str(tmp_path)], capsys)
+    code, out, err = run_cli(argv + ["--plot", str(tmp_path)])
     assert code == 0, err
     assert f"jurycal: written: {tmp_path / 'fit.png'}" in err
     assert (tmp_path / "fit.png").read_bytes().startswith(b"\x89PNG")
 
 
-def test_fit_plot_draws_the_computed_intervals(votes, tmp_path, capsys, monkeypatch):
+def test_fit_plot_draws_the_computed_intervals(votes, tmp_path, monkeypatch, run_cli):
     import jurycal.cli.latent as latent
 
     drawn = []
@@ -458,7 +446,7 @@ def test_fit_plot_draws_the_computed_intervals(votes, tmp_path, capsys, monkeypa
         "2",
         "--json",
     ]
-    code, out, err = _run(argv + ["--plot", str(tmp_path / "fit.png")], capsys)
+    code, out, err = run_cli(argv + ["--plot", str(tmp_path / "fit.png")])
     assert code == 0, err
     table = json.loads(out)["generators"]
     (axis,) = drawn[0].axes
@@ -468,21 +456,21 @@ def test_fit_plot_draws_the_computed_intervals(votes, tmp_path, capsys, monkeypa
     assert lows == pytest.approx(sorted(r["low"] for r in table))
 
 
-def test_no_progress_bars_when_stderr_is_not_a_terminal(votes, capsys):
-    code, _, err = _run(["count", str(votes / "j.csv")], capsys)
+def test_no_progress_bars_when_stderr_is_not_a_terminal(votes, run_cli):
+    code, _, err = run_cli(["count", str(votes / "j.csv")])
     assert code == 0 and err == ""
-    code, _, err = _run(["count", str(votes / "j.csv"), "--progress"], capsys)
+    code, _, err = run_cli(["count", str(votes / "j.csv"), "--progress"])
     assert code == 0 and "count" in err  # DuckDB's progress, named for the step
-    code, _, err = _run(["vote", str(votes / "j.csv"), "--progress"], capsys)
+    code, _, err = run_cli(["vote", str(votes / "j.csv"), "--progress"])
     assert code == 0 and "read" in err  # the step bar names the step
 
 
-def test_an_unexpected_error_is_one_line_with_a_hint(votes, capsys, monkeypatch):
+def test_an_unexpected_error_is_one_line_with_a_hint(votes, monkeypatch, run_cli):
     def broken(*args):
         raise RuntimeError("boom\nsecond line")
 
     monkeypatch.setattr(jurycal.cli.vote, "read_votes", broken)
-    code, _, err = _run(["vote", str(votes / "j.csv")], capsys)
+    code, _, err = run_cli(["vote", str(votes / "j.csv")])
     line = _one_line_error(err)
     assert code == 3 and "unexpected RuntimeError: boom second line" in line
     assert "JURYCAL_DEBUG=1" in line
@@ -491,7 +479,7 @@ def test_an_unexpected_error_is_one_line_with_a_hint(votes, capsys, monkeypatch)
         main(["vote", str(votes / "j.csv")])
 
 
-def test_warnings_print_one_line_each(votes, capsys, monkeypatch):
+def test_warnings_print_one_line_each(votes, monkeypatch, run_cli):
     import warnings
 
     def noisy(args):
@@ -503,16 +491,16 @@ def test_warnings_print_one_line_each(votes, capsys, monkeypatch):
         "jurycal.cli.vote.register",
         lambda sub: sub.add_parser("vote").set_defaults(handler=noisy),
     )
-    code, _, err = _run(["vote"], capsys)
+    code, _, err = run_cli(["vote"])
     assert code == 0 and err == "jurycal: warning: first and more\n"
 
 
-def test_a_label_that_is_not_binary_is_named_by_its_line(tmp_path, capsys):
+def test_a_label_that_is_not_binary_is_named_by_its_line(tmp_path, run_cli):
     path = tmp_path / "j.jsonl"
     rows = [{"generator": "g", "item": i, "validator": "v", "label": 1} for i in range(3)]
     rows[2]["label"] = "maybe"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    code, _, err = _run(["vote", str(path)], capsys)
+    code, _, err = run_cli(["vote", str(path)])
     line = _one_line_error(err)
     assert (
         code == 1
@@ -521,14 +509,14 @@ def test_a_label_that_is_not_binary_is_named_by_its_line(tmp_path, capsys):
     assert "got 'maybe'" in line and "position" not in line
 
 
-def test_items_read_as_numbers_in_one_file_and_text_in_another_match(votes, tmp_path, capsys):
+def test_items_read_as_numbers_in_one_file_and_text_in_another_match(votes, tmp_path, run_cli):
     human = pd.read_csv(votes / "h.csv")
     human["item"] = "0" + human["item"].astype(str)  # '07': text in every format
     human["item"] = human["item"].str.lstrip("0").replace("", "0")
     human.to_json(tmp_path / "h.jsonl", orient="records", lines=True)
     assert pd.read_json(tmp_path / "h.jsonl", lines=True, dtype=False)["item"].dtype.kind != "i"
     argv = ["vote", str(votes / "j.parquet"), "--human", str(tmp_path / "h.jsonl"), "--json"]
-    code, out, err = _run(argv, capsys)
+    code, out, err = run_cli(argv)
     assert code == 0, err
     rates = {r["rate"]: r for r in json.loads(out)["rates"]}
     assert rates["tpr"]["n"] + rates["tnr"]["n"] == 240  # every human label found its item

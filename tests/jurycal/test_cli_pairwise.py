@@ -11,7 +11,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jurycal.cli import main
 from jurycal.datasets import load_arena_pairwise
 from jurycal.report import (
     Report,
@@ -23,15 +22,6 @@ from jurycal.report import (
 from regression.pairwise import PairwiseModel
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _run(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as stop:
-        code = stop.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")
@@ -51,9 +41,9 @@ def _files(arena):
     return [str(root / "verdicts.csv"), str(root / "human.csv")]
 
 
-def test_rank_gives_the_librarys_win_rates_and_rank_sets(arena, capsys):
+def test_rank_gives_the_librarys_win_rates_and_rank_sets(arena, run_cli):
     root, verdicts, human = arena
-    code, out, err = _run(["rank", *_files(arena), "--json", "--seed", "3"], capsys)
+    code, out, err = run_cli(["rank", *_files(arena), "--json", "--seed", "3"])
     assert code == 0, err
     payload = json.loads(out)
     result = PairwiseModel(seed=3).fit_table(verdicts, human)
@@ -78,17 +68,17 @@ def test_rank_gives_the_librarys_win_rates_and_rank_sets(arena, capsys):
     assert payload["covers"] == result.covers and err == ""
 
 
-def test_rank_keys_are_the_ones_docs_cli_md_gives_for_pairwise_verdicts(arena, capsys):
+def test_rank_keys_are_the_ones_docs_cli_md_gives_for_pairwise_verdicts(arena, run_cli):
     section = (ROOT / "docs" / "cli.md").read_text().split("\n### `jurycal rank ")[1]
     pairwise = section.split("#### Pairwise verdicts")[1].split("\n### ")[0]
     documented = {k.strip() for k in re.search(r"JSON keys: `([^`]*)`", pairwise)[1].split(",")}
-    code, out, err = _run(["rank", *_files(arena), "--json"], capsys)
+    code, out, err = run_cli(["rank", *_files(arena), "--json"])
     assert code == 0, err
     assert set(json.loads(out)) == documented
 
 
-def test_rank_prints_the_board_the_judges_and_what_the_intervals_cover(arena, capsys):
-    code, out, err = _run(["rank", *_files(arena), "--top", "2"], capsys)
+def test_rank_prints_the_board_the_judges_and_what_the_intervals_cover(arena, run_cli):
+    code, out, err = run_cli(["rank", *_files(arena), "--top", "2"])
     assert code == 0, err
     board = out.split("leaderboard:\n")[1].split("\n\n")[0].splitlines()
     assert board[0].split() == [
@@ -102,9 +92,9 @@ def test_rank_prints_the_board_the_judges_and_what_the_intervals_cover(arena, ca
     assert "nan" not in out.lower().replace("nano", "")
 
 
-def test_without_human_votes_the_judges_win_rates_come_uncorrected_with_a_warning(arena, capsys):
+def test_without_human_votes_the_judges_win_rates_come_uncorrected_with_a_warning(arena, run_cli):
     root, verdicts, _ = arena
-    code, out, err = _run(["rank", str(root / "verdicts.csv"), "--json"], capsys)
+    code, out, err = run_cli(["rank", str(root / "verdicts.csv"), "--json"])
     assert code == 0
     payload = json.loads(out)
     assert payload["method"] == "mean_of_judges" and payload["pairs"] == []
@@ -119,7 +109,7 @@ def test_without_human_votes_the_judges_win_rates_come_uncorrected_with_a_warnin
     ).mean()
     assert rows.loc["claude-opus-4-20250514", "estimate"] == pytest.approx(claude)
     assert err.startswith("jurycal: warning: there are no human votes")
-    code, out, _ = _run(["rank", str(root / "verdicts.csv")], capsys)
+    code, out, _ = run_cli(["rank", str(root / "verdicts.csv")])
     assert "(uncorrected)" in out and "no interval, no rank set" in out and "low_rank" not in out
 
 
@@ -142,7 +132,7 @@ def _broken(root, name, table, row, column, value):
     ],
 )
 def test_a_bad_row_is_named_at_its_file_line(
-    arena, tmp_path, capsys, where, column, value, kind, says
+    arena, tmp_path, where, column, value, kind, says, run_cli
 ):
     root, verdicts, human = arena
     table = verdicts if where == "verdicts" else human
@@ -152,7 +142,7 @@ def test_a_bad_row_is_named_at_its_file_line(
     path = _broken(tmp_path, f"{where}.csv", table, row, column, value)
     files = _files(arena)
     files[0 if where == "verdicts" else 1] = str(path)
-    code, _, err = _run(["rank", *files, "--json"], capsys)
+    code, _, err = run_cli(["rank", *files, "--json"])
     error = json.loads(err)["error"]
     assert code == 1 and error["type"] == kind and says in error["message"]
     assert (error["file"], error["line"], error["column"]) == (str(path), row + 2, column)
@@ -161,19 +151,19 @@ def test_a_bad_row_is_named_at_its_file_line(
 
 
 @pytest.mark.parametrize("where", ["verdicts", "human"])
-def test_a_duplicate_row_is_named_at_its_line(arena, tmp_path, capsys, where):
+def test_a_duplicate_row_is_named_at_its_line(arena, tmp_path, where, run_cli):
     root, verdicts, human = arena
     table = verdicts if where == "verdicts" else human
     path = tmp_path / f"{where}.csv"
     pd.concat([table, table.iloc[[7]]]).to_csv(path, index=False)
     files = _files(arena)
     files[0 if where == "verdicts" else 1] = str(path)
-    code, _, err = _run(["rank", *files], capsys)
+    code, _, err = run_cli(["rank", *files])
     assert code == 1 and f"line {len(table) + 2}" in err and "repeats" in err
 
 
 def test_a_human_vote_on_a_pair_the_judges_did_not_judge_names_the_pairs_they_did(
-    arena, tmp_path, capsys
+    arena, tmp_path, run_cli
 ):
     root, verdicts, human = arena
     frame = human.copy()
@@ -182,37 +172,37 @@ def test_a_human_vote_on_a_pair_the_judges_did_not_judge_names_the_pairs_they_di
     )
     frame.loc[3, "generator_b"] = others[0]
     frame.to_csv(tmp_path / "h.csv", index=False)
-    code, _, err = _run(["rank", _files(arena)[0], str(tmp_path / "h.csv")], capsys)
+    code, _, err = run_cli(["rank", _files(arena)[0], str(tmp_path / "h.csv")])
     assert code == 1 and "line 5, column 'generator_b'" in err
     assert "the generators differ from the judged battle(s) of item" in err
 
 
-def test_the_fits_options_are_refused_not_ignored(arena, capsys):
-    code, _, err = _run(["rank", *_files(arena), "--calibration", "x", "--n-boot", "50"], capsys)
+def test_the_fits_options_are_refused_not_ignored(arena, run_cli):
+    code, _, err = run_cli(["rank", *_files(arena), "--calibration", "x", "--n-boot", "50"])
     assert code == 1 and "--calibration, --n-boot set(s) the fit of a judgments table" in err
-    code, _, err = _run(["rank", *_files(arena), "--estimand", "elo"], capsys)
+    code, _, err = run_cli(["rank", *_files(arena), "--estimand", "elo"])
     assert code == 1 and "'elo'" in err
-    code, _, err = _run(["rank", _files(arena)[0], "--plot", "board.png"], capsys)
+    code, _, err = run_cli(["rank", _files(arena)[0], "--plot", "board.png"])
     assert code == 1 and "without HUMAN" in err
 
 
-def test_the_files_given_the_wrong_way_round_are_named_so(arena, capsys):
+def test_the_files_given_the_wrong_way_round_are_named_so(arena, run_cli):
     verdicts, human = _files(arena)
-    code, _, err = _run(["rank", human, verdicts], capsys)
+    code, _, err = run_cli(["rank", human, verdicts])
     assert code == 1 and "holds human votes (a human column, no verdict)" in err
     assert "jurycal rank VERDICTS HUMAN" in err
 
 
-def test_a_judgments_file_still_needs_its_human_labels(tmp_path, capsys):
+def test_a_judgments_file_still_needs_its_human_labels(tmp_path, run_cli):
     judgments = tmp_path / "j.csv"
     judgments.write_text("generator,item,validator,label\ng,1,v,1\n")
-    code, _, err = _run(["rank", str(judgments)], capsys)
+    code, _, err = run_cli(["rank", str(judgments)])
     assert code == 1 and "needs HUMAN" in err
-    code, _, err = _run(["rank", str(judgments), str(judgments), "--estimand", "win_rate"], capsys)
+    code, _, err = run_cli(["rank", str(judgments), str(judgments), "--estimand", "win_rate"])
     assert code == 1 and "--estimand sets the estimate from pairwise verdicts" in err
 
 
-def test_any_table_format_and_names_written_as_numbers(tmp_path, capsys):
+def test_any_table_format_and_names_written_as_numbers(tmp_path, run_cli):
     """Parquet verdicts and JSON Lines votes, generators numbered 1..3 and items text in one file,
     numbers in the other: read as every command reads them."""
     rng = np.random.default_rng(5)
@@ -232,19 +222,19 @@ def test_any_table_format_and_names_written_as_numbers(tmp_path, capsys):
     human.assign(item=human["item"].astype(str)).to_json(
         tmp_path / "h.jsonl", orient="records", lines=True
     )
-    code, out, err = _run(
-        ["rank", str(tmp_path / "v.parquet"), str(tmp_path / "h.jsonl"), "--json"], capsys
+    code, out, err = run_cli(
+        ["rank", str(tmp_path / "v.parquet"), str(tmp_path / "h.jsonl"), "--json"]
     )
     assert code == 0, err
     rows = pd.DataFrame(json.loads(out)["leaderboard"])
     assert sorted(rows["generator"]) == ["1", "2", "3"] and rows["n_labels"].sum() == 120
 
 
-def test_a_generator_with_too_few_votes_is_listed_without_a_rank(arena, tmp_path, capsys):
+def test_a_generator_with_too_few_votes_is_listed_without_a_rank(arena, tmp_path, run_cli):
     root, verdicts, human = arena
     qwen = human["generator_a"].str.startswith("qwen") | human["generator_b"].str.startswith("qwen")
     human[~qwen | (np.cumsum(qwen) <= 2)].to_csv(tmp_path / "h.csv", index=False)
-    code, out, err = _run(["rank", _files(arena)[0], str(tmp_path / "h.csv"), "--json"], capsys)
+    code, out, err = run_cli(["rank", _files(arena)[0], str(tmp_path / "h.csv"), "--json"])
     assert code == 0
     rows = pd.DataFrame(json.loads(out)["leaderboard"]).set_index("generator")
     qwen_row = rows.loc["qwen3-235b-a22b-no-thinking"]
@@ -253,9 +243,9 @@ def test_a_generator_with_too_few_votes_is_listed_without_a_rank(arena, tmp_path
     assert "has 2 human vote(s): too few for an interval" in err
 
 
-def test_the_report_card(arena, tmp_path, capsys):
+def test_the_report_card(arena, tmp_path, run_cli):
     card = tmp_path / "arena.md"
-    code, _, err = _run(["rank", *_files(arena), "--report", str(card)], capsys)
+    code, _, err = run_cli(["rank", *_files(arena), "--report", str(card)])
     assert code == 0, err
     text = card.read_text()
     assert "## Leaderboard from pairwise verdicts: win rates (ppi++)" in text
@@ -264,7 +254,7 @@ def test_the_report_card(arena, tmp_path, capsys):
     assert f"jurycal: written: {card}" in err
 
 
-def test_the_plot_names_its_axis_the_win_rate(arena, tmp_path, capsys, monkeypatch):
+def test_the_plot_names_its_axis_the_win_rate(arena, tmp_path, monkeypatch, run_cli):
     import jurycal.report
 
     drawn, draw = [], jurycal.report.pairwise_plot
@@ -272,7 +262,7 @@ def test_the_plot_names_its_axis_the_win_rate(arena, tmp_path, capsys, monkeypat
         jurycal.report, "pairwise_plot", lambda *a: drawn.append(draw(*a)) or drawn[-1]
     )
     plot = tmp_path / "board.png"
-    code, _, err = _run(["rank", *_files(arena), "--plot", str(plot)], capsys)
+    code, _, err = run_cli(["rank", *_files(arena), "--plot", str(plot)])
     assert code == 0, err
     assert drawn[0].axes[0].get_xlabel() == "win rate, 95% interval"
     assert plot.stat().st_size > 0 and f"jurycal: written: {plot}" in err
@@ -325,11 +315,11 @@ def pairwise_files(draw):
     max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(pairwise_files())
-def test_any_pairwise_table_gives_a_board_or_one_error_line(tmp_path, capsys, tables):
+def test_any_pairwise_table_gives_a_board_or_one_error_line(tmp_path, run_cli, tables):
     verdicts, human = tables
     verdicts.to_csv(tmp_path / "v.csv", index=False)
     human.to_csv(tmp_path / "h.csv", index=False)
-    code, out, err = _run(["rank", str(tmp_path / "v.csv"), str(tmp_path / "h.csv")], capsys)
+    code, out, err = run_cli(["rank", str(tmp_path / "v.csv"), str(tmp_path / "h.csv")])
     assert "Traceback" not in err and code in (0, 1), (code, err)
     if code == 1:
         errors = [line for line in err.splitlines() if not line.startswith("jurycal: warning: ")]
@@ -341,7 +331,7 @@ def test_any_pairwise_table_gives_a_board_or_one_error_line(tmp_path, capsys, ta
         assert "leaderboard:" in out or "win rates:" in out
 
 
-def test_top_sets_the_rows_of_a_judgments_leaderboard_too(tmp_path, capsys):
+def test_top_sets_the_rows_of_a_judgments_leaderboard_too(tmp_path, run_cli):
     rng = np.random.default_rng(1)
     rows, human = [], []
     for generator, precision in zip("abcd", [0.5, 0.6, 0.7, 0.8], strict=True):
@@ -358,8 +348,8 @@ def test_top_sets_the_rows_of_a_judgments_leaderboard_too(tmp_path, capsys):
     pd.DataFrame(human, columns=["generator", "item", "human"]).to_csv(
         tmp_path / "h.csv", index=False
     )
-    code, out, err = _run(
-        ["rank", str(tmp_path / "j.csv"), str(tmp_path / "h.csv"), "--top", "2"], capsys
+    code, out, err = run_cli(
+        ["rank", str(tmp_path / "j.csv"), str(tmp_path / "h.csv"), "--top", "2"]
     )
     assert code == 0, err
     assert len(out.split("leaderboard:\n")[1].split("\n\n")[0].splitlines()) == 1 + 2

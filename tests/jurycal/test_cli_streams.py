@@ -16,23 +16,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from jurycal.cli import build_parser, main
+from jurycal.cli import build_parser
 from jurycal.cli.choices import MIRRORS
 from jurycal.cli.commands import COMMANDS
 from regression.results import ROLES, Summary
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "jurycal" / "importers" / "fixtures"
-
-
-def _run(argv, capsys):
-    """Exit code, stdout and stderr of ``jurycal argv``, usage errors included."""
-    try:
-        code = main(argv)
-    except SystemExit as stop:
-        code = stop.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +64,7 @@ def files(tmp_path_factory):
 # --- item 1: one vocabulary of roles ------------------------------------------------------------
 
 
-def test_every_surface_gives_a_generator_the_same_role(files, tmp_path, capsys):
+def test_every_surface_gives_a_generator_the_same_role(files, tmp_path, run_cli):
     """API interval() and to_frame(), CLI text and JSON of fit and rank, and the report card."""
     from regression.transfer import TransferModel
 
@@ -92,13 +82,13 @@ def test_every_surface_gives_a_generator_the_same_role(files, tmp_path, capsys):
 
     base = [str(files / "j.csv"), str(files / "h.csv"), "--calibration", "a", "b", "c"]
     for command in ("fit", "rank"):
-        code, out, err = _run([command, *base, "--json"], capsys)
+        code, out, err = run_cli([command, *base, "--json"])
         assert code == 0, err
         payload = json.loads(out)
         rows = payload["generators"] if command == "fit" else payload["leaderboard"]
         assert {r["generator"]: r["role"] for r in rows} == expected, command
         card = tmp_path / f"{command}.md"
-        code, out, err = _run([command, *base, "--report", str(card)], capsys)
+        code, out, err = run_cli([command, *base, "--report", str(card)])
         assert code == 0, err
         for generator, role in expected.items():
             assert re.search(rf"^{generator}\s.*\s{role}\s", out, re.M), (command, generator)
@@ -110,11 +100,11 @@ def test_every_surface_gives_a_generator_the_same_role(files, tmp_path, capsys):
 # --- item 2: report files named after their report ----------------------------------------------
 
 
-def test_reports_name_their_figures_and_never_share_a_file(files, tmp_path, capsys):
+def test_reports_name_their_figures_and_never_share_a_file(files, tmp_path, run_cli):
     base = [str(files / "j.csv"), str(files / "h.csv"), "--calibration", "a", "b", "c"]
     written = {}
     for name in ("leaderboard", "other"):
-        code, _, err = _run(["rank", *base, "--report", str(tmp_path / f"{name}.md")], capsys)
+        code, _, err = run_cli(["rank", *base, "--report", str(tmp_path / f"{name}.md")])
         assert code == 0, err
         written[name] = [line.removeprefix("jurycal: written: ") for line in err.splitlines()]
     assert written["leaderboard"] == [
@@ -125,33 +115,33 @@ def test_reports_name_their_figures_and_never_share_a_file(files, tmp_path, caps
 
 
 @pytest.mark.parametrize("command", ["fit", "rank"])
-def test_a_report_path_that_is_an_input_is_refused(files, tmp_path, capsys, command):
+def test_a_report_path_that_is_an_input_is_refused(files, tmp_path, command, run_cli):
     judgments = tmp_path / "judgments.csv"
     judgments.write_bytes((files / "j.csv").read_bytes())
     before = judgments.read_bytes()
-    code, out, err = _run(
-        [command, str(judgments), str(files / "h.csv"), "--report", str(judgments)], capsys
+    code, out, err = run_cli(
+        [command, str(judgments), str(files / "h.csv"), "--report", str(judgments)]
     )
     assert code == 1 and out == ""
     assert "is an input file" in err and not (tmp_path / "judgments.md").exists()
     assert judgments.read_bytes() == before
 
 
-def test_a_report_whose_figure_would_replace_an_input_is_refused(files, tmp_path, capsys):
+def test_a_report_whose_figure_would_replace_an_input_is_refused(files, tmp_path, run_cli):
     figure_named = tmp_path / "card-1.png"
     pd.read_csv(files / "j.csv").to_csv(figure_named.with_suffix(".csv"), index=False)
     figure_named.write_bytes(b"not a figure, an input")
     argv = ["vote", str(figure_named.with_suffix(".csv"))]
-    assert _run(argv, capsys)[0] == 0
+    assert run_cli(argv)[0] == 0
     from jurycal.cli.common import check_files
 
     with pytest.raises(ValueError, match=r"figures as card-1.png, .* replacing the input"):
         check_files([figure_named], card=tmp_path / "card.md")
 
 
-def test_report_command_names_its_card_and_lists_every_file(files, tmp_path, capsys):
+def test_report_command_names_its_card_and_lists_every_file(files, tmp_path, run_cli):
     argv = ["report", str(files / "cal1.csv"), str(files / "test1.csv"), "-o", str(tmp_path / "c")]
-    code, out, err = _run(argv, capsys)
+    code, out, err = run_cli(argv)
     assert code == 0, err
     assert err.splitlines() == [f"jurycal: written: {tmp_path / n}" for n in ("c.md", "c.html")]
     assert "# jurycal report card" not in out  # a summary on stdout, the card in the files
@@ -160,9 +150,9 @@ def test_report_command_names_its_card_and_lists_every_file(files, tmp_path, cap
 # --- item 3: streams -----------------------------------------------------------------------------
 
 
-def test_warnings_go_to_stderr_with_the_program_name(files, capsys):
-    code, out, err = _run(
-        ["fit", str(files / "j.csv"), str(files / "h.csv"), "--calibration", "a"], capsys
+def test_warnings_go_to_stderr_with_the_program_name(files, run_cli):
+    code, out, err = run_cli(
+        ["fit", str(files / "j.csv"), str(files / "h.csv"), "--calibration", "a"]
     )
     assert code == 0, err
     assert "warning" not in out.lower().replace("no warning", "")
@@ -178,22 +168,22 @@ def test_warnings_go_to_stderr_with_the_program_name(files, capsys):
     ],
 )
 def test_under_json_an_error_is_one_json_object_on_stderr(
-    files, capsys, monkeypatch, argv, code, kind
+    files, monkeypatch, argv, code, kind, run_cli
 ):
     monkeypatch.chdir(files)
-    got, out, err = _run([*argv, "--json"], capsys)
+    got, out, err = run_cli([*argv, "--json"])
     assert got == code and out == ""
     record = json.loads(err)["error"]
     assert set(record) == {"type", "message", "file", "line", "column", "exit_code"}
     assert record["type"] == kind and record["exit_code"] == code
 
 
-def test_a_json_error_names_the_file_line_and_column(files, tmp_path, capsys):
+def test_a_json_error_names_the_file_line_and_column(files, tmp_path, run_cli):
     path = tmp_path / "j.csv"
     frame = pd.read_csv(files / "j.csv").astype({"label": object})
     frame.loc[7, "label"] = "maybe"
     frame.to_csv(path, index=False)
-    code, out, err = _run(["vote", str(path), "--json"], capsys)
+    code, out, err = run_cli(["vote", str(path), "--json"])
     record = json.loads(err)["error"]
     assert code == 1 and out == ""
     assert (record["file"], record["line"], record["column"]) == (str(path), 9, "label")
@@ -205,7 +195,7 @@ def test_a_json_error_names_the_file_line_and_column(files, tmp_path, capsys):
 
 @pytest.mark.parametrize("ending, first", [(".csv", 2), (".jsonl", 1), (".parquet", 1)])
 def test_a_bad_inclusion_probability_is_named_by_file_and_line(
-    files, tmp_path, capsys, ending, first
+    files, tmp_path, ending, first, run_cli
 ):
     human = pd.read_csv(files / "h.csv")
     human["inclusion_probability"] = 1.0
@@ -217,7 +207,7 @@ def test_a_bad_inclusion_probability_is_named_by_file_and_line(
         human.to_json(path, orient="records", lines=True)
     else:
         human.to_parquet(path)
-    code, _, err = _run(["fit", str(files / "j.csv"), str(path)], capsys)
+    code, _, err = run_cli(["fit", str(files / "j.csv"), str(path)])
     assert code == 1
     assert (
         f"human-label file {str(path)!r} line {101 + first}, column 'inclusion_probability'" in err
@@ -225,23 +215,23 @@ def test_a_bad_inclusion_probability_is_named_by_file_and_line(
     assert "at row" not in err
 
 
-def test_a_directory_is_not_called_a_missing_file(tmp_path, capsys):
+def test_a_directory_is_not_called_a_missing_file(tmp_path, run_cli):
     (tmp_path / "dir.csv").mkdir()
-    code, _, err = _run(["vote", str(tmp_path / "dir.csv")], capsys)
+    code, _, err = run_cli(["vote", str(tmp_path / "dir.csv")])
     assert code == 1 and "is a directory" in err and "no such file" not in err
 
 
-def test_a_usage_error_never_shows_an_internal_name(capsys):
-    code, _, err = _run(["suggest", "j.csv", "--budget", "ten"], capsys)
+def test_a_usage_error_never_shows_an_internal_name(run_cli):
+    code, _, err = run_cli(["suggest", "j.csv", "--budget", "ten"])
     assert code == 2 and "'ten' is not a whole number" in err and "_positive_int" not in err
 
 
-def test_a_bad_label_among_numbers_written_as_text_is_the_one_blamed(files, tmp_path, capsys):
+def test_a_bad_label_among_numbers_written_as_text_is_the_one_blamed(files, tmp_path, run_cli):
     frame = pd.read_csv(files / "j.csv")
     frame["label"] = frame["label"].astype(float).astype(str)  # "1.0", "0.0"
     frame.loc[40, "label"] = "yes"
     frame.to_csv(tmp_path / "j.csv", index=False)
-    code, _, err = _run(["vote", str(tmp_path / "j.csv")], capsys)
+    code, _, err = run_cli(["vote", str(tmp_path / "j.csv")])
     assert code == 1 and "line 42, column 'label'" in err and "got 'yes'" in err
 
 
@@ -260,18 +250,18 @@ def test_a_bad_label_among_numbers_written_as_text_is_the_one_blamed(files, tmp_
         ["judge", "cal1.csv", "test1.csv"],
     ],
 )
-def test_text_tables_have_no_pandas_artefacts(files, capsys, monkeypatch, argv):
+def test_text_tables_have_no_pandas_artefacts(files, monkeypatch, argv, run_cli):
     monkeypatch.chdir(files)
-    code, out, err = _run(argv, capsys)
+    code, out, err = run_cli(argv)
     assert code == 0, err
     for artefact in ("NaN", "nan", "Empty DataFrame", "Columns: [", "[nan, nan]"):
         assert artefact not in out, (artefact, argv)
     assert not re.search(r"\b\d{2,}\.0{4}\b", out), argv  # a count printed as a float
 
 
-def test_estimate_without_an_interval_says_so(files, capsys):
+def test_estimate_without_an_interval_says_so(files, run_cli):
     argv = ["estimate", str(files / "j.csv"), str(files / "h.csv"), "--calibration", "a"]
-    code, out, err = _run([*argv, "--generator", "e"], capsys)
+    code, out, err = run_cli([*argv, "--generator", "e"])
     assert code == 0, err
     assert "(no interval)" in out.splitlines()[0] and "[nan" not in out
 
@@ -321,10 +311,8 @@ def test_every_argument_has_help_and_every_command_an_example(name):
 
 
 @pytest.mark.parametrize("value", ["85", "0", "1.5", "-0.1", "x"])
-def test_fuzzy_threshold_is_a_fraction(value, capsys):
-    code, _, err = _run(
-        ["repair", "a.csv", "b.csv", "-o", "c.csv", "--fuzzy-threshold", value], capsys
-    )
+def test_fuzzy_threshold_is_a_fraction(value, run_cli):
+    code, _, err = run_cli(["repair", "a.csv", "b.csv", "-o", "c.csv", "--fuzzy-threshold", value])
     assert code == 2 and "a fraction in (0, 1]" in err
 
 
@@ -366,25 +354,25 @@ def _json_runs(files, tmp_path):
     }  # fmt: skip
 
 
-def test_json_keys_match_docs_cli_md_for_every_command(files, tmp_path, capsys):
+def test_json_keys_match_docs_cli_md_for_every_command(files, tmp_path, run_cli):
     documented = _documented_keys()
     runs = _json_runs(files, tmp_path)
     assert set(documented) == set(COMMANDS) == set(runs)
     for name, argv in runs.items():
         if argv is None:
             continue
-        code, out, err = _run([*argv, "--json"], capsys)
+        code, out, err = run_cli([*argv, "--json"])
         assert code == 0, (name, err)
         assert set(json.loads(out)) == documented[name], name
 
 
-def test_json_keys_of_repair_and_demo_match_docs(tmp_path, capsys, monkeypatch):
+def test_json_keys_of_repair_and_demo_match_docs(tmp_path, monkeypatch, run_cli):
     documented = _documented_keys()
     items, outputs = tmp_path / "items.csv", tmp_path / "outputs.jsonl"
     items.write_text("generator,task,item,line,feedback\ng,1,0,3,fix the loop\n")
     outputs.write_text('{"generator": "g", "task": 1, "validator": "v", "raw": "[]"}\n')
     argv = ["repair", str(items), str(outputs), "-o", str(tmp_path / "j.csv"), "--json"]
-    code, out, err = _run(argv, capsys)
+    code, out, err = run_cli(argv)
     assert code == 0, err
     assert set(json.loads(out)) == documented["repair"]
 
@@ -398,23 +386,21 @@ def test_json_keys_of_repair_and_demo_match_docs(tmp_path, capsys, monkeypatch):
         return card, card.write(Path(out_dir) / "report.md")
 
     monkeypatch.setattr(jurycal.demo, "run_demo", small_demo)
-    code, out, err = _run(["demo", "--out", str(tmp_path / "demo"), "--json"], capsys)
+    code, out, err = run_cli(["demo", "--out", str(tmp_path / "demo"), "--json"])
     assert code == 0, err
     assert set(json.loads(out)) == documented["demo"]
 
 
 @pytest.mark.parametrize("command", ["judge", "compare", "pick-threshold", "fit", "rank"])
-def test_plot_is_null_without_plot(files, tmp_path, capsys, command):
+def test_plot_is_null_without_plot(files, tmp_path, command, run_cli):
     runs = _json_runs(files, tmp_path)
-    code, out, err = _run([*runs[command], "--json"], capsys)
+    code, out, err = run_cli([*runs[command], "--json"])
     assert code == 0, err
     assert json.loads(out)["plot"] is None
 
 
-def test_count_spells_labelled_one_way(files, tmp_path, capsys):
-    code, out, _ = _run(
-        ["count", str(files / "j.csv"), "-o", str(tmp_path / "c.csv"), "--json"], capsys
-    )
+def test_count_spells_labelled_one_way(files, tmp_path, run_cli):
+    code, out, _ = run_cli(["count", str(files / "j.csv"), "-o", str(tmp_path / "c.csv"), "--json"])
     assert code == 0 and "n_labeled" not in out
     assert list(pd.read_csv(tmp_path / "c.csv").columns) == [
         "generator",
@@ -424,12 +410,12 @@ def test_count_spells_labelled_one_way(files, tmp_path, capsys):
     ]
 
 
-def test_compare_with_nothing_paired_says_to_use_unpaired(files, tmp_path, capsys):
+def test_compare_with_nothing_paired_says_to_use_unpaired(files, tmp_path, run_cli):
     test = pd.read_csv(files / "test.csv")
     test.loc[test["model"] == "m2", "item"] += 1000  # no item judged for both models
     test.to_csv(tmp_path / "test.csv", index=False)
     argv = ["compare", str(files / "cal.csv"), str(tmp_path / "test.csv"), "--models", "m1", "m2"]
-    code, _, err = _run(argv, capsys)
+    code, _, err = run_cli(argv)
     assert code == 1 and "add --unpaired" in err
-    code, _, err = _run([*argv, "--unpaired", "--n-boot", "200"], capsys)
+    code, _, err = run_cli([*argv, "--unpaired", "--n-boot", "200"])
     assert code == 0, err
