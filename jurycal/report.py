@@ -502,9 +502,9 @@ def add_pairwise_leaderboard(
 def pairwise_plot(board: Leaderboard, estimand: str = "win_rate") -> Figure:
     """The figure of a pairwise leaderboard (:meth:`Leaderboard.plot`), its axis the estimand."""
     quantity = _quantity(estimand)
-    figure = board.plot(f"Leaderboard from pairwise verdicts: {quantity}s ({board.method})")
-    # the board's figure names its axis after the usual quantity, precision
-    figure.axes[0].set_xlabel(f"{quantity}, {1 - board.alpha:.0%} interval")
+    figure = board.plot(
+        f"Leaderboard from pairwise verdicts: {quantity}s ({board.method})", quantity=quantity
+    )
     # an arena has few generators with long names: the matrix's names need the room
     longest = max(len(str(g)) for g in board.table.index)
     width, height = figure.get_size_inches()

@@ -202,12 +202,21 @@ class Leaderboard:
             warnings=board.warnings,
         )
 
-    def plot(self, title: str | None = None, *, generators: Sequence[Any] = ()) -> Figure:
-        """Estimates with intervals and rank sets, best on top (:func:`regression.ranking.plot.plot_board`)."""
+    def plot(
+        self,
+        title: str | None = None,
+        *,
+        generators: Sequence[Any] = (),
+        quantity: str = "precision",
+    ) -> Figure:
+        """Estimates with intervals and rank sets, best on top (:func:`regression.ranking.plot.plot_board`).
+
+        ``quantity`` names the estimates' axis (``"win rate"`` for an arena's board).
+        """
         from regression.ranking.plot import plot_board
 
         self.shown(None, generators)  # names every generator asked for, or raises
-        return plot_board(self, title, generators)
+        return plot_board(self, title, generators, quantity)
 
 
 def _names(names: Sequence[str], most: int = 12) -> str:

@@ -23,10 +23,13 @@ NAMED_MAX = 25
 BLUE, ORANGE, PALE = "#1f4e79", "#e66101", "#8fb3d9"  # colour-blind safe
 
 
-def plot_board(board: Leaderboard, title: str | None, generators: Sequence[Any]) -> Figure:
+def plot_board(
+    board: Leaderboard, title: str | None, generators: Sequence[Any], quantity: str = "precision"
+) -> Figure:
     """Up to :data:`MATRIX_MAX` generators: every estimate with its interval and rank set, beside the
     decided-pairs matrix. More: the top :data:`NAMED_MAX` and the generators asked for, beside
-    every generator's rank set in order of estimate (those asked for in orange)."""
+    every generator's rank set in order of estimate (those asked for in orange). ``quantity``
+    names the estimates' axis."""
     import matplotlib.pyplot as plt
 
     table = board.table
@@ -35,14 +38,14 @@ def plot_board(board: Leaderboard, title: str | None, generators: Sequence[Any])
         figure, (left, right) = plt.subplots(
             1, 2, figsize=(11, 1.2 + 0.38 * g), gridspec_kw={"width_ratios": [3, 2]}
         )
-        _estimates(left, table, board.alpha, generators)
+        _estimates(left, table, board.alpha, generators, quantity)
         _matrix(right, board)
     else:
         rows = board.shown(NAMED_MAX, generators)
         figure, (left, right) = plt.subplots(
             1, 2, figsize=(13, 1.6 + 0.3 * len(rows)), gridspec_kw={"width_ratios": [1, 1]}
         )
-        _estimates(left, rows, board.alpha, generators)
+        _estimates(left, rows, board.alpha, generators, quantity)
         if len(rows) > NAMED_MAX:  # the generators asked for, below the top: set them apart
             left.axhline(
                 len(rows) - NAMED_MAX - 0.5, color="#999999", linestyle="--", linewidth=0.8
@@ -58,7 +61,9 @@ def plot_board(board: Leaderboard, title: str | None, generators: Sequence[Any])
     return figure
 
 
-def _estimates(axes: Axes, table: pd.DataFrame, alpha: float, named: Sequence[Any]) -> None:
+def _estimates(
+    axes: Axes, table: pd.DataFrame, alpha: float, named: Sequence[Any], quantity: str
+) -> None:
     """Points with marginal intervals, best on top, each name with its rank set."""
     y = np.arange(len(table))[::-1]
     has_interval = table[["low", "high"]].notna().all(axis=1).to_numpy()
@@ -89,7 +94,7 @@ def _estimates(axes: Axes, table: pd.DataFrame, alpha: float, named: Sequence[An
             tick.set_color(ORANGE)
             tick.set_fontweight("bold")
     axes.set_ylim(-0.7, len(table) - 0.3)
-    axes.set_xlabel(f"precision, {1 - alpha:.0%} interval")
+    axes.set_xlabel(f"{quantity}, {1 - alpha:.0%} interval")
     axes.grid(axis="x", alpha=0.3)
     axes.set_title("estimate and [rank set]", loc="left", fontsize=10)
 

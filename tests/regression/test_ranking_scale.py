@@ -215,6 +215,10 @@ def test_a_large_board_shows_its_top_and_the_generators_named():
         board.summary(generators=["nope"])
     figure = board.plot(generators=["g0"])
     assert len(figure.axes) == 2 and "all 60" in figure.axes[1].get_title(loc="left")
+    assert figure.axes[0].get_xlabel() == "precision, 95% interval"
+    plt.close(figure)
+    figure = board.plot(quantity="win rate")
+    assert figure.axes[0].get_xlabel() == "win rate, 95% interval"
     plt.close(figure)
 
 
