@@ -36,9 +36,7 @@ from jurycal.cli.common import (
 from jurycal.cli.errors import located
 from jurycal.cli.reading import (
     is_pairwise,
-    read_input,
     read_votes,
-    same_item_type,
     vote_sources,
 )
 
@@ -146,17 +144,12 @@ def _plan_text(table: Any, width: float, alpha: float, what: str = "labels") -> 
 
 def _pairwise(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None] | None:
     """The pairwise verdicts and human votes when JUDGMENTS is a pairwise table, else None."""
+    from jurycal.cli.pairwise import read_pairwise
     from jurycal.io import table_columns
-    from regression.pairwise import HUMAN_VERDICT_COLUMNS, VERDICT_COLUMNS
 
     if not is_pairwise(table_columns(args.judgments)):
         return None
-    verdicts = read_input(args.judgments, "verdicts file", VERDICT_COLUMNS)
-    if args.labels is None:
-        return verdicts, None
-    human = read_input(args.labels, "human-vote file", HUMAN_VERDICT_COLUMNS, check_labels=False)
-    verdicts, human = same_item_type(verdicts, human)
-    return verdicts, human
+    return read_pairwise(args.judgments, args.labels)
 
 
 def _pairwise_sources(args: argparse.Namespace) -> list[tuple[Path, str, tuple[str, ...]]]:
