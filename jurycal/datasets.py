@@ -10,6 +10,10 @@ Two sources:
   MIT licence, commit 1891c43): 14 generators x 14 validators.
 * ``arena``: LMArena battles judged by gpt-4o-mini and gpt-5.2 beside the human
   vote (yiqunchen/debias-llm-as-a-judge, MIT licence, commit 4b4879a).
+* ``chatbot_arena``: 14,947 Chatbot Arena battles of 12 models with the human
+  vote and three LLM judges' verdicts on every battle, the data of
+  *Prediction-Powered Ranking of Large Language Models* (Chatzi et al., NeurIPS
+  2024; Networks-Learning/prediction-powered-ranking, MIT licence).
 
 Plus ``repair_sample``: messy validator responses simulated from the
 agreeableness items and votes (``jurycal/data/make_repair_sample.py``), the
@@ -27,11 +31,13 @@ from repair import PAPER_LEVELS
 
 __all__ = [
     "ANNOTATED_GENERATORS",
+    "CHATBOT_ARENA_JUDGES",
     "REPAIR_LEVELS",
     "VOTE_REPAIR_LEVELS",
     "load_agreeableness_judgments",
     "load_arena",
     "load_arena_pairwise",
+    "load_chatbot_arena",
     "load_confusion",
     "load_human_precision",
     "load_item_votes",
@@ -217,6 +223,47 @@ def load_arena_pairwise() -> tuple[pd.DataFrame, pd.DataFrame]:
         }
     ).reset_index(drop=True)
     return verdicts, human
+
+
+#: The three judges of :func:`load_chatbot_arena`, as its verdict table names them.
+CHATBOT_ARENA_JUDGES = ("claude-3-opus", "gpt-4-0125-preview", "gpt-3.5-turbo")
+
+
+def load_chatbot_arena() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Chatbot Arena battles with human votes and three LLM judges on every battle.
+
+    The data of prediction-powered ranking (Chatzi et al., NeurIPS 2024): the
+    battles of LMSYS Chatbot Arena among the 12 models that paper ranks, each
+    with the human vote and the verdicts of claude-3-opus, gpt-4-0125-preview
+    and gpt-3.5-turbo, who saw generator_a's answer first. A human "tie (both
+    bad)" is read as a tie. Provenance in ``jurycal/data/README.md``.
+
+    Returns
+    -------
+    verdicts : DataFrame
+        44,841 rows, ``item, generator_a, generator_b, validator, verdict, position``
+        (``verdict`` in ``a`` / ``b`` / ``tie``; ``position`` ``ab``), for the
+        pairwise tables of :mod:`regression.pairwise`.
+    human : DataFrame
+        14,947 rows, ``item, generator_a, generator_b, human``: the human vote on
+        every battle (``item`` is the battle's number in the source files).
+
+    Examples
+    --------
+    >>> verdicts, human = load_chatbot_arena()
+    >>> len(verdicts), len(human), human["generator_a"].nunique()
+    (44841, 14947, 12)
+    """
+    battles = _read("chatbot_arena/battles.csv.gz", dtype={"battle": str})
+    pair = battles[["battle", "generator_a", "generator_b"]].rename(columns={"battle": "item"})
+    verdicts = pd.concat(
+        [
+            pair.assign(validator=judge, verdict=battles[judge], position="ab")
+            for judge in CHATBOT_ARENA_JUDGES
+        ],
+        ignore_index=True,
+    )
+    return verdicts, pair.assign(human=battles["human"])
 
 
 def load_repair_sample() -> tuple[pd.DataFrame, pd.DataFrame]:

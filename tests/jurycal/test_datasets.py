@@ -28,3 +28,18 @@ def test_arena_pairwise_tables_check_and_keep_every_row():
     # each battle keeps the arena's orientation: the human score is model_a's
     arena = datasets.load_arena().drop_duplicates("id")
     assert np.array_equal(table.human, (arena["human_winner"] == "model_a").to_numpy(float))
+
+
+def test_chatbot_arena_tables_check_and_match_the_source():
+    from regression.pairwise import check_pairwise
+
+    verdicts, human = datasets.load_chatbot_arena()
+    table = check_pairwise(verdicts, human)
+    assert table.n_battles == len(human) == 14_947 and len(table.generators) == 12
+    assert int(table.n_labels) == 14_947 and len(table.score) == len(verdicts) == 3 * 14_947
+    assert tuple(verdicts["validator"].unique()) == datasets.CHATBOT_ARENA_JUDGES
+    shares = verdicts.groupby("validator")["verdict"].value_counts(normalize=True)
+    # the description of the set: one judge says "a" on 86 %, another prefers "b"
+    assert shares["gpt-3.5-turbo", "a"] == pytest.approx(0.867, abs=0.001)
+    assert shares["claude-3-opus", "b"] > shares["claude-3-opus", "a"] + 0.1
+    assert human["human"].value_counts()["tie"] == 4_265  # "tie" and "tie (bothbad)"
