@@ -19,11 +19,12 @@
    and a test two-thirds (judge labels only; the test items' human labels are
    shown only as the truth). Naive / Rogan-Gladen / PPI++ side by side with J
    and the warnings of Fiedler section 7, then a comparison of two opponents.
-5. **Pairwise leaderboard** (the card's section 6; ``regression.pairwise``): the same
-   battles as pairwise verdicts (``load_arena_pairwise``), both judges' picks
-   and the human votes on a seeded sample of 300 of the 877 battles; win rates
-   with rank sets for the four generators, the judges' position bias and
-   agreement, checked against the win rates of all 877 votes.
+5. **Pairwise leaderboard** (the card's section 6; ``regression.pairwise``): the
+   Chatbot Arena battles of prediction-powered ranking (``load_chatbot_arena``:
+   12 generators, 14,947 battles, three LLM judges on every battle), with the
+   human votes on a seeded sample of 1,000 battles; win rates with rank sets,
+   the judges' position bias and agreement, checked against the win rates of
+   all 14,947 votes.
 
 The report card is written to ``OUT_DIR/report.md`` (figures ``report-1.png``,
 ... beside it) and ``OUT_DIR/report.html``; ``jurycal demo`` prints its outline
@@ -43,7 +44,7 @@ from ensemble.plots import plot_threshold_sweep
 from jurycal.datasets import (
     load_agreeableness_judgments,
     load_arena,
-    load_arena_pairwise,
+    load_chatbot_arena,
     load_confusion,
     load_human_precision,
     load_repair_sample,
@@ -81,7 +82,7 @@ __all__ = [
 TARGET = "claude-opus-4-20250514"
 CAL_FRACTION = 1 / 3  # Fiedler App. E.3: one third calibration, two thirds test
 #: The human votes the pairwise leaderboard keeps, of the 877 (a seeded sample: the judges matter)
-PAIRWISE_VOTES = 300
+PAIRWISE_VOTES = 1_000
 
 
 def arena_labels(frame: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -334,40 +335,43 @@ def arena_section(report: Report, seed: int, n_boot: int) -> None:
 
 
 def pairwise_section(report: Report, seed: int, n_votes: int = PAIRWISE_VOTES) -> None:
-    """Step 6 of the demo: the arena battles as pairwise verdicts, ranked by win rate.
+    """Step 6 of the demo: Chatbot Arena battles as pairwise verdicts, ranked by win rate.
 
-    The two judges' picks on every battle and the human votes on a sample of
-    ``n_votes`` battles drawn with ``seed`` (:mod:`regression.pairwise`); the
+    The three judges' verdicts on every battle and the human votes on a sample
+    of ``n_votes`` battles drawn with ``seed`` (:mod:`regression.pairwise`); the
     win rates from every vote are the truth the intervals are checked against.
     """
-    verdicts, human = (
-        frame.assign(generator_a=frame["generator_a"].map(short_name)).assign(
-            generator_b=frame["generator_b"].map(short_name)
-        )
-        for frame in load_arena_pairwise()
-    )
+    verdicts, human = load_chatbot_arena()
     voted = human.sample(n_votes, random_state=seed)
     result = PairwiseModel(seed=seed).fit_table(verdicts, voted)
     board = pairwise_board(result, seed=seed)
-    truth = PairwiseModel(seed=seed).fit_table(verdicts, human).estimate  # every battle voted
+    truth = PairwiseModel(judges=False).fit_table(verdicts, human).estimate  # every battle voted
     interval = result.interval().loc[truth.index]
     inside = int(((interval["low"] <= truth) & (truth <= interval["high"])).sum())
-    agreement = result.diagnostics()["agreement"].dropna()
+    sets = board.table
+    true_rank = truth.rank(ascending=False).reindex(sets.index)
+    ranked = int(((sets["low_rank"] <= true_rank) & (true_rank <= sets["high_rank"])).sum())
+    agreement = result.diagnostics()["agreement"].drop("human voters")
     worth = result.worth()
     notes = [
-        f"The same {len(human):,} battles as pairwise verdicts (docs/pairwise.md): the two "
-        f"judges' picks on every battle, and the human votes on a sample of {n_votes} of them "
-        f"drawn with seed {seed}. The other {len(human) - n_votes:,} votes are held back, as an "
-        "arena that pays for a few votes would not have them, and give the truth below. Win "
-        "rates over the battles, prediction-powered; the rank sets hold for all four "
-        "generators at once.",
+        f"{len(human):,} battles of LMSYS Chatbot Arena among {len(truth)} generators, each "
+        f"judged by {verdicts['validator'].nunique()} LLMs (the data of prediction-powered "
+        "ranking, Chatzi et al. 2024; docs/pairwise.md), and the human votes on a sample of "
+        f"{n_votes:,} of them drawn with seed {seed}. The other {len(human) - n_votes:,} votes "
+        "are held back, as an arena that pays for a few votes would not have them, and give the "
+        "truth below. Win rates over the battles, prediction-powered; the rank sets hold for "
+        "all generators at once.",
         f"Against the win rates of all {len(human):,} votes, {inside} of {len(truth)} "
-        "generators lie in their 95 % intervals. The judges agree with the human votes on "
-        f"{agreement.min():.0%}-{agreement.max():.0%} of the voted battles, so they are worth "
-        f"at most {worth.max():.0f} votes to a generator's interval (judges_worth): on this "
-        "board the human votes carry the estimate.",
+        "generators lie in their 95 % intervals (each misses one draw in 20; over many draws "
+        f"of the votes they hold as often as they say, docs/pairwise.md), and {ranked} of "
+        f"{len(truth)} true ranks lie in their rank sets. The judges agree with the human votes on "
+        f"{100 * agreement.min():.0f}-{100 * agreement.max():.0f} % of the voted battles and "
+        f"are worth {worth.min():.0f} to {worth.max():.0f} human votes to a generator's "
+        f"interval (judges_worth), beside its {result.n_labels.min():,}-"
+        f"{result.n_labels.max():,}: they sharpen the human votes, which still carry the "
+        "estimate.",
     ]
-    report.add(section("6. Pairwise leaderboard: LMArena battles, two judges", notes))
+    report.add(section("6. Pairwise leaderboard: Chatbot Arena, three judges", notes))
     add_pairwise_leaderboard(report, result, board, level=3)
 
 

@@ -72,18 +72,21 @@ def test_demo_flags_the_weak_arena_judges(demo):
     assert "Delta J = J[" in text
 
 
-def test_demo_ranks_the_arena_generators_from_pairwise_verdicts_and_a_sample_of_votes(demo):
+def test_demo_ranks_the_chatbot_arena_from_three_judges_and_a_sample_of_votes(demo):
     text, _, printed, _ = demo
-    section = text.split("## 6. Pairwise leaderboard: LMArena battles, two judges")[1]
-    assert "the human votes on a sample of 300 of them drawn with seed 2026" in section
-    # the 577 votes held back are the truth; the card says how many intervals hold it
-    assert "Against the win rates of all 877 votes, 4 of 4 generators lie in their 95 %" in section
+    section = text.split("## 6. Pairwise leaderboard: Chatbot Arena, three judges")[1]
+    assert "the human votes on a sample of 1,000 of them drawn with seed 2026" in section
+    # the 13,947 votes held back are the truth; the card says how many intervals and sets hold it
+    assert "Against the win rates of all 14,947 votes, 9 of 12 generators" in section
+    assert "and 12 of 12 true ranks lie in their rank sets" in section
     assert (
         "| generator | estimate | low | high | low_rank | high_rank | n_labels | judges_worth |"
         in (" ".join(section.split("#### leaderboard")[1].split("\n")[2].split()))
     )
-    assert "| human voters |" in section and "](report-4.png)" in section
-    assert "6. Pairwise leaderboard: LMArena battles, two judges" in printed
+    judges = " ".join(section.split("#### judges")[1].split())
+    assert "| human voters |" in judges and "| gpt-3.5-turbo |" in judges
+    assert "](report-4.png)" in section
+    assert "6. Pairwise leaderboard: Chatbot Arena, three judges" in printed
 
 
 def test_demo_prints_an_outline_and_where_the_card_is(demo):
