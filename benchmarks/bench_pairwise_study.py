@@ -40,6 +40,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from jurycal.datasets import load_arena_pairwise, load_chatbot_arena
 from regression.pairwise import PairwiseModel, check_pairwise, win_rates
 from regression.ranking import projection_rank_sets, rank_sets
 from regression.simulate import pairwise_world
@@ -49,7 +50,9 @@ __all__ = [
     "arena_like_study",
     "arena_like_world",
     "arena_study",
+    "chatbot_arena_study",
     "describe_arena_like",
+    "estimand_rows",
     "rank_methods",
     "score_sets",
     "simulated_study",
@@ -72,6 +75,8 @@ LIKE_GENERATORS, LIKE_BATTLES, LIKE_VOTES, LIKE_WORLDS = 12, 15_000, 1_000, 100
 LIKE_ACCURACY, LIKE_PULL, LIKE_TIE = (0.3, 0.45, 0.45), (0.78, 0.2, 0.05), (0.2, 0.3, 0.6)
 #: Its humans: Davidson tie parameter (30 % ties between equals) and the strengths' spread.
 LIKE_HUMAN_TIE, LIKE_SPREAD = 0.86, 0.6
+#: The real arena set: human votes per draw, draws per number of votes.
+CHATBOT_VOTES, CHATBOT_DRAWS = (500, 1_000, 2_000), 100
 
 
 def score_sets(sets: pd.DataFrame, truth: pd.Series) -> tuple[np.ndarray, int]:
@@ -159,8 +164,6 @@ def arena_study(
     One row per draw and method: ``votes, method, marginal, simultaneous, size``,
     against the win rates over every human vote.
     """
-    from jurycal.datasets import load_arena_pairwise
-
     verdicts, human = load_arena_pairwise()
     truth = win_rates(check_pairwise(verdicts, human), judges=False).estimate
     rows = []
@@ -230,6 +233,43 @@ def describe_arena_like(verdicts: pd.DataFrame, votes: pd.DataFrame) -> pd.DataF
     return table
 
 
+def estimand_rows(
+    verdicts: pd.DataFrame,
+    human: pd.DataFrame,
+    truth: pd.Series,
+    estimand: str,
+    seed: int,
+    *,
+    n_draws: int = N_DRAWS,
+) -> list[dict[str, object]]:
+    """One draw of human votes ranked four ways (``jurycal``, ``votes alone``, ``chi-square,
+    judge`` for each judge alone): rows of ``method, marginal, simultaneous, size`` against
+    ``truth`` (the estimand over every battle's human verdict)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fits = {
+            "jurycal": PairwiseModel(estimand=estimand, seed=seed).fit_table(verdicts, human),
+            "votes alone": PairwiseModel(estimand=estimand, judges=False).fit_table(
+                verdicts, human
+            ),
+        } | {
+            f"chi-square, {judge}": PairwiseModel(estimand=estimand, seed=seed).fit_table(
+                own, human
+            )
+            for judge, own in verdicts.groupby("validator", sort=False)
+        }
+    rows = []
+    for method, fit in fits.items():
+        build = projection_rank_sets if method.startswith("chi-square") else rank_sets
+        sets = build(fit.joint_error(), ALPHA, n_draws=n_draws, seed=seed)
+        held, size = score_sets(sets, truth)
+        rows.append({
+            "method": method, "marginal": held.mean(), "simultaneous": held.all(),
+            "size": size / len(truth),
+        })  # fmt: skip
+    return rows
+
+
 def arena_like_study(
     worlds: int = LIKE_WORLDS,
     *,
@@ -237,52 +277,71 @@ def arena_like_study(
     n_draws: int = N_DRAWS,
 ) -> pd.DataFrame:
     """``worlds`` seeded :func:`arena_like_world`, each of ``estimands``: one row per world, estimand and
-    method (``jurycal``, ``votes alone``, ``chi-square, judge-k`` each judge alone):
-    ``estimand, world, method, marginal, simultaneous, size``, against the estimand over every
-    battle's human verdict."""
+    method (:func:`estimand_rows`): ``estimand, world, method, marginal, simultaneous, size``."""
     rows = []
     for world in range(worlds):
         verdicts, human, votes = arena_like_world(world)
         for estimand in estimands:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                truth = PairwiseModel(estimand=estimand, judges=False).fit_table(verdicts, votes)
-                fits = {
-                    "jurycal": PairwiseModel(estimand=estimand, seed=world).fit_table(
-                        verdicts, human
-                    ),
-                    "votes alone": PairwiseModel(estimand=estimand, judges=False).fit_table(
-                        verdicts, human
-                    ),
-                } | {
-                    f"chi-square, {judge}": PairwiseModel(estimand=estimand, seed=world).fit_table(
-                        own, human
-                    )
-                    for judge, own in verdicts.groupby("validator")
-                }
-            for method, fit in fits.items():
-                build = projection_rank_sets if method.startswith("chi-square") else rank_sets
-                sets = build(fit.joint_error(), ALPHA, n_draws=n_draws, seed=world)
-                held, size = score_sets(sets, truth.estimate)
-                rows.append({
-                    "estimand": estimand, "world": world, "method": method,
-                    "marginal": held.mean(), "simultaneous": held.all(),
-                    "size": size / LIKE_GENERATORS,
-                })  # fmt: skip
+            truth = PairwiseModel(estimand=estimand, judges=False).fit_table(verdicts, votes)
+            rows += [
+                {"estimand": estimand, "world": world} | row
+                for row in estimand_rows(
+                    verdicts, human, truth.estimate, estimand, world, n_draws=n_draws
+                )
+            ]
     return pd.DataFrame(rows)
 
 
-def _with_best_judge(study: pd.DataFrame) -> pd.DataFrame:
-    """Adds ``chi-square, best of the three``: per world, the judge whose sets are smallest."""
+def chatbot_arena_study(
+    votes: tuple[int, ...] = CHATBOT_VOTES,
+    draws: int = CHATBOT_DRAWS,
+    *,
+    estimands: tuple[str, ...] = ("win_rate", "bradley_terry"),
+    n_draws: int = N_DRAWS,
+) -> pd.DataFrame:
+    """The real arena set (:func:`jurycal.datasets.load_chatbot_arena`): per ``n`` in ``votes``,
+    ``draws`` uniform draws of ``n`` human votes, each ranked by :func:`estimand_rows` against
+    the estimand over all 14,947 human votes. One row per ``n``, draw, estimand and method."""
+    verdicts, everyone = load_chatbot_arena()
+    rows = []
+    for estimand in estimands:
+        truth = PairwiseModel(estimand=estimand, judges=False).fit_table(verdicts, everyone)
+        for n in votes:
+            for draw in range(draws):
+                rng = np.random.default_rng([n, draw])
+                human = everyone.iloc[np.sort(rng.choice(len(everyone), n, replace=False))]
+                rows += [
+                    {"estimand": estimand, "votes": n, "world": draw} | row
+                    for row in estimand_rows(
+                        verdicts, human, truth.estimate, estimand, draw, n_draws=n_draws
+                    )
+                ]
+    return pd.DataFrame(rows)
+
+
+def with_best_judge(study: pd.DataFrame) -> pd.DataFrame:
+    """Adds ``chi-square, best of the three``: per world (or draw), the judge whose sets are
+    smallest, an oracle choice."""
+    cells = [c for c in study.columns if c not in ("method", "marginal", "simultaneous", "size")]
     chi = study[study["method"].str.startswith("chi-square")]
-    best = chi.loc[chi.groupby(["estimand", "world"])["size"].idxmin()]
+    best = chi.loc[chi.groupby(cells)["size"].idxmin()]
     study = pd.concat([study, best.assign(method="chi-square, best of the three")])
     order = {
-        value: k
-        for column in ("estimand", "method")
-        for k, value in enumerate(study[column].unique())
+        value: k for column in (*cells, "method") for k, value in enumerate(study[column].unique())
     }
-    return study.sort_values(["estimand", "method"], key=lambda c: c.map(order), kind="stable")
+    keys = [*[c for c in cells if c != "world"], "method"]
+    return study.sort_values(keys, key=lambda c: c.map(order), kind="stable")
+
+
+def versus_chi_square(study: pd.DataFrame, by: list[str], unit: str = "worlds") -> pd.DataFrame:
+    """:func:`summarise` of a study with the best judge, plus each size as a ratio to the best
+    one-judge chi-square sets'."""
+    table = summarise(with_best_judge(study), by, unit)
+    chi = table.xs("chi-square, best of the three", level="method")["size"]
+    table["size_vs_best_chi_square"] = (
+        table["size"] / chi.reindex(table.index.droplevel("method")).to_numpy()
+    ).round(2)
+    return table
 
 
 def summarise(study: pd.DataFrame, by: list[str], unit: str = "worlds") -> pd.DataFrame:
@@ -341,7 +400,7 @@ def main() -> None:
         "score on the three judges' scores, in sample):\n"
     )
     print(describe_arena_like(verdicts, votes).round(3).to_string())
-    like = _with_best_judge(arena_like_study())
+    like = arena_like_study()
     print(
         "\nRank sets at 95 % (the step-down for jurycal and the votes alone, the projected "
         "chi-square ellipsoid of one judge's prediction-powered fit for the others; best of the "
@@ -349,12 +408,20 @@ def main() -> None:
         "0.78x the one-judge chi-square sets and 0.93x the votes alone, simultaneous coverage "
         ">= 90 %.\n"
     )
-    table = summarise(like, ["estimand"])
-    chi = table.xs("chi-square, best of the three", level="method")["size"]
-    table["size_vs_best_chi_square"] = (
-        table["size"] / chi.reindex(table.index.droplevel("method")).to_numpy()
-    ).round(2)
-    print(table.to_string())
+    print(versus_chi_square(like, ["estimand"]).to_string())
+    print(f"\n({time.perf_counter() - start:.0f} s)")
+    start = time.perf_counter()
+    verdicts, everyone = load_chatbot_arena()
+    print(
+        "\nThe real arena set (jurycal.datasets.load_chatbot_arena: Chatzi et al.'s Chatbot Arena "
+        "battles, 12 generators, 14,947 battles, three judges on every battle in one order): "
+        f"{CHATBOT_DRAWS} uniform draws of the human votes per row, the truth each estimand over "
+        "all 14,947 human votes. Its judges, over every battle:\n"
+    )
+    print(describe_arena_like(verdicts, everyone).round(3).to_string())
+    print("\nRank sets at 95 %, as above:\n")
+    real = chatbot_arena_study()
+    print(versus_chi_square(real, ["estimand", "votes"], "draws").to_string())
     print(f"\n({time.perf_counter() - start:.0f} s)")
     print(f"\nLoad average at the end: {os.getloadavg()[0]:.1f}.")
 

@@ -109,9 +109,21 @@ def test_arena_like_world_matches_the_real_set(study) -> None:
 
 
 def test_arena_like_study_machinery(study) -> None:
-    table = study._with_best_judge(study.arena_like_study(1, estimands=("win_rate",), n_draws=1000))
+    table = study.with_best_judge(study.arena_like_study(1, estimands=("win_rate",), n_draws=1000))
     chi = table[table["method"].str.startswith("chi-square, judge")]
     assert len(table) == 6 and (table["estimand"] == "win_rate").all()
+    best = table.loc[table["method"] == "chi-square, best of the three", "size"]
+    assert best.tolist() == [chi["size"].min()]
+    assert table["size"].between(1, 12).all() and table["marginal"].between(0, 1).all()
+
+
+def test_chatbot_arena_study_machinery(study) -> None:
+    table = study.with_best_judge(
+        study.chatbot_arena_study((300,), 1, estimands=("win_rate",), n_draws=1000)
+    )
+    judges = {"claude-3-opus", "gpt-4-0125-preview", "gpt-3.5-turbo"}
+    chi = table[table["method"].str.removeprefix("chi-square, ").isin(judges)]
+    assert len(chi) == 3 and len(table) == 6 and (table["votes"] == 300).all()
     best = table.loc[table["method"] == "chi-square, best of the three", "size"]
     assert best.tolist() == [chi["size"].min()]
     assert table["size"].between(1, 12).all() and table["marginal"].between(0, 1).all()
