@@ -107,13 +107,14 @@ def register(subparsers: Any) -> None:
                 nargs="+",
                 metavar="A:B",
                 type=pair_value,
-                help="compare only these pairs (default every pair); the intervals hold for "
-                "the pairs named, all at once",
+                help="intervals for these pairs, holding for all of them at once (default: "
+                "the step-down decisions of every pair, those the rank sets rest on)",
             )
             parser.add_argument(
                 "--one-at-a-time",
                 action="store_true",
-                help="pair intervals each at the level alone, not simultaneous",
+                help="pair intervals each at the level alone, not simultaneous (those of "
+                "--pairs, else of every pair)",
             )
         parser.add_argument(
             "--transfer-bias",

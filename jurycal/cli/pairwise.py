@@ -97,8 +97,9 @@ def add_rank_arguments(parser: argparse.ArgumentParser) -> None:
         "verdicts (item, generator_a, generator_b, validator, verdict a / b / tie, optionally "
         "position ab / ba) and is ranked by win rate, with HUMAN the human votes on a sample of "
         "the battles (item, generator_a, generator_b, human): prediction-powered, the judges "
-        "sharpening the votes (docs/pairwise.md). Without HUMAN, the judges' own win rates, "
-        "uncorrected, with no interval and no rank set."
+        "sharpening the votes (docs/pairwise.md); --pairs and --one-at-a-time as for "
+        "judgments. Without HUMAN, the judges' own win rates, uncorrected, with no interval and "
+        "no rank set."
     )
     parser.description = f"{parser.description}\n\n{textwrap.fill(pairwise, 79)}"
     parser.epilog = (
@@ -257,11 +258,13 @@ def run_pairwise_rank(args: argparse.Namespace) -> int:
     """Fit the pairwise verdicts; print the leaderboard, the judges and what the intervals cover."""
     _refuse_fit_options(args)
     asked = args.pairs or args.one_at_a_time
-    if args.human is None and (plot_path(args) is not None or asked):
-        option = "--plot" if plot_path(args) is not None else "--pairs / --one-at-a-time"
+    needs_board = {"--plot": plot_path(args) is not None, "--pairs": args.pairs}
+    needs_board["--one-at-a-time"] = args.one_at_a_time
+    given = [option for option, value in needs_board.items() if value]
+    if args.human is None and given:
         raise ValueError(
-            f"{option} needs the leaderboard's intervals, and without HUMAN (the human votes) "
-            f"there are none: give the human votes, or leave out {option}."
+            f"{given[0]} needs the leaderboard's intervals, and without HUMAN (the human votes) "
+            f"there are none: give the human votes, or leave out {given[0]}."
         )
     check_files([args.judgments, args.human], [plot_path(args)], card=args.report)
     from jurycal.cli.common import summary_text

@@ -18,8 +18,8 @@ from jurycal.cli.common import (
     ALPHA_HELP,
     N_BOOT_HELP,
     SEED_HELP,
+    TABLE_FILE,
     add_command,
-    add_files,
     alpha_value,
     check_files,
     emit,
@@ -57,7 +57,21 @@ def register(subparsers: Any) -> None:
             "jurycal report verdicts.csv human.csv -o arena",
         ],
     )
-    add_files(parser, "calibration", "test")
+    # the files of judge / compare, or of a pairwise rank (told by the first file's columns)
+    parser.add_argument(
+        "calibration",
+        type=Path,
+        metavar="CALIBRATION",
+        help="human-labelled items judged by the judge (human, judge), or the judges' pairwise "
+        f"verdicts (item, generator_a, generator_b, validator, verdict): {TABLE_FILE}",
+    )
+    parser.add_argument(
+        "test",
+        type=Path,
+        metavar="TEST",
+        help="the judge's labels on the test items (judge), or the human votes on battles "
+        f"(item, generator_a, generator_b, human): {TABLE_FILE}",
+    )
     parser.add_argument(
         "-o",
         "--output",
@@ -153,7 +167,8 @@ def _run_pairwise(args: argparse.Namespace) -> int:
         option = "--" + given[0].replace("_", "-")
         raise ValueError(
             f"{option} sets the single-judge estimate; {str(args.calibration)!r} holds pairwise "
-            "verdicts, whose card is the leaderboard of jurycal rank (with --alpha and --seed)."
+            "verdicts, whose card is the leaderboard of win rates, set by --alpha and --seed "
+            "(jurycal rank VERDICTS HUMAN --report CARD takes --estimand and --top too)."
         )
     result, board, summary = fit_pairwise(
         args.calibration,

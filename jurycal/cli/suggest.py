@@ -66,10 +66,12 @@ def register(subparsers: Any) -> None:
         "suggest": [
             "jurycal suggest judgments.csv --labels human.csv --budget 200 -o to_label.csv",
             "jurycal suggest judgments.csv --budget 50 --generator gpt-4o --width 0.08",
+            "jurycal suggest verdicts.csv --labels votes.csv --budget 100 -o to_vote.csv",
         ],
         "plan": [
             "jurycal plan judgments.csv --labels human.csv --width 0.08",
             "jurycal plan judgments.csv --width 0.1 --generator gpt-4o --json",
+            "jurycal plan verdicts.csv --labels votes.csv --width 0.1",
         ],
     }
     for name in ("suggest", "plan"):
@@ -78,18 +80,24 @@ def register(subparsers: Any) -> None:
             name,
             description="JUDGMENTS has generator, item, validator, label; --labels has generator, "
             "item, human (and inclusion_probability where a draw of suggest chose them). A "
-            "pairwise JUDGMENTS (item, generator_a, generator_b, validator, verdict) takes "
-            "--labels with item, generator_a, generator_b, human: battles and human votes.",
+            "JUDGMENTS with generator_a and generator_b holds pairwise verdicts (item, "
+            "generator_a, generator_b, validator, verdict) and --labels the human votes (item, "
+            "generator_a, generator_b, human): battles to vote and human votes needed.",
             examples=examples[name],
         )
         parser.add_argument(
-            "judgments", type=Path, metavar="JUDGMENTS", help=f"the validators' votes: {TABLE_FILE}"
+            "judgments",
+            type=Path,
+            metavar="JUDGMENTS",
+            help="the validators' votes (generator, item, validator, label), or the judges' "
+            f"pairwise verdicts (item, generator_a, generator_b, validator, verdict): {TABLE_FILE}",
         )
         parser.add_argument(
             "--labels",
             type=Path,
             metavar="HUMAN",
-            help=f"the human labels held so far (generator, item, human): {TABLE_FILE}",
+            help="the human labels held so far (generator, item, human), or the human votes "
+            f"(item, generator_a, generator_b, human): {TABLE_FILE}",
         )
         parser.add_argument(
             "--generator",

@@ -151,7 +151,9 @@ def test_a_pair_naming_an_unknown_generator_is_one_error_naming_it(arena, run_cl
     assert err.count("\n") == 1 and "generator 'gemini-2.5-PRO' is not in the leaderboard" in err
     assert "did you mean 'gemini-2.5-pro'?" in err
     code, _, err = run_cli(["rank", _files(arena)[0], "--one-at-a-time"])
-    assert code == 1 and "without HUMAN (the human votes) there are none" in err
+    assert (
+        code == 1 and "--one-at-a-time needs the leaderboard's intervals, and without HUMAN" in err
+    )
 
 
 # --- 2. report VERDICTS HUMAN -o CARD -----------------------------------------------
