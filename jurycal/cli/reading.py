@@ -96,6 +96,15 @@ def read_input(
 
     frame = read_table(path)
     columns = list(columns)
+    missing = not set(columns) <= set(frame.columns)
+    if missing and is_pairwise(frame.columns) and not is_pairwise(columns):
+        raise FileError(
+            f"{what} {str(path)!r} is a pairwise table (generator_a, generator_b: the judges' "
+            "verdicts or human votes on battles), not the columns this command reads "
+            f"({', '.join(columns)}); jurycal rank, report, suggest and plan read pairwise "
+            "tables (docs/pairwise.md).",
+            file=path,
+        )
     require_columns(frame, columns, f"{what} {str(path)!r}")
     if frame.empty:
         raise FileError(f"{what} {str(path)!r} has no rows.", file=path)

@@ -211,6 +211,23 @@ def test_every_command_names_the_swapped_files(arena, tmp_path, run_cli, command
     assert "missing" not in err
 
 
+@pytest.mark.parametrize(
+    ("command", "what"),
+    [
+        (["fit", "{verdicts}", "{human}"], "judgments file"),
+        (["judge", "{human}", "{verdicts}"], "calibration file"),
+        (["vote", "{human}"], "judgments file"),
+    ],  # fmt: skip
+)
+def test_the_other_commands_name_a_pairwise_table_and_who_reads_it(arena, run_cli, command, what):
+    verdicts, human = _files(arena)
+    names = {"verdicts": verdicts, "human": human}
+    code, _, err = run_cli([part.format(**names) for part in command])
+    first = names[command[1].strip("{}")]
+    assert code == 1 and f"{what} {first!r} is a pairwise table (generator_a, generator_b" in err
+    assert "jurycal rank, report, suggest and plan read pairwise tables" in err
+
+
 # --- 4. the verdicts checked once, an error placed by its table ---------------------
 
 
