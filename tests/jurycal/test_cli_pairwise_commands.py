@@ -7,25 +7,13 @@ import json
 import matplotlib.pyplot as plt
 import pytest
 
-from jurycal.datasets import load_agreeableness_judgments, load_arena_pairwise
+from jurycal.datasets import load_agreeableness_judgments
 from jurycal.report import pairwise_board
 from regression.pairwise import PairwiseModel
 from regression.ranking import Leaderboard, compare
 
 # the arena's four generators (the bundled data's README)
 CLAUDE, GEMINI, FLASH = "claude-opus-4-20250514", "gemini-2.5-pro", "gemini-2.5-flash"
-
-
-@pytest.fixture(scope="module")
-def arena(tmp_path_factory):
-    """The bundled arena battles as a user's CSV files: the judges' verdicts and a seeded
-    sample of 300 of the 877 human votes."""
-    root = tmp_path_factory.mktemp("arena")
-    verdicts, human = load_arena_pairwise()
-    sample = human.sample(300, random_state=28).reset_index(drop=True)
-    verdicts.to_csv(root / "verdicts.csv", index=False)
-    sample.to_csv(root / "human.csv", index=False)
-    return root, verdicts, sample
 
 
 @pytest.fixture(scope="module")
