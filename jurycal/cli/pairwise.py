@@ -258,9 +258,12 @@ def run_pairwise_rank(args: argparse.Namespace) -> int:
     """Fit the pairwise verdicts; print the leaderboard, the judges and what the intervals cover."""
     _refuse_fit_options(args)
     asked = args.pairs or args.one_at_a_time
-    needs_board = {"--plot": plot_path(args) is not None, "--pairs": args.pairs}
-    needs_board["--one-at-a-time"] = args.one_at_a_time
-    given = [option for option, value in needs_board.items() if value]
+    needs_board = [
+        ("--plot", plot_path(args) is not None),
+        ("--pairs", bool(args.pairs)),
+        ("--one-at-a-time", args.one_at_a_time),
+    ]
+    given = [option for option, on in needs_board if on]
     if args.human is None and given:
         raise ValueError(
             f"{given[0]} needs the leaderboard's intervals, and without HUMAN (the human votes) "
