@@ -6,6 +6,8 @@ import json
 
 import matplotlib.pyplot as plt
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from jurycal.datasets import load_agreeableness_judgments
 from jurycal.report import pairwise_board
@@ -259,18 +261,30 @@ def test_a_bad_word_is_named_at_its_files_line(arena, tmp_path, run_cli, where, 
     assert repr(word) in err
 
 
-def test_an_error_naming_its_table_is_placed_in_that_file_whatever_its_column():
+TABLES = st.sampled_from(["verdicts", "human votes", None])
+COLUMNS = st.sampled_from(["item", "verdict", "human", "inclusion_probability", "other"])
+
+
+@given(table=TABLES, column=COLUMNS, human_first=st.booleans(), row=st.integers(0, 10**6))
+def test_an_error_lands_in_the_file_of_its_table_else_of_its_column(
+    table, column, human_first, row
+):
     from jurycal.cli.errors import FileError, Source, located
     from regression.errors import InputError
 
-    sources = [
-        Source("v.csv", "verdicts file", ("item", "generator_a"), "verdicts"),
-        Source("h.csv", "human-vote file", ("item", "generator_a"), "human votes"),
-    ]
-    for table, file in (("human votes", "h.csv"), ("verdicts", "v.csv"), (None, "v.csv")):
-        with pytest.raises(FileError) as caught, located(sources):
-            raise InputError("bad", row=3, column="item", table=table)
-        assert (caught.value.file, caught.value.line) == (file, 5)
+    verdicts = Source("v.csv", "verdicts file", ("item", "verdict"), "verdicts")
+    human = Source("h.csv", "human-vote file", ("item", "human", "inclusion_probability"), "human votes")  # fmt: skip
+    sources = [human, verdicts] if human_first else [verdicts, human]
+    by_column = [s.path for s in sources if column in s.columns]
+    expected = {"verdicts": "v.csv", "human votes": "h.csv"}.get(table) or next(
+        iter(by_column), None
+    )
+    with pytest.raises(InputError) as caught, located(sources):
+        raise InputError("bad", row=row, column=column, table=table)
+    placed = caught.value.file if isinstance(caught.value, FileError) else None
+    assert placed == expected
+    if placed is not None:
+        assert caught.value.line == row + 2  # a CSV's header is line 1
 
 
 # --- 5. one summary and one figure for the card, stdout and --plot -----------------
