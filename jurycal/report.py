@@ -313,6 +313,8 @@ def add_leaderboard(
     generators: Sequence[Any] = (),
     top: int = 20,
     level: int = 2,
+    summary: Summary | None = None,
+    figure: Figure | None = None,
 ) -> None:
     """A leaderboard: its summary (:func:`add_estimate`) and its figure.
 
@@ -322,10 +324,14 @@ def add_leaderboard(
     each simultaneous rank set beside its name, and the matrix of the pairs
     decided while it fits (up to ``regression.ranking.plot.MATRIX_MAX``
     generators); a larger board shows the top and the generators named,
-    beside every generator's rank set.
+    beside every generator's rank set. ``summary`` and ``figure``: those
+    already built by the caller (``board.summary(top=top, generators=generators)``
+    and ``board.plot(generators=generators)``), not built again.
     """
-    add_estimate(report, board.summary(top=top, generators=generators), level=level)
-    _board_figure(report, board, generators)
+    if summary is None:
+        summary = board.summary(top=top, generators=generators)
+    add_estimate(report, summary, level=level)
+    _board_figure(report, board, generators, figure)
 
 
 def _board_figure(
@@ -487,16 +493,22 @@ def add_pairwise_leaderboard(
     top: int = 20,
     estimand: str = "win_rate",
     level: int = 2,
+    summary: Summary | None = None,
+    figure: Figure | None = None,
 ) -> None:
-    """A leaderboard from pairwise verdicts (:func:`pairwise_summary`) and the board's figure.
+    """A leaderboard from pairwise verdicts (:func:`pairwise_summary`) and the board's figure
+    (:func:`pairwise_plot`).
 
     ``alpha``: the level without a board (the board's own otherwise).
+    ``summary`` and ``figure``: those already built by the caller, not built again.
     """
     alpha = board.alpha if board is not None else alpha
-    summary = pairwise_summary(result, board, alpha, top=top, estimand=estimand)
+    if summary is None:
+        summary = pairwise_summary(result, board, alpha, top=top, estimand=estimand)
     add_estimate(report, summary, level=level)
     if board is not None:
-        _board_figure(report, board, figure=pairwise_plot(board, estimand))
+        figure = figure if figure is not None else pairwise_plot(board, estimand)
+        _board_figure(report, board, figure=figure)
 
 
 def pairwise_plot(board: Leaderboard, estimand: str = "win_rate") -> Figure:

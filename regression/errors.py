@@ -17,6 +17,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 __all__ = [
@@ -30,6 +32,7 @@ __all__ = [
     "MisfitWarning",
     "SettingsWarning",
     "UnidentifiedWarning",
+    "from_table",
 ]
 
 
@@ -44,15 +47,51 @@ class InputError(ValueError):
         The offending column or argument name.
     value : object
         The offending value (``None`` when the fault is an absence).
+    table : str or None
+        The table the row is in, where a check reads several that share
+        columns (``"verdicts"`` or ``"human votes"`` of a pairwise fit); set by
+        :func:`from_table`.
     """
 
     def __init__(
-        self, message: str, *, row: Any = None, column: str | None = None, value: Any = None
+        self,
+        message: str,
+        *,
+        row: Any = None,
+        column: str | None = None,
+        value: Any = None,
+        table: str | None = None,
     ) -> None:
         super().__init__(message)
         self.row = row
         self.column = column
         self.value = value
+        self.table = table
+
+
+@contextmanager
+def from_table(name: str) -> Iterator[None]:
+    """Mark an :class:`InputError` raised inside the block as one of the table ``name``.
+
+    An error already marked (by an inner block) keeps its table, so a check
+    marks its whole body with its first table and the part that reads the
+    second with that one.
+
+    Examples
+    --------
+    >>> try:
+    ...     with from_table("verdicts"):
+    ...         raise InputError("bad", row=2, column="item")
+    ... except InputError as error:
+    ...     print(error.table, error.row)
+    verdicts 2
+    """
+    try:
+        yield
+    except InputError as error:
+        if error.table is None:
+            error.table = name
+        raise
 
 
 class MissingColumnError(InputError):

@@ -6,7 +6,8 @@ file. :func:`in_file` turns one into a :class:`FileError` naming the file,
 its 1-based line (:func:`jurycal.formats.first_line`: a CSV or TSV header is line
 1, so frame row ``r`` is line ``r + 2``; a JSON Lines record and a Parquet
 record count from 1) and the column. :func:`located` does it for a block of
-library calls on frames read from files; :func:`error_record` is what
+library calls on frames read from files (by the table the error names, else
+by its column); :func:`error_record` is what
 ``--json`` prints for any error.
 
 This module imports nothing heavy: ``jurycal CMD --help`` loads it.
@@ -17,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from regression.errors import InputError
 
-__all__ = ["FileError", "error_record", "file_line", "in_file", "located"]
+__all__ = ["FileError", "Source", "error_record", "file_line", "in_file", "located"]
 
 
 class FileError(InputError):
@@ -106,25 +107,41 @@ def in_file(err: InputError, path: str | Path, what: str) -> FileError:
     )
 
 
+class Source(NamedTuple):
+    """A file whose frame a block of library calls reads, for :func:`located`.
+
+    ``table``: the name the library gives the frame's errors
+    (:attr:`regression.errors.InputError.table`, e.g. ``"human votes"``), where it names one.
+    """
+
+    path: Path
+    what: str
+    columns: Sequence[str]
+    table: str | None = None
+
+
 @contextmanager
-def located(sources: Sequence[tuple[Path, str, Sequence[str]]]) -> Iterator[None]:
+def located(sources: Sequence[tuple[Any, ...]]) -> Iterator[None]:
     """Place an :class:`InputError` raised inside the block in the file it came from.
 
     Parameters
     ----------
-    sources : sequence of (path, what, columns)
-        The files whose frames the block uses, each with its columns, the most
-        likely first: the error is placed in the first file that has its column.
-        The frames keep the row numbers they were read with.
+    sources : sequence of :class:`Source` (or its fields as a tuple)
+        The files whose frames the block uses. An error that names its table
+        is placed in the file of that table; else in the first file that has
+        its column (the most likely first). The frames keep the row numbers
+        they were read with.
     """
     try:
         yield
     except FileError:
         raise
     except InputError as err:
-        for path, what, columns in sources:
-            if err.column in columns:
-                raise in_file(err, path, what) from None
+        files = [Source(*source) for source in sources]
+        by_table = [s for s in files if err.table is not None and s.table == err.table]
+        matches = by_table or [s for s in files if err.column in s.columns]
+        if matches:
+            raise in_file(err, matches[0].path, matches[0].what) from None
         raise
 
 

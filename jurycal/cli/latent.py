@@ -39,6 +39,7 @@ from jurycal.cli.common import (
 )
 from jurycal.cli.errors import located
 from jurycal.cli.pairwise import add_rank_arguments, pairwise_inputs, run_pairwise_rank
+from jurycal.cli.ranking import asked_pairs, pair_value, pairs_text
 from jurycal.cli.reading import (
     find_name,
     read_votes,
@@ -106,13 +107,14 @@ def register(subparsers: Any) -> None:
                 nargs="+",
                 metavar="A:B",
                 type=pair_value,
-                help="compare only these pairs (default every pair); the intervals hold for "
-                "the pairs named, all at once",
+                help="intervals for these pairs, holding for all of them at once (default: "
+                "the step-down decisions of every pair, those the rank sets rest on)",
             )
             parser.add_argument(
                 "--one-at-a-time",
                 action="store_true",
-                help="pair intervals each at the level alone, not simultaneous",
+                help="pair intervals each at the level alone, not simultaneous (those of "
+                "--pairs, else of every pair)",
             )
         parser.add_argument(
             "--transfer-bias",
@@ -422,17 +424,9 @@ def transfer_bias_value(text: str) -> float | str | None:
     return bound
 
 
-def pair_value(text: str) -> tuple[str, str]:
-    """``A:B`` as a pair of generator names (argparse type)."""
-    a, sep, b = text.partition(":")
-    if not sep or not a or not b:
-        raise argparse.ArgumentTypeError(f"a pair is written A:B (two generators); got {text!r}")
-    return a, b
-
-
 def run_rank(args: argparse.Namespace) -> int:
     """Fit, then the leaderboard: rank sets, could-be-best and the pairs' differences."""
-    from regression.ranking import compare, leaderboard
+    from regression.ranking import leaderboard
 
     if pairwise_inputs(args):
         return run_pairwise_rank(args)
@@ -446,35 +440,20 @@ def run_rank(args: argparse.Namespace) -> int:
         # one joint error (for a latent-trait fit, one bootstrap) for the board and the pairs
         joint = result.joint_error(seed=args.seed, **joint_options)
         board = leaderboard(result, args.alpha, seed=args.seed, joint=joint)
-        pairs = board.pairs
-        if args.pairs or args.one_at_a_time:
-            for name in (g for pair in args.pairs or () for g in pair):
-                find_name(name, result.precision.index, "generator", "this fit")
-            pairs = compare(joint, args.alpha, args.pairs, not args.one_at_a_time, seed=args.seed)
+        pairs, level = asked_pairs(args, board, "this fit")
         summary = board.summary(top=args.top)
         advance("write")
+        # the summary and the figure are built once, for the card and for stdout and --plot
+        figure = board.plot() if args.report is not None or plot_path(args) is not None else None
         written: list[Path] = []
         if args.report is not None:
             from jurycal.report import Report, add_leaderboard
 
             card = Report("jurycal report card: leaderboard")
-            add_leaderboard(card, board, top=args.top)
+            add_leaderboard(card, board, top=args.top, summary=summary, figure=figure)
             written += card.write(args.report)
-        plot = save_plot(args, board.plot()) if plot_path(args) is not None else None
+        plot = save_plot(args, figure) if plot_path(args) is not None else None
         written += [plot] if plot is not None else []
-    # the board's own pairs are the step-down decisions its rank sets rest on; pairs asked for
-    # get intervals, all at once or each alone
-    asked = bool(args.pairs or args.one_at_a_time)
-    level = (
-        ("one at a time" if args.one_at_a_time else "simultaneous") if asked else board.procedure
-    )
-    text = summary_text(summary)
-    if asked:
-        from regression.text_table import text_table
-
-        text += f"\n\npairs asked for ({level}):\n" + text_table(
-            pairs, index=False, empty="no pair asked for."
-        )
     payload = {
         "method": result.method,
         "covers": board.covers,
@@ -486,6 +465,7 @@ def run_rank(args: argparse.Namespace) -> int:
         "warnings": list(result.warnings),
         "plot": plot,
     }
+    text = summary_text(summary) + pairs_text(args, pairs, level)
     emit(args, text, payload, warnings=result.warnings, written=written)
     return 0
 

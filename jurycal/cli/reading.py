@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LABEL_COLUMNS",
     "NAME_COLUMNS",
+    "PAIR_COLUMNS",
     "find_name",
     "is_pairwise",
     "read_human",
@@ -35,6 +36,8 @@ __all__ = [
 #: Columns that hold names (a pairwise table's two generators too): read as text whatever the
 #: file's format made of them.
 NAME_COLUMNS = ("generator", "generator_a", "generator_b", "validator", "model", "task")
+#: The columns that make a table pairwise (verdicts or human votes on battles): :func:`is_pairwise`.
+PAIR_COLUMNS = ("generator_a", "generator_b")
 #: Columns that hold binary labels (1 / 0, bool, valid / invalid; missing allowed).
 LABEL_COLUMNS = ("label", "human", "judge")
 # How many known names an "unknown name" message lists.
@@ -93,6 +96,15 @@ def read_input(
 
     frame = read_table(path)
     columns = list(columns)
+    missing = not set(columns) <= set(frame.columns)
+    if missing and is_pairwise(frame.columns) and not is_pairwise(columns):
+        raise FileError(
+            f"{what} {str(path)!r} is a pairwise table (generator_a, generator_b: the judges' "
+            "verdicts or human votes on battles), not the columns this command reads "
+            f"({', '.join(columns)}); jurycal rank, report, suggest and plan read pairwise "
+            "tables (docs/pairwise.md).",
+            file=path,
+        )
     require_columns(frame, columns, f"{what} {str(path)!r}")
     if frame.empty:
         raise FileError(f"{what} {str(path)!r} has no rows.", file=path)
@@ -230,17 +242,24 @@ def vote_sources(judgments: Path, human: Path | None) -> list[tuple[Path, str, t
 
 
 def is_pairwise(columns: Iterable[str]) -> bool:
-    """Whether a table with these columns holds pairwise verdicts (``generator_a, generator_b,
-    verdict``) rather than one generator's labels per row.
+    """Whether a table with these columns is pairwise (it has :data:`PAIR_COLUMNS`): the judges'
+    verdicts or the human votes on battles, rather than one generator's labels per row.
+
+    The one rule by which ``rank``, ``report``, ``suggest`` and ``plan`` tell their input; the
+    two generator columns alone decide, so human votes given where the verdicts belong are read
+    as pairwise and named as such (:func:`jurycal.cli.pairwise.read_pairwise`), not reported
+    as a judgments table missing its columns.
 
     Examples
     --------
     >>> is_pairwise(["item", "generator_a", "generator_b", "validator", "verdict"])
     True
+    >>> is_pairwise(["item", "generator_a", "generator_b", "human"])  # human votes
+    True
     >>> is_pairwise(["generator", "item", "validator", "label"])
     False
     """
-    return {"generator_a", "generator_b", "verdict"} <= set(columns)
+    return set(PAIR_COLUMNS) <= set(columns)
 
 
 def find_name(name: str, known: Iterable[Any], what: str, where: str) -> str:

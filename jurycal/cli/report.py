@@ -1,4 +1,11 @@
-"""``jurycal report``: a report card (Markdown and HTML) after Fiedler's section 7 checklist."""
+"""``jurycal report``: a report card (Markdown and HTML).
+
+One judge (and with ``--models`` a comparison of two models): the card after
+Fiedler's section 7 checklist. Pairwise verdicts and human votes, told by
+their columns as ``rank`` tells them (:func:`jurycal.cli.reading.is_pairwise`):
+the leaderboard card ``rank --report`` writes, by the same code
+(:func:`jurycal.cli.pairwise.fit_pairwise`, :func:`jurycal.cli.pairwise.write_pairwise_card`).
+"""
 
 from __future__ import annotations
 
@@ -11,8 +18,8 @@ from jurycal.cli.common import (
     ALPHA_HELP,
     N_BOOT_HELP,
     SEED_HELP,
+    TABLE_FILE,
     add_command,
-    add_files,
     alpha_value,
     check_files,
     emit,
@@ -22,6 +29,9 @@ from jurycal.cli.common import (
 )
 
 __all__ = ["REPORT_HELP", "register", "run"]
+
+# The single-judge options' defaults: None in the parser, so a pairwise card can tell them given
+_SINGLE_JUDGE_DEFAULTS = {"method": "rogan-gladen", "n_boot": 10_000}
 
 #: ``--report``'s help, on every command that writes a card.
 REPORT_HELP = (
@@ -37,13 +47,31 @@ def register(subparsers: Any) -> None:
         "report",
         description="Without --models: CALIBRATION has human, judge; TEST has judge. With "
         "--models A B: both files also have a model column (TEST an item column when paired), "
-        "and the card adds the comparison with Delta J.",
+        "and the card adds the comparison with Delta J. Pairwise verdicts (item, generator_a, "
+        "generator_b, validator, verdict) and human votes (item, generator_a, generator_b, "
+        "human) in their place: the leaderboard card of jurycal rank --report (win rates, rank "
+        "sets, the judges beside the human voters; --alpha and --seed apply).",
         examples=[
             "jurycal report calibration.csv test.csv -o card.md",
             "jurycal report calibration.csv test.csv -o cards/ab --models gpt-4o claude",
+            "jurycal report verdicts.csv human.csv -o arena",
         ],
     )
-    add_files(parser, "calibration", "test")
+    # the files of judge / compare, or of a pairwise rank (told by the first file's columns)
+    parser.add_argument(
+        "calibration",
+        type=Path,
+        metavar="CALIBRATION",
+        help="human-labelled items judged by the judge (human, judge), or the judges' pairwise "
+        f"verdicts (item, generator_a, generator_b, validator, verdict): {TABLE_FILE}",
+    )
+    parser.add_argument(
+        "test",
+        type=Path,
+        metavar="TEST",
+        help="the judge's labels on the test items (judge), or the human votes on battles "
+        f"(item, generator_a, generator_b, human): {TABLE_FILE}",
+    )
     parser.add_argument(
         "-o",
         "--output",
@@ -64,11 +92,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--method",
         choices=[m for m in SINGLE_JUDGE_METHODS if m != "naive"],
-        default="rogan-gladen",
+        default=None,
         help="the reported estimator (default rogan-gladen)",
     )
     parser.add_argument(
-        "--n-boot", type=n_boot_value, default=10_000, help=f"{N_BOOT_HELP} (default 10,000)"
+        "--n-boot", type=n_boot_value, default=None, help=f"{N_BOOT_HELP} (default 10,000)"
     )
     parser.add_argument("--seed", type=int, default=0, help=SEED_HELP)
     parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)
@@ -78,6 +106,14 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Estimate (and compare, with ``--models``) and write the card."""
     check_files([args.calibration, args.test], card=args.output)
+    from jurycal.cli.reading import is_pairwise
+    from jurycal.io import table_columns
+
+    if is_pairwise(table_columns(args.calibration)):
+        return _run_pairwise(args)
+    for name, default in _SINGLE_JUDGE_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
 
     from jurycal.cli.compare import compare_read, read_comparison
     from jurycal.cli.judge import read_single
@@ -118,4 +154,34 @@ def run(args: argparse.Namespace) -> int:
         warnings=warnings,
         written=written,
     )
+    return 0
+
+
+def _run_pairwise(args: argparse.Namespace) -> int:
+    """The leaderboard card of pairwise verdicts (CALIBRATION) and human votes (TEST)."""
+    from jurycal.cli.pairwise import fit_pairwise, write_pairwise_card
+    from regression.ranking.board import SHOWN
+
+    given = [o for o in ("models", "unpaired", *_SINGLE_JUDGE_DEFAULTS) if getattr(args, o)]
+    if given:
+        option = "--" + given[0].replace("_", "-")
+        raise ValueError(
+            f"{option} sets the single-judge estimate; {str(args.calibration)!r} holds pairwise "
+            "verdicts, whose card is the leaderboard of win rates, set by --alpha and --seed "
+            "(jurycal rank VERDICTS HUMAN --report CARD takes --estimand and --top too)."
+        )
+    result, board, summary = fit_pairwise(
+        args.calibration,
+        args.test,
+        estimand="win_rate",
+        alpha=args.alpha,
+        seed=args.seed,
+        top=SHOWN,  # the rows rank puts on its card by default
+        usage="jurycal report VERDICTS HUMAN -o CARD",
+    )
+    card, written = write_pairwise_card(
+        args.output, result, board, summary, alpha=args.alpha, estimand="win_rate"
+    )
+    payload = {"written": written, "markdown": card.to_markdown(stem=written[0].stem)}
+    emit(args, summary_text(summary), payload, warnings=result.warnings, written=written)
     return 0

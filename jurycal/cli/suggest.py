@@ -8,8 +8,8 @@ probability column and all, with the earlier labels as the human-label file of
 for a target interval width, drawn uniformly or by ``suggest``
 (:func:`regression.plan_labels`).
 
-A JUDGMENTS file with the columns ``generator_a, generator_b, verdict`` is a
-pairwise verdict table (:func:`jurycal.cli.reading.is_pairwise`), its
+A JUDGMENTS file with the columns ``generator_a, generator_b`` is a pairwise
+verdict table (:func:`jurycal.cli.reading.is_pairwise`, the rule of ``rank``), its
 ``--labels`` the human votes: ``suggest`` then draws battles
 (:func:`regression.pairwise.suggest_labels`, ``item, generator_a, generator_b,
 inclusion_probability``) and ``plan`` gives the human votes each generator's
@@ -34,6 +34,7 @@ from jurycal.cli.common import (
     steps,
 )
 from jurycal.cli.errors import located
+from jurycal.cli.pairwise import pairwise_sources
 from jurycal.cli.reading import (
     is_pairwise,
     read_votes,
@@ -42,10 +43,6 @@ from jurycal.cli.reading import (
 
 if TYPE_CHECKING:
     import pandas as pd
-
-#: A library error on these columns is placed in the human-vote file first, then the verdicts.
-_VOTE_COLUMNS = ("human", "inclusion_probability", "item", "generator_a", "generator_b")
-_VERDICT_COLUMNS = ("verdict", "position", "validator", "item", "generator_a", "generator_b")
 
 __all__ = ["register", "run_plan", "run_suggest"]
 
@@ -69,10 +66,12 @@ def register(subparsers: Any) -> None:
         "suggest": [
             "jurycal suggest judgments.csv --labels human.csv --budget 200 -o to_label.csv",
             "jurycal suggest judgments.csv --budget 50 --generator gpt-4o --width 0.08",
+            "jurycal suggest verdicts.csv --labels votes.csv --budget 100 -o to_vote.csv",
         ],
         "plan": [
             "jurycal plan judgments.csv --labels human.csv --width 0.08",
             "jurycal plan judgments.csv --width 0.1 --generator gpt-4o --json",
+            "jurycal plan verdicts.csv --labels votes.csv --width 0.1",
         ],
     }
     for name in ("suggest", "plan"):
@@ -81,18 +80,24 @@ def register(subparsers: Any) -> None:
             name,
             description="JUDGMENTS has generator, item, validator, label; --labels has generator, "
             "item, human (and inclusion_probability where a draw of suggest chose them). A "
-            "pairwise JUDGMENTS (item, generator_a, generator_b, validator, verdict) takes "
-            "--labels with item, generator_a, generator_b, human: battles and human votes.",
+            "JUDGMENTS with generator_a and generator_b holds pairwise verdicts (item, "
+            "generator_a, generator_b, validator, verdict) and --labels the human votes (item, "
+            "generator_a, generator_b, human): battles to vote and human votes needed.",
             examples=examples[name],
         )
         parser.add_argument(
-            "judgments", type=Path, metavar="JUDGMENTS", help=f"the validators' votes: {TABLE_FILE}"
+            "judgments",
+            type=Path,
+            metavar="JUDGMENTS",
+            help="the validators' votes (generator, item, validator, label), or the judges' "
+            f"pairwise verdicts (item, generator_a, generator_b, validator, verdict): {TABLE_FILE}",
         )
         parser.add_argument(
             "--labels",
             type=Path,
             metavar="HUMAN",
-            help=f"the human labels held so far (generator, item, human): {TABLE_FILE}",
+            help="the human labels held so far (generator, item, human), or the human votes "
+            f"(item, generator_a, generator_b, human): {TABLE_FILE}",
         )
         parser.add_argument(
             "--generator",
@@ -149,16 +154,8 @@ def _pairwise(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | No
 
     if not is_pairwise(table_columns(args.judgments)):
         return None
-    return read_pairwise(args.judgments, args.labels)
-
-
-def _pairwise_sources(args: argparse.Namespace) -> list[tuple[Path, str, tuple[str, ...]]]:
-    sources: list[tuple[Path, str, tuple[str, ...]]] = [
-        (args.judgments, "verdicts file", _VERDICT_COLUMNS)
-    ]
-    if args.labels is not None:
-        sources.insert(0, (args.labels, "human-vote file", _VOTE_COLUMNS))
-    return sources
+    usage = f"jurycal {args.command} VERDICTS --labels HUMAN"
+    return read_pairwise(args.judgments, args.labels, usage)
 
 
 #: What the output of ``suggest`` calls its rows, per kind of input.
@@ -225,7 +222,7 @@ def _suggest_pairwise(
     from regression.pairwise import plan_labels, suggest_labels
 
     plan = None
-    with located(_pairwise_sources(args)):
+    with located(pairwise_sources(args.judgments, args.labels)):
         table = suggest_labels(
             verdicts, human, args.budget, generators=args.generator, seed=args.seed
         )
@@ -266,7 +263,7 @@ def run_plan(args: argparse.Namespace) -> int:
     if pairwise is not None:
         from regression.pairwise import plan_labels as plan_votes
 
-        with located(_pairwise_sources(args)):
+        with located(pairwise_sources(args.judgments, args.labels)):
             votes = plan_votes(*pairwise, args.width, args.alpha, args.generator)
         text = _plan_text(votes, args.width, args.alpha, "human votes")
         emit(args, text, {"plan": votes.reset_index()})

@@ -29,7 +29,7 @@ from regression.checks import (
     plain,
     require_columns,
 )
-from regression.errors import DuplicateRowError, InputError, MissingValueError
+from regression.errors import DuplicateRowError, InputError, MissingValueError, from_table
 from regression.pairwise.verdicts import POSITIONS, VERDICTS, decode_positions, decode_verdicts
 
 __all__ = [
@@ -214,7 +214,15 @@ def check_pairwise(verdicts: pd.DataFrame, human: pd.DataFrame | None = None) ->
     >>> table = check_pairwise(verdicts)
     >>> table.score.tolist(), table.position.tolist(), list(table.generators)
     ([1.0, 0.0, 0.5], [0, 1, 0], ['x', 'y'])
+
+    An error names its table in ``table`` (``"verdicts"`` or ``"human
+    votes"``): the two share their key columns, so the column cannot tell.
     """
+    with from_table("verdicts"):  # the human votes' part marks its own errors first
+        return _encode(verdicts, human)
+
+
+def _encode(verdicts: pd.DataFrame, human: pd.DataFrame | None) -> PairwiseTable:
     require_columns(verdicts, VERDICT_COLUMNS, "verdicts")
     _missing_keys(verdicts, (*_PAIR, "validator"), "verdicts")
     _same_generator(verdicts, "verdicts")
@@ -257,9 +265,10 @@ def check_pairwise(verdicts: pd.DataFrame, human: pd.DataFrame | None = None) ->
     human_row = np.full(n_battles, -1, dtype=np.int64)
     weighted = False
     if human is not None:
-        at, votes, given = _human_votes(
-            human, pd.Index(items), pd.Index(generators), keys, battle_a
-        )
+        with from_table("human votes"):
+            at, votes, given = _human_votes(
+                human, pd.Index(items), pd.Index(generators), keys, battle_a
+            )
         human_score[at] = votes
         human_row[at] = np.arange(len(human))
         weighted = given is not None

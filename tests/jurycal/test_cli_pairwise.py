@@ -24,18 +24,6 @@ from regression.pairwise import PairwiseModel
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def arena(tmp_path_factory):
-    """The bundled arena battles as the CSV files a user would write: the two judges' verdicts
-    and a seeded sample of 300 of the 877 human votes."""
-    root = tmp_path_factory.mktemp("pairwise")
-    verdicts, human = load_arena_pairwise()
-    sample = human.sample(300, random_state=28).reset_index(drop=True)
-    verdicts.to_csv(root / "verdicts.csv", index=False)
-    sample.to_csv(root / "human.csv", index=False)
-    return root, verdicts, sample
-
-
 def _files(arena):
     root, *_ = arena
     return [str(root / "verdicts.csv"), str(root / "human.csv")]

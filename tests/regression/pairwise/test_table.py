@@ -200,6 +200,23 @@ def test_missing_keys_and_votes_are_refused() -> None:
     assert (err.row, err.column) == (1, "human")
 
 
+def test_an_error_names_the_table_its_row_is_in() -> None:
+    # the two tables share item, generator_a and generator_b: only the table tells them apart
+    cases = [
+        ("verdicts", "generator_b", "x", BattleError),  # row 0: x against x
+        ("verdicts", "verdict", "maybe", VerdictError),
+        ("human votes", "generator_b", "y", BattleError),  # row 0: y against y
+        ("human votes", "item", 9, BattleError),
+        ("human votes", "human", "maybe", VerdictError),
+    ]
+    for table, column, value, kind in cases:
+        verdicts, human = small()
+        frame = verdicts if table == "verdicts" else human
+        frame.loc[0, column] = value
+        err = raises(kind, "", verdicts, human)
+        assert (err.table, err.row, err.column) == (table, 0, column)
+
+
 @pytest.mark.parametrize("bad", [0.0, -0.1, 1.5, "often"])
 def test_inclusion_probabilities_outside_zero_one_are_refused(bad: object) -> None:
     verdicts, human = small()
