@@ -37,7 +37,7 @@ predicted no worse (:func:`~regression.pairwise.plan.vote_probabilities`).
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -359,19 +359,33 @@ def draw_design(
 
 
 def _pilot_weights(table: PairwiseTable, alpha: float, seed: int) -> np.ndarray | None:
-    """:func:`pair_weights` from the votes held, or None (with an :class:`ObjectiveWarning`) when
-    some generator has no pilot interval."""
+    """:func:`pair_weights` from the votes held, read as a uniform sample, or None (with an
+    :class:`ObjectiveWarning`) when some generator has no pilot interval or no pair weighs.
+
+    Uniform, whatever their probabilities: earlier votes passed back with probability 1 carry no
+    design variance, and the pilot must say how uncertain the leaderboard is now.
+    """
+    voted = table.human_row >= 0
+    pilot = replace(
+        table,
+        inclusion_probability=np.where(voted, table.n_labels / table.n_battles, np.nan),
+        weighted=False,
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FewVotesWarning)  # named below, as the reason to fall back
-        fit = win_rates(table, seed=seed)
+        fit = win_rates(pilot, seed=seed)
     missing = list(fit.estimate.index[fit.estimate.isna()])
-    if table.n_labels > 0 and not missing:
-        return pair_weights(fit, alpha, seed=seed)
-    reason = (
-        "there are no human votes yet"
-        if table.n_labels == 0
-        else f"{len(missing)} generator(s) have fewer than three human votes (first {missing[0]!r})"
-    )
+    if table.n_labels == 0:
+        reason = "there are no human votes yet"
+    elif missing:
+        reason = (
+            f"{len(missing)} generator(s) have fewer than three human votes (first {missing[0]!r})"
+        )
+    else:
+        omega = pair_weights(fit, alpha, seed=seed)
+        if omega.max() > 0:
+            return omega
+        reason = "every pair is decided far beyond its critical value"
     warnings.warn(
         f"{reason}, so there are no pilot rank sets to aim at: the draw narrows the win rates "
         "instead (objective 'win rates').",
