@@ -55,7 +55,7 @@ from regression.pairwise.plan import (
 from regression.pairwise.result import FewVotesWarning, PairwiseWinRates
 from regression.pairwise.table import PairwiseTable, check_pairwise
 from regression.pairwise.win_rate import win_rates
-from regression.ranking.family import N_DRAWS, PairFamily
+from regression.ranking.family import N_DRAWS, PairFamily, check_joint
 
 __all__ = [
     "OBJECTIVES",
@@ -144,7 +144,9 @@ def pair_weights(fit: PairwiseWinRates, alpha: float = 0.05, *, seed: int = 0) -
     alpha = check_alpha(alpha)
     g = len(fit.estimate)
     a, b = np.triu_indices(g, k=1)
-    family = PairFamily(fit.joint_error(), a, b, N_DRAWS, seed)
+    joint = fit.joint_error()
+    check_joint(joint)
+    family = PairFamily(joint, a, b, N_DRAWS, seed)
     decided, first = family.step_down(alpha)
     p = len(a)
     undecided = ~decided[:p] & ~decided[p:]

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from regression.errors import InputError
 from regression.labels.plan import systematic_sample
 from regression.labels.suggest import BudgetWarning
 from regression.pairwise import PairwiseModel, PairwiseTable, check_pairwise, suggest_labels
@@ -258,3 +259,11 @@ def test_the_study_of_the_three_batches_runs_small() -> None:
     assert study["marginal"].between(0, 1).all() and study["simultaneous"].dtype == bool
     table = module.summarise(study.assign(all="all"), ["all"])
     assert table["size_vs_uniform"].xs("uniform", level="way").item() == 1
+
+
+def test_pair_weights_need_every_generator_estimated() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = PairwiseModel().fit_table(WORLD.verdicts, WORLD.votes.iloc[:6])
+    with pytest.raises(InputError, match="has no finite estimate"):
+        pair_weights(fit)
