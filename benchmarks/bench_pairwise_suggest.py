@@ -4,9 +4,9 @@ Run: ``python benchmarks/run.py pairwise_suggest`` (minutes). Each world is a
 simulated arena (:func:`regression.simulate.pairwise_world`: 8 to 20
 generators, unbalanced battles, Davidson ties, three judges with position
 bias, per-generator leniency and their own tie rates) with every battle's
-human verdict known. A pilot of :data:`PILOT` human votes per generator is
-drawn uniformly; then a second batch of :data:`BATCH` votes per generator
-among the unvoted battles, three ways:
+human verdict known. A pilot of human votes is drawn uniformly; then a
+second batch among the unvoted battles, three ways (:data:`REGIMES`: the
+votes per generator in each):
 
 * ``uniform``: every unvoted battle alike;
 * ``win rates``: :func:`~regression.pairwise.suggest_labels` with
@@ -47,9 +47,12 @@ __all__ = ["WAYS", "suggest_study", "summarise"]
 #: The three ways to draw the second batch, in the order of the tables.
 WAYS = ("uniform", "win rates", "undecided pairs")
 ALPHA = 0.05
-WORLDS = 150
-#: Per generator: battles, pilot votes, the second batch; the spread of the true strengths.
-BATTLES, PILOT, BATCH, SPREAD = 200, 20, 20, 1.0
+#: Worlds per regime.
+WORLDS = 100
+#: Per generator: battles; the spread of the true strengths.
+BATTLES, SPREAD = 200, 1.0
+#: The regimes: per generator, the pilot's votes and the second batch's.
+REGIMES = {"pilot 20, batch 20": (20, 20), "pilot 60, batch 30": (60, 30)}
 GENERATORS = (8, 20)
 N_DRAWS = 20_000
 
@@ -85,6 +88,8 @@ def _batch(table: PairwiseTable, way: str, n: int, seed: int) -> tuple[np.ndarra
 
 def suggest_study(
     worlds: int = WORLDS,
+    pilot_votes: int = 20,
+    batch_votes: int = 20,
     *,
     generators: tuple[int, int] = GENERATORS,
     seed: int = 0,
@@ -92,7 +97,8 @@ def suggest_study(
 ) -> pd.DataFrame:
     """One row per world and way: ``world, generators, way, marginal, simultaneous, size, decided``
     (``size`` the mean rank-set size, ``decided`` the share of pairs ordered), and the pilot's
-    own rank sets as way ``pilot only``."""
+    own rank sets as way ``pilot only``. Per generator, ``pilot_votes`` in the pilot and
+    ``batch_votes`` in the second batch."""
     rows = []
     for k in range(worlds):
         world_seed = seed + k
@@ -102,7 +108,7 @@ def suggest_study(
         world = pairwise_world(n_gen, BATTLES * n_gen, 0, spread=SPREAD, seed=world_seed)
         full = check_pairwise(world.verdicts, world.votes)
         rng = np.random.default_rng([world_seed, 2])
-        held = np.sort(rng.choice(full.n_battles, PILOT * n_gen, replace=False))
+        held = np.sort(rng.choice(full.n_battles, pilot_votes * n_gen, replace=False))
         pilot = with_votes(full, held, np.ones(held.size))
         tables = {
             "pilot only": with_votes(full, held, np.full(held.size, held.size / full.n_battles))
@@ -110,7 +116,7 @@ def suggest_study(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a generator with few votes warns; the sets still hold
             for way in WAYS:
-                picks, pi = _batch(pilot, way, BATCH * n_gen, world_seed)
+                picks, pi = _batch(pilot, way, batch_votes * n_gen, world_seed)
                 voted = np.concatenate([held, picks])
                 order = np.argsort(voted)
                 tables[way] = with_votes(
@@ -149,30 +155,48 @@ def summarise(study: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     )
 
 
+def _paired(study: pd.DataFrame, way: str, other: str) -> str:
+    """The mean per-world difference in rank-set size, ``way`` minus ``other``, with its standard error."""
+    size = study.pivot(index="world", columns="way", values="size")
+    difference = size[way] - size[other]
+    se = difference.std(ddof=1) / np.sqrt(len(difference))
+    return f"{way} minus {other}: {difference.mean():+.3f} (standard error {se:.3f})"
+
+
 def main() -> None:
     pd.set_option("display.width", 160)
     print(f"Load average at the start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.\n")
     start = time.perf_counter()
-    study = suggest_study()
-    print(
-        f"{WORLDS} simulated arenas, {GENERATORS[0]} to {GENERATORS[1]} generators, {BATTLES} "
-        f"battles per generator, Davidson strengths of spread {SPREAD}; a pilot of {PILOT} human "
-        f"votes per generator drawn uniformly, then {BATCH} more per generator drawn three ways; "
-        f"95 % step-down rank sets of the prediction-powered win rates, {N_DRAWS} draws of the "
-        "joint error. Coverage and pairs decided in %; size: the mean rank-set size; "
-        "size_vs_uniform: its ratio to the uniform batch's; pilot only: the pilot votes alone.\n"
+    study = pd.concat(
+        [
+            suggest_study(WORLDS, pilot, batch).assign(regime=regime)
+            for regime, (pilot, batch) in REGIMES.items()
+        ],
+        ignore_index=True,
     )
-    print(summarise(study.assign(all="all"), ["all"]).to_string())
-    band = pd.cut(study["generators"], [7, 12, 16, 20], labels=["8-12", "13-16", "17-20"])
+    print(
+        f"{WORLDS} simulated arenas per regime, {GENERATORS[0]} to {GENERATORS[1]} generators, "
+        f"{BATTLES} battles per generator, Davidson strengths of spread {SPREAD}; a pilot of "
+        "human votes drawn uniformly, then a second batch drawn three ways (the regime: votes "
+        "per generator in each); 95 % step-down rank sets of the prediction-powered win rates, "
+        f"{N_DRAWS} draws of the joint error. Coverage and pairs decided in %; size: the mean "
+        "rank-set size; size_vs_uniform: its ratio to the uniform batch's; pilot only: the pilot "
+        "votes alone.\n"
+    )
+    print(summarise(study, ["regime"]).to_string())
+    # the regimes in order, the bands in increasing order within each
+    by_size = study.sort_values(["regime", "generators"], kind="stable")
+    band = pd.cut(by_size["generators"], [7, 12, 16, 20], labels=["8-12", "13-16", "17-20"])
     print("\nBy number of generators:\n")
-    print(summarise(study.assign(generators=band.astype(str)), ["generators"]).to_string())
-    paired = study.pivot(index="world", columns="way", values="size")
-    difference = paired["undecided pairs"] - paired["uniform"]
-    print(
-        f"\nundecided pairs minus uniform, mean rank-set size per world: {difference.mean():+.3f} "
-        f"(standard error {difference.std(ddof=1) / np.sqrt(len(difference)):.3f}); "
-        f"minus win rates: {(paired['undecided pairs'] - paired['win rates']).mean():+.3f}."
-    )
+    banded = by_size.assign(generators=band.astype(str))
+    print(summarise(banded, ["regime", "generators"]).to_string())
+    print("\nPer world, the mean rank-set size:\n")
+    for regime in REGIMES:
+        mine = study[study["regime"] == regime]
+        print(
+            f"- {regime}: {_paired(mine, 'undecided pairs', 'uniform')}; "
+            f"{_paired(mine, 'undecided pairs', 'win rates')}."
+        )
     print(f"\n({time.perf_counter() - start:.0f} s)")
     print(f"\nLoad average at the end: {os.getloadavg()[0]:.1f}.")
 
