@@ -60,6 +60,7 @@ def held_votes(seed: int, n: int) -> pd.DataFrame:
     return WORLD.votes.iloc[np.sort(rng.choice(len(WORLD.votes), n, replace=False))]
 
 
+@pytest.mark.parametrize("objective", ["win rates", "undecided pairs"])
 def test_exact_budget_never_a_voted_battle_and_seeded(objective: str) -> None:
     held = held_votes(0, 60)
 
