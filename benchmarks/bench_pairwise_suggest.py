@@ -11,7 +11,7 @@ votes per generator in each):
 * ``uniform``: every unvoted battle alike;
 * ``win rates``: :func:`~regression.pairwise.suggest_labels` with
   ``objective="win rates"`` (the sum of the win-rate variances);
-* ``undecided pairs``: ``objective="undecided pairs"``, the default (the
+* ``undecided pairs``: ``objective="undecided pairs"`` (the
   differences of the pairs the pilot's rank sets leave undecided or nearly,
   :func:`~regression.pairwise.suggest.pair_weights`).
 
@@ -74,16 +74,23 @@ def with_votes(full: PairwiseTable, voted: np.ndarray, pi: np.ndarray) -> Pairwi
     )
 
 
-def _batch(table: PairwiseTable, way: str, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The second batch drawn ``way``: its battles and their inclusion probabilities."""
-    if way == "uniform":
-        candidates = np.flatnonzero(np.isnan(table.human))
-        pi = np.full(candidates.size, n / candidates.size)
-    else:
+def _designs(table: PairwiseTable, n: int, seed: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per way, the second batch's candidate battles and their inclusion probabilities."""
+    candidates = np.flatnonzero(np.isnan(table.human))
+    designs = {"uniform": (candidates, np.full(candidates.size, n / candidates.size))}
+    for way in WAYS[1:]:
         design = draw_design(table, n, objective=way, seed=seed)
-        candidates, pi = design.candidates, design.pi
-    picks = systematic_sample(pi, np.random.default_rng(seed))
-    return candidates[picks], pi[picks]
+        designs[way] = (design.candidates, design.pi)
+    return designs
+
+
+def _correlation(designs: dict[str, tuple[np.ndarray, np.ndarray]]) -> float:
+    """The correlation of the two objectives' inclusion probabilities over the unvoted battles."""
+    (mine, pi), (theirs, other) = designs["undecided pairs"], designs["win rates"]
+    everyone = designs["uniform"][0]
+    a, b = np.zeros(everyone.size), np.zeros(everyone.size)
+    a[np.searchsorted(everyone, mine)], b[np.searchsorted(everyone, theirs)] = pi, other
+    return float(np.corrcoef(a, b)[0, 1])
 
 
 def suggest_study(
@@ -95,8 +102,10 @@ def suggest_study(
     seed: int = 0,
     n_draws: int = N_DRAWS,
 ) -> pd.DataFrame:
-    """One row per world and way: ``world, generators, way, marginal, simultaneous, size, decided``
-    (``size`` the mean rank-set size, ``decided`` the share of pairs ordered), and the pilot's
+    """One row per world and way: ``world, generators, way, marginal, simultaneous, size, decided,
+    pi_correlation`` (``size`` the mean rank-set size, ``decided`` the share of pairs ordered,
+    ``pi_correlation``, on the undecided pairs' row, the correlation of its inclusion
+    probabilities with the win-rate objective's over the unvoted battles), and the pilot's
     own rank sets as way ``pilot only``. Per generator, ``pilot_votes`` in the pilot and
     ``batch_votes`` in the second batch."""
     rows = []
@@ -115,8 +124,10 @@ def suggest_study(
         }
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a generator with few votes warns; the sets still hold
-            for way in WAYS:
-                picks, pi = _batch(pilot, way, batch_votes * n_gen, world_seed)
+            designs = _designs(pilot, batch_votes * n_gen, world_seed)
+            for way, (candidates, probability) in designs.items():
+                drawn = systematic_sample(probability, np.random.default_rng(world_seed))
+                picks, pi = candidates[drawn], probability[drawn]
                 voted = np.concatenate([held, picks])
                 order = np.argsort(voted)
                 tables[way] = with_votes(
@@ -131,6 +142,7 @@ def suggest_study(
                 rows.append({
                     "world": k, "generators": n_gen, "way": way, "marginal": held_set.mean(),
                     "simultaneous": held_set.all(), "size": size / n_gen, "decided": decided,
+                    "pi_correlation": _correlation(designs) if way == WAYS[-1] else np.nan,
                 })  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -195,7 +207,9 @@ def main() -> None:
         mine = study[study["regime"] == regime]
         print(
             f"- {regime}: {_paired(mine, 'undecided pairs', 'uniform')}; "
-            f"{_paired(mine, 'undecided pairs', 'win rates')}."
+            f"{_paired(mine, 'undecided pairs', 'win rates')}; the two objectives' inclusion "
+            f"probabilities correlate at {mine['pi_correlation'].mean():.2f} on average "
+            f"({mine['pi_correlation'].min():.2f} at the least)."
         )
     print(f"\n({time.perf_counter() - start:.0f} s)")
     print(f"\nLoad average at the end: {os.getloadavg()[0]:.1f}.")
