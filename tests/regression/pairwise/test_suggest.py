@@ -167,9 +167,12 @@ def test_any_budget_gives_that_many_unvoted_battles(budget, seed, held) -> None:
 # ---------------------------------------------------------------- the undecided-pairs objective
 
 
-def test_objective_is_the_weighted_variance_of_the_pairs() -> None:
-    """sum_b (1 - pi) / pi v W_b is sum_{g<h} omega Var(w_g - w_h) under draw_covariance."""
-    rng = np.random.default_rng(0)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_objective_is_the_weighted_variance_of_the_pairs(seed: int) -> None:
+    """sum_b (1 - pi) / pi v W_b is sum_{g<h} omega Var(w_g - w_h) under draw_covariance, for any
+    pair weights, probabilities and variances."""
+    rng = np.random.default_rng(seed)
     g = len(FULL.generators)
     omega = rng.random((g, g))
     omega = np.triu(omega, 1) + np.triu(omega, 1).T
