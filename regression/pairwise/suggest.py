@@ -1,5 +1,5 @@
-"""Which battles to send to human voters next: drawn at random, favouring those that decide the
-leaderboard's undecided pairs (or narrow the win rates) most.
+"""Which battles to send to human voters next: drawn at random, favouring those that narrow the win
+rates (or decide the leaderboard's undecided pairs) most.
 
 Both objectives are a weighted sum of the predicted design variances of the
 win-rate estimator (:mod:`~regression.pairwise.win_rate`) under a new draw
