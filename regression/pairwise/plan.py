@@ -184,7 +184,7 @@ def plan_labels(
         ``uniform`` and ``active`` (votes on its battles needed in all, the new
         ones drawn uniformly among its unvoted battles, or by
         :func:`~regression.pairwise.suggest.suggest_labels` with
-        ``generators=[g]``), ``more_uniform`` and ``more_active`` (to buy).
+        ``generators=[g], objective="win rates"``), ``more_uniform`` and ``more_active`` (to buy).
         Predicted as the module docstring says, for each generator alone.
 
     Raises

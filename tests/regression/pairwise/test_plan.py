@@ -72,7 +72,12 @@ def test_planned_votes_give_the_planned_width() -> None:
         picks = mine.sample(m, random_state=rep)[KEYS].assign(inclusion_probability=m / len(mine))
         uniform.append(realised_width(generator, picks, rep))
         drawn = suggest_labels(
-            WORLD.verdicts, HELD, int(plan["more_active"]), generators=[generator], seed=rep
+            WORLD.verdicts,
+            HELD,
+            int(plan["more_active"]),
+            generators=[generator],
+            objective="win rates",
+            seed=rep,
         )
         active.append(realised_width(generator, drawn, rep))
     assert abs(np.mean(uniform) / width - 1) < 0.15, np.mean(uniform)
