@@ -14,7 +14,9 @@ Three sources:
    same labels, as PPI++ does (its power tuning, section 2): the plug-in
    ``lam`` converges to the optimal one, so the estimate has asymptotically
    the normal law at the optimal ``lam``; what that costs at 25 to 200 labels
-   is measured (docs/labels.md, the labels-and-votes coverage).
+   is measured (docs/labels.md, the labels-and-votes coverage). Where the
+   labelled predictions hold one value the labels cannot tune it, and
+   ``lam = 1``, the difference estimator (unless the labels all agree too).
 3. **The other generators**, through the transfer estimate ``T`` (fitted
    without this generator's labels), only under an assumed bound on its bias
    for this generator (:mod:`regression.labels.bias`): by default ``T`` gets
