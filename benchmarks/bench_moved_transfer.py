@@ -17,7 +17,9 @@ Run: ``python benchmarks/run.py moved_transfer``.
    the active probabilities and systematic sampling, the labels-and-votes
    interval checked against the population mean: its variance (the Wilson
    interval's, ``p(1 - p) / n_eff``) over the Monte Carlo variance of the
-   estimate, and coverage.
+   estimate, and coverage; the share of draws whose labelled predictions hold
+   one value (``lam = 1`` there) and their coverage; the same draws with
+   ``lam`` fixed at 1.
 3. **Where judges are strong** (issue 30, item 1 targets): synthetic
    generators whose validators each vote the human label with a fixed
    accuracy on either class (``label_study.strong_judge_world``); the last

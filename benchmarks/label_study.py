@@ -208,6 +208,10 @@ def active_world(
 ) -> dict[str, float]:
     """The variance ratio and coverage of the labels-and-votes interval under active draws.
 
+    Also the share of draws whose labelled predictions hold one value (the
+    labels cannot tune ``lam`` there: ``ppi_design_mean`` takes 1) and the
+    coverage in those draws.
+
     ``lam``: the power-tuning weight, tuned on the labels by default (as the
     estimator does), or fixed (1: the predictor read as calibrated).
     """
@@ -220,10 +224,17 @@ def active_world(
     wilson_var = np.empty(draws)
     design_var = np.empty(draws)
     hit = 0.0
+    # draws whose labelled predictions hold one value (no surely-invalid item drawn, say),
+    # where the labels cannot tune lam: how many, and how often their interval covers
+    one_level = 0
+    one_level_hit = 0.0
     for k in range(draws):
         pick = systematic_sample(pi, rng)
         est = ppi_design_mean(y[pick], q[pick], q, pi[pick], lam=lam)
         low, high = est.bounds()
+        if np.ptp(q[pick]) == 0:
+            one_level += 1
+            one_level_hit += float(low <= truth <= high)
         estimates[k] = est.estimate
         p = min(max(est.estimate, 0.0), 1.0)
         wilson_var[k] = p * (1 - p) / est.n_eff
@@ -236,6 +247,8 @@ def active_world(
             wilson_var.mean() / np.mean((estimates - truth) ** 2)
         ),
         "coverage": hit / draws,
+        "one prediction level: share": one_level / draws,
+        "one prediction level: coverage": one_level_hit / one_level if one_level else np.nan,
     }
 
 

@@ -235,7 +235,7 @@ def test_moved_transfer_default_covers(bundled):
 # --- item 2: the Wilson interval's variance is the design variance ---------------------
 
 
-@pytest.mark.parametrize("n", [25, 100])
+@pytest.mark.parametrize("n", [25, 50, 100])
 @pytest.mark.parametrize(
     "parts",
     [((0.15, 0.01), (0.85, 0.80)), ((0.85, 0.99), (0.15, 0.30))],
@@ -246,12 +246,39 @@ def test_active_worlds(parts, n):
 
     Before (the predictor's whole expectation as a floor, and a switch to the labels
     alone judged against it): variance ratios 0.73 (invalid, n = 25) and 1.39 / 1.24
-    (valid, n = 25 / 100), coverage 0.935 and 0.996 / 0.989.
+    (valid, n = 25 / 100), coverage 0.935 and 0.996 / 0.989. Then, with ``lam`` 0 or 1
+    by a rounding error's sign where a draw held no surely-invalid item: 0.79 and 0.926
+    (invalid, n = 50, these draws); with ``lam = 1`` there, 1.00 and 0.944 (``lam`` fixed
+    at 1 in every draw: 1.01 and 0.942).
     """
     world = _bench("label_study").active_world(parts, n, 1500, seed=0)
-    assert 0.85 < world["wilson / Monte Carlo variance"] < 1.2, world
+    assert 0.88 < world["wilson / Monte Carlo variance"] < 1.12, world
     se = np.sqrt(0.95 * 0.05 / 1500)
     assert 0.95 - 3 * se <= world["coverage"] <= 0.985, world
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    level=st.floats(0.02, 0.98),
+    probability=st.floats(0.005, 1.0),
+    n=st.integers(3, 60),
+    valid=st.integers(1, 59),
+)
+def test_one_prediction_level_in_the_sample_gives_the_difference_estimator(
+    level, probability, n, valid
+):
+    """Labelled predictions of one value leave PPI++'s lam undefined: lam = 1 whatever the
+    weights' rounding (it was 0 or 1 by the sign of the last bit of the weighted mean), so
+    the estimate is mean(q) + weighted mean(y - q); all-agreeing labels stand alone."""
+    y = (np.arange(n) < min(valid, n - 1)).astype(float)
+    q_all = np.r_[np.full(400, level), np.full(100, 0.01)]
+    est = ppi_design_mean(y, np.full(n, level), q_all, np.full(n, probability))
+    assert est.lam == 1.0
+    assert est.estimate == pytest.approx(q_all.mean() + y.mean() - level, abs=1e-12)
+    agreeing = ppi_design_mean(np.ones(n), np.full(n, level), q_all, np.full(n, probability))
+    assert agreeing.lam == 0.0
+    flat = ppi_design_mean(y, np.full(n, level), np.full(500, level), np.full(n, probability))
+    assert flat.lam == 0.0  # the judges tell no item from another: the labels alone
 
 
 def test_wilson_variance_equals_design_variance():
