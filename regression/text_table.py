@@ -19,6 +19,8 @@ __all__ = ["MISSING", "is_count_column", "table_cells", "text_table"]
 #: How a missing value is shown.
 MISSING = "-"
 
+# Column names that hold identifiers: shown as written, without thousands separators.
+_ID_NAMES = ("item", "battle", "id")
 # Column names that hold counts even when a missing value made pandas store them as floats.
 _COUNT_NAMES = ("n", "m", "m0", "m1", "k", "threshold", "rank", "low_rank", "high_rank")
 
@@ -77,6 +79,10 @@ def table_cells(
         numeric = pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
             values.dtype
         )
+        if str(name) in _ID_NAMES:
+            columns.append([MISSING if pd.isna(v) else str(v) for v in values.tolist()])
+            right.append(False)
+            continue
         places = None if is_count_column(name, values) else digits
         columns.append([_cell(v, places if numeric else digits) for v in values.tolist()])
         right.append(numeric)

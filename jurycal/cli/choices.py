@@ -26,6 +26,7 @@ __all__ = [
     "RULES",
     "SHARED_CALIBRATIONS",
     "SINGLE_JUDGE_METHODS",
+    "SUGGEST_OBJECTIVES",
 ]
 
 #: regression.latent.BACKENDS
@@ -56,6 +57,8 @@ IMPORTER_NAMES = ("inspect", "promptfoo", "deepeval", "alpaca_eval", "mt_bench")
 ITEM_KEYS = ("test", "vars")
 #: jurycal.importers.PARTIAL_POLICIES
 PARTIAL_POLICIES = ("missing", "valid", "invalid")
+#: regression.pairwise.suggest.OBJECTIVES (the first is the default)
+SUGGEST_OBJECTIVES = ("win rates", "undecided pairs")
 #: regression.checks.MIN_N_BOOT, MAX_N_BOOT
 MIN_N_BOOT, MAX_N_BOOT = 2, 1_000_000
 
@@ -75,6 +78,7 @@ MIRRORS = {
     "IMPORTER_NAMES": ("jurycal.importers", "IMPORTERS", tuple),
     "ITEM_KEYS": ("jurycal.importers", "ITEM_KEYS", tuple),
     "PARTIAL_POLICIES": ("jurycal.importers", "PARTIAL_POLICIES", tuple),
+    "SUGGEST_OBJECTIVES": ("regression.pairwise.suggest", "OBJECTIVES", tuple),
     "MIN_N_BOOT": ("regression.checks", "MIN_N_BOOT", int),
     "MAX_N_BOOT": ("regression.checks", "MAX_N_BOOT", int),
 }

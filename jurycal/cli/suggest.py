@@ -22,6 +22,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jurycal.cli.choices import SUGGEST_OBJECTIVES
 from jurycal.cli.common import (
     ALPHA_HELP,
     SEED_HELP,
@@ -114,6 +115,14 @@ def register(subparsers: Any) -> None:
                 metavar="N",
                 help="human labels to buy, a whole number of items",
             )
+            parser.add_argument(
+                "--objective",
+                choices=SUGGEST_OBJECTIVES,
+                default=None,
+                help="pairwise verdicts only: what the votes are drawn to narrow, 'win rates' "
+                "(default: the generators' win rates) or 'undecided pairs' (the differences "
+                "the leaderboard leaves undecided; needs votes held, docs/pairwise.md)",
+            )
             parser.add_argument("--seed", type=int, default=0, help=SEED_HELP)
             parser.add_argument(
                 "-o",
@@ -187,8 +196,11 @@ def _emit_suggestion(
     counts: pd.Series,
     plan: pd.DataFrame | None,
     words: dict[str, str],
+    *,
+    objective: str | None = None,
 ) -> int:
-    """Print (or write with ``-o``) the rows ``suggest`` drew, their counts and the plan."""
+    """Print (or write with ``-o``) the rows ``suggest`` drew, their counts and the plan;
+    ``objective``: what a pairwise draw narrowed (text and JSON)."""
     from jurycal.io import write_table
     from regression.text_table import text_table
 
@@ -201,6 +213,9 @@ def _emit_suggestion(
         else [words["none"]]
     )
     payload: dict[str, Any] = {"items": table, "per_generator": counts.to_dict()}
+    if objective is not None:
+        lines.insert(0, f"drawn to narrow: the {objective}")
+        payload["objective"] = objective
     if args.output is not None:
         write_table(table, args.output)
         lines.append("next: " + words["next"].format(path=args.output))
@@ -224,13 +239,21 @@ def _suggest_pairwise(
     plan = None
     with located(pairwise_sources(args.judgments, args.labels)):
         table = suggest_labels(
-            verdicts, human, args.budget, generators=args.generator, seed=args.seed
+            verdicts,
+            human,
+            args.budget,
+            generators=args.generator,
+            objective=args.objective or SUGGEST_OBJECTIVES[0],
+            alpha=args.alpha,
+            seed=args.seed,
         )
         if args.width is not None:
             plan = plan_labels(verdicts, human, args.width, args.alpha, args.generator)
     sides = pd.Series([*table["generator_a"], *table["generator_b"]], dtype=object)
     counts = sides.value_counts().sort_index().rename_axis("generator")
-    return _emit_suggestion(args, table, counts, plan, _WORDS["votes"])
+    return _emit_suggestion(
+        args, table, counts, plan, _WORDS["votes"], objective=table.attrs["objective"]
+    )
 
 
 def run_suggest(args: argparse.Namespace) -> int:
@@ -240,6 +263,12 @@ def run_suggest(args: argparse.Namespace) -> int:
     pairwise = _pairwise(args)
     if pairwise is not None:
         return _suggest_pairwise(args, *pairwise)
+    if args.objective is not None:
+        raise ValueError(
+            f"--objective {args.objective!r} chooses what a pairwise draw narrows; "
+            f"{str(args.judgments)!r} holds judgments, whose draw narrows each generator's "
+            "precision"
+        )
 
     from regression import plan_labels, suggest_labels
 

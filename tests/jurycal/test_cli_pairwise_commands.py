@@ -323,3 +323,38 @@ def test_judgments_rank_builds_the_summary_and_the_figure_once(
     assert code == 0, err
     assert (len(built), drawn["Leaderboard.plot"]) == (1, 1)
     assert (tmp_path / "card-1.png").exists() and (tmp_path / "board.png").exists()
+
+
+def test_suggest_draws_for_the_objective_asked_and_says_which(arena, run_cli, tmp_path):
+    files = _files(arena)
+    code, out, err = run_cli(
+        ["suggest", files[0], "--labels", files[1], "--budget", "20", "--objective",
+         "undecided pairs", "--json"]
+    )  # fmt: skip
+    assert code == 0, err
+    payload = json.loads(out)
+    assert payload["objective"] == "undecided pairs" and len(payload["items"]) == 20
+    code, out, err = run_cli(["suggest", files[0], "--budget", "20", "--objective",
+                              "undecided pairs"])  # fmt: skip
+    # no votes held: no pilot leaderboard to aim at, so the draw says it narrowed the win rates
+    assert code == 0 and out.startswith("drawn to narrow: the win rates")
+    assert "jurycal: warning:" in err and "objective 'win rates'" in err
+    # a big item number is an identifier: printed as written, without a thousands separator
+    verdicts = arena[1].assign(item=arena[1]["item"].rank(method="dense").astype(int) + 10_000)
+    verdicts.to_csv(tmp_path / "v.csv", index=False)
+    code, out, _ = run_cli(["suggest", str(tmp_path / "v.csv"), "--budget", "3"])
+    assert (
+        code == 0
+        and "10," not in out
+        and any(
+            line.split()[0].isdigit() and int(line.split()[0]) > 10_000
+            for line in out.splitlines()
+            if line.split()
+        )
+    )
+
+
+def test_objective_is_refused_on_judgments(labelled, run_cli):
+    code, _, err = run_cli(["suggest", labelled[0], "--labels", labelled[1], "--budget", "5",
+                            "--objective", "undecided pairs"])  # fmt: skip
+    assert code != 0 and "--objective 'undecided pairs' chooses what a pairwise draw" in err
