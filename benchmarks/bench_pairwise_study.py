@@ -29,6 +29,11 @@ saying "a" on most battles, one leaning to "b", agreeing with the humans on
 about half the battles and explaining about 29 % of the variance of the human
 score), 1,000 human votes: both estimands, each judge's chi-square sets and
 the best of the three.
+
+Then the real set (:func:`jurycal.datasets.load_chatbot_arena`: Chatzi et al.'s
+14,947 Chatbot Arena battles of 12 generators, three judges on every battle):
+500, 1,000 and 2,000 human votes drawn uniformly, 100 draws each, both
+estimands, ranked as the twin is (:func:`chatbot_arena_study`).
 """
 
 from __future__ import annotations
