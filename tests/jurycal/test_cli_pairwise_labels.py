@@ -43,7 +43,8 @@ def test_suggest_json_keys_and_counts(files, capsys):
     argv = ["suggest", str(root / "verdicts.csv"), "--budget", "12", "--json"]
     assert main(argv) == 0
     payload = json.loads(capsys.readouterr().out)
-    assert set(payload) == {"items", "per_generator", "output"}
+    assert set(payload) == {"items", "per_generator", "output", "objective"}
+    assert payload["objective"] == "win rates"  # the default, said in the JSON
     assert len(payload["items"]) == 12 and sum(payload["per_generator"].values()) == 24
 
 
