@@ -52,7 +52,8 @@ def drawn(monkeypatch):
 
     monkeypatch.setattr(jurycal.report, "pairwise_plot", blank("pairwise_plot"))
     monkeypatch.setattr(Leaderboard, "plot", blank("Leaderboard.plot"))
-    return calls
+    yield calls
+    plt.close("all")  # the blank figures, so later tests do not inherit them
 
 
 def _arena_board(arena, seed=0):
