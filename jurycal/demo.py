@@ -348,6 +348,8 @@ def pairwise_section(report: Report, seed: int, n_votes: int = PAIRWISE_VOTES) -
     truth = PairwiseModel(judges=False).fit_table(verdicts, human).estimate  # every battle voted
     interval = result.interval().loc[truth.index]
     inside = int(((interval["low"] <= truth) & (truth <= interval["high"])).sum())
+    if board is None:  # only a fit without human votes has no board; the demo has 1,000
+        raise RuntimeError("the demo's pairwise fit gave no leaderboard")
     sets = board.table
     true_rank = truth.rank(ascending=False).reindex(sets.index)
     ranked = int(((sets["low_rank"] <= true_rank) & (true_rank <= sets["high_rank"])).sum())
