@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -22,15 +19,6 @@ from regression.labels import (
     systematic_sample,
 )
 from regression.latent.simulate import simulate_item_votes
-
-
-def _label_study():
-    """The study behind benchmarks/bench_labels.py (it serves the benchmarks, so it lives there)."""
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "label_study.py"
-    spec = importlib.util.spec_from_file_location("label_study", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.label_study
 
 
 @pytest.fixture(scope="module")
@@ -242,9 +230,9 @@ def test_systematic_sample_probabilities():
     np.testing.assert_allclose(counts / 4000, pi, atol=0.03)
 
 
-def test_plan_matches_obtained_width(strong):
+def test_plan_matches_obtained_width(strong, benchmark):
     """Predicted widths within 20 % of the mean widths obtained over repeated draws."""
-    study = _label_study()(
+    study = benchmark("label_study").label_study(
         strong.judgments,
         strong.human_labels,
         (25, 50, 100),

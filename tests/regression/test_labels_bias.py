@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -31,14 +30,6 @@ from regression.labels.bias import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _bench(name: str):
-    """A module of benchmarks/ (the studies serve the benchmarks, so they live there)."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -211,10 +202,10 @@ def test_held_out_needs_the_errors(bundled):
         fit_partial(design, transfer, transfer_bias="held-out")
 
 
-def test_moved_transfer_default_covers(bundled):
+def test_moved_transfer_default_covers(bundled, benchmark):
     """Labels moved so the transfer is 8 points too high: the default still covers (small study)."""
     judgments, human = bundled
-    study = _bench("label_study").label_study(
+    study = benchmark("label_study").label_study(
         judgments,
         human,
         (50,),
@@ -241,7 +232,7 @@ def test_moved_transfer_default_covers(bundled):
     [((0.15, 0.01), (0.85, 0.80)), ((0.85, 0.99), (0.15, 0.30))],
     ids=["sure of the invalid items", "sure of the valid items"],
 )
-def test_active_worlds(parts, n):
+def test_active_worlds(parts, n, benchmark):
     """Issue 30's two worlds: the interval's variance is the estimate's, coverage neither under nor over.
 
     Before (the predictor's whole expectation as a floor, and a switch to the labels
@@ -251,7 +242,7 @@ def test_active_worlds(parts, n):
     (invalid, n = 50, these draws); with ``lam = 1`` there, 1.00 and 0.944 (``lam`` fixed
     at 1 in every draw: 1.01 and 0.942).
     """
-    world = _bench("label_study").active_world(parts, n, 1500, seed=0)
+    world = benchmark("label_study").active_world(parts, n, 1500, seed=0)
     assert 0.88 < world["wilson / Monte Carlo variance"] < 1.12, world
     se = np.sqrt(0.95 * 0.05 / 1500)
     assert 0.95 - 3 * se <= world["coverage"] <= 0.985, world
@@ -292,11 +283,11 @@ def test_wilson_variance_equals_design_variance():
     assert est.estimate * (1 - est.estimate) / est.n_eff == pytest.approx(est.variance, rel=1e-9)
 
 
-def test_strong_judges_keep_their_gain():
+def test_strong_judges_keep_their_gain(benchmark):
     """Judges that separate valid from invalid items well: the default, with no transfer weight,
     is at most 0.55x the labels-alone Wilson width at 50 uniform labels and narrower still at
     50 active ones (issue 30's targets), and covers."""
-    study_module = _bench("label_study")
+    study_module = benchmark("label_study")
     judgments, human = study_module.strong_judge_world()
     study = study_module.label_study(
         judgments, human, (50,), 150, generators=["g4"], options=(None,), seed=2

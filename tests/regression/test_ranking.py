@@ -1,8 +1,6 @@
 """Comparisons and rank sets from a joint error (regression.ranking)."""
 
-import importlib.util
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -24,15 +22,6 @@ from regression.ranking import (
     rank_sets,
 )
 from regression.transfer.model import TransferModel
-
-
-def benchmark_module(name):  # benchmarks/ is a folder of scripts, not a package
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def joint(estimate, covariance, **kwargs):
@@ -282,8 +271,8 @@ def test_a_latent_trait_fit_ranks_from_its_bootstrap():
     ]
 
 
-def test_simulated_study_holds_its_level():
-    study_module = benchmark_module("ranking_study")
+def test_simulated_study_holds_its_level(benchmark):
+    study_module = benchmark("ranking_study")
     study = study_module.simulated_ranking_study(
         16, n_generators=6, n_items=300, seed=5, progress=False
     )
@@ -320,8 +309,10 @@ def test_a_mix_of_calibration_partially_labelled_and_unlabelled_generators_ranks
     assert decided == "b higher"
 
 
-def test_a_rank_set_covers_tied_generators_only_when_it_holds_every_rank_they_share():
-    covers = benchmark_module("ranking_study").covers_ranks
+def test_a_rank_set_covers_tied_generators_only_when_it_holds_every_rank_they_share(
+    benchmark,
+):
+    covers = benchmark("ranking_study").covers_ranks
     truth = pd.Series([0.9, 0.9, 0.9], index=["a", "b", "c"])  # all tied: each may be 1, 2 or 3
     meets = pd.DataFrame({"low_rank": [1, 2, 3], "high_rank": [1, 2, 3]}, index=truth.index)
     assert not covers(meets, truth)

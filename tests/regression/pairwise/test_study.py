@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,22 +11,10 @@ import pytest
 from regression.pairwise import PairwiseModel
 from regression.simulate import pairwise_world
 
-BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
-
 
 @pytest.fixture(scope="module")
-def study():
-    sys.path.insert(0, str(BENCHMARKS))  # benchmarks/ is a folder of scripts, not a package
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "bench_pairwise_study", BENCHMARKS / "bench_pairwise_study.py"
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    return module
+def study(benchmark):
+    return benchmark("bench_pairwise_study")
 
 
 def test_world_is_seeded_and_its_truth_is_the_mean_human_score() -> None:

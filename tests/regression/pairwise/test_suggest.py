@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import warnings
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -248,20 +245,10 @@ def test_unknown_objective_is_named() -> None:
         suggest_labels(WORLD.verdicts, None, 10, objective="ranks")
 
 
-def test_the_study_of_the_three_batches_runs_small() -> None:
+def test_the_study_of_the_three_batches_runs_small(benchmark) -> None:
     """benchmarks/bench_pairwise_suggest.py on one small world: a row per way, the sets' sizes and the pairs decided in range."""
-    benchmarks = Path(__file__).resolve().parents[3] / "benchmarks"
-    sys.path.insert(0, str(benchmarks))  # benchmarks/ is a folder of scripts, not a package
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "bench_pairwise_suggest", benchmarks / "bench_pairwise_suggest.py"
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        study = module.suggest_study(1, generators=(5, 5), n_draws=4000)
-    finally:
-        sys.path.remove(str(benchmarks))
+    module = benchmark("bench_pairwise_suggest")
+    study = module.suggest_study(1, generators=(5, 5), n_draws=4000)
     assert list(study["way"]) == ["pilot only", *module.WAYS]
     assert study["size"].between(1, 5).all() and study["decided"].between(0, 1).all()
     assert study["marginal"].between(0, 1).all() and study["simultaneous"].dtype == bool
