@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = [
     "add_rank_arguments",
     "fit_pairwise",
+    "add_board_options",
     "pairwise_inputs",
     "pairwise_sources",
     "read_pairwise",
@@ -77,21 +78,7 @@ def add_rank_arguments(parser: argparse.ArgumentParser) -> None:
         "generator_a, generator_b, human); optional with pairwise verdicts (without it, the "
         f"judges' own win rates, uncorrected): {TABLE_FILE}",
     )
-    parser.add_argument(
-        "--estimand",
-        default=None,
-        metavar="{win_rate,bradley_terry}",
-        help="pairwise verdicts only: win_rate (default), each generator's mean score over its "
-        "battles (a win 1, a tie 1/2), or bradley_terry strengths",
-    )
-    parser.add_argument(
-        "--top",
-        type=positive_int,
-        default=_TOP,
-        metavar="N",
-        help=f"rows of the leaderboard printed and put on the card (default {_TOP}); --json "
-        "gives every row",
-    )
+    add_board_options(parser, top=_TOP)
     pairwise = (
         "Pairwise verdicts: a JUDGMENTS file with generator_a and generator_b holds the judges' "
         "verdicts (item, generator_a, generator_b, validator, verdict a / b / tie, optionally "
@@ -105,6 +92,29 @@ def add_rank_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
         f"{parser.epilog}\n  jurycal rank verdicts.csv human.csv --report arena.md"
         "\n  jurycal rank verdicts.csv --json"
+    )
+
+
+def add_board_options(parser: argparse.ArgumentParser, *, top: int | None) -> None:
+    """``--estimand`` and ``--top``, the options of a pairwise leaderboard (``rank``, ``report``).
+
+    ``top``: ``--top``'s default (None: the command tells it given or not, and uses
+    the default rows of the board where it is not).
+    """
+    parser.add_argument(
+        "--estimand",
+        default=None,
+        metavar="{win_rate,bradley_terry}",
+        help="pairwise verdicts only: win_rate (default), each generator's mean score over its "
+        "battles (a win 1, a tie 1/2), or bradley_terry strengths",
+    )
+    parser.add_argument(
+        "--top",
+        type=positive_int,
+        default=top,
+        metavar="N",
+        help=f"rows of the leaderboard printed and put on the card (default {_TOP}); --json "
+        "gives every row",
     )
 
 

@@ -27,6 +27,7 @@ from jurycal.cli.common import (
     steps,
     summary_text,
 )
+from jurycal.cli.pairwise import add_board_options
 
 __all__ = ["REPORT_HELP", "register", "run"]
 
@@ -98,6 +99,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--n-boot", type=n_boot_value, default=None, help=f"{N_BOOT_HELP} (default 10,000)"
     )
+    add_board_options(parser, top=None)
     parser.add_argument("--seed", type=int, default=0, help=SEED_HELP)
     parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)
     parser.set_defaults(handler=run)
@@ -111,6 +113,12 @@ def run(args: argparse.Namespace) -> int:
 
     if is_pairwise(table_columns(args.calibration)):
         return _run_pairwise(args)
+    given = [o for o in ("estimand", "top") if getattr(args, o) is not None]
+    if given:
+        raise ValueError(
+            f"--{given[0]} sets a pairwise leaderboard; {str(args.calibration)!r} holds a "
+            "single judge's calibration labels (human, judge)."
+        )
     for name, default in _SINGLE_JUDGE_DEFAULTS.items():
         if getattr(args, name) is None:
             setattr(args, name, default)
@@ -167,20 +175,20 @@ def _run_pairwise(args: argparse.Namespace) -> int:
         option = "--" + given[0].replace("_", "-")
         raise ValueError(
             f"{option} sets the single-judge estimate; {str(args.calibration)!r} holds pairwise "
-            "verdicts, whose card is the leaderboard of win rates, set by --alpha and --seed "
-            "(jurycal rank VERDICTS HUMAN --report CARD takes --estimand and --top too)."
+            "verdicts, whose card is a leaderboard, set by --estimand, --top, --alpha and --seed."
         )
+    estimand = args.estimand or "win_rate"
     result, board, summary = fit_pairwise(
         args.calibration,
         args.test,
-        estimand="win_rate",
+        estimand=estimand,
         alpha=args.alpha,
         seed=args.seed,
-        top=SHOWN,  # the rows rank puts on its card by default
+        top=SHOWN if args.top is None else args.top,
         usage="jurycal report VERDICTS HUMAN -o CARD",
     )
     card, written = write_pairwise_card(
-        args.output, result, board, summary, alpha=args.alpha, estimand="win_rate"
+        args.output, result, board, summary, alpha=args.alpha, estimand=estimand
     )
     payload = {"written": written, "markdown": card.to_markdown(stem=written[0].stem)}
     emit(args, summary_text(summary), payload, warnings=result.warnings, written=written)

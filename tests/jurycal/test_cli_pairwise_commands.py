@@ -174,6 +174,31 @@ def test_report_refuses_the_single_judge_options_on_pairwise_verdicts(arena, tmp
         assert not (tmp_path / "c.md").exists()
 
 
+def test_report_takes_the_estimand_and_top_as_rank_does(arena, tmp_path, run_cli, drawn):
+    (tmp_path / "rank").mkdir()
+    (tmp_path / "report").mkdir()
+    options = ["--estimand", "bradley_terry", "--top", "2"]
+    code, _, err = run_cli(["rank", *_files(arena), *options, "--report", str(tmp_path / "rank/c")])
+    assert code == 0, err
+    code, out, err = run_cli(["report", *_files(arena), *options, "-o", str(tmp_path / "report/c")])
+    assert code == 0, err
+    card = (tmp_path / "report" / "c.md").read_text()
+    assert card == (tmp_path / "rank" / "c.md").read_text()
+    assert "Bradley-Terry strengths" in out and "Bradley-Terry strengths" in card
+
+
+def test_report_refuses_the_pairwise_options_on_a_single_judge(tmp_path, run_cli):
+    calibration = tmp_path / "cal.csv"
+    calibration.write_text("human,judge\n" + "1,1\n0,0\n" * 20)
+    test = tmp_path / "test.csv"
+    test.write_text("judge\n" + "1\n0\n" * 20)
+    for option in (["--estimand", "bradley_terry"], ["--top", "3"]):
+        code, _, err = run_cli(["report", str(calibration), str(test), "-o",
+                                str(tmp_path / "c"), *option])  # fmt: skip
+        assert code == 1 and f"{option[0]} sets a pairwise leaderboard" in err
+        assert not (tmp_path / "c.md").exists()
+
+
 # --- 3. one detector: the files given the wrong way round ---------------------------
 
 
