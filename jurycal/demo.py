@@ -81,7 +81,7 @@ __all__ = [
 
 TARGET = "claude-opus-4-20250514"
 CAL_FRACTION = 1 / 3  # Fiedler App. E.3: one third calibration, two thirds test
-#: The human votes the pairwise leaderboard keeps, of the 877 (a seeded sample: the judges matter)
+#: The human votes the pairwise leaderboard keeps, of the 14,947 (a seeded sample: the judges matter)
 PAIRWISE_VOTES = 1_000
 
 
