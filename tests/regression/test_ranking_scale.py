@@ -24,9 +24,13 @@ from regression.ranking.family import PairFamily, TooFewDrawsWarning, pair_posit
 from regression.results import Summary
 from regression.transfer.model import TransferModel
 
-from .test_ranking import benchmark_module, joint
+from .test_ranking import joint
 
-REFERENCE = benchmark_module("ranking_reference")
+
+@pytest.fixture(scope="module")
+def reference(benchmark):
+    """benchmarks/ranking_reference.py: the every-pair-x-draw rank sets these are checked against."""
+    return benchmark("ranking_reference")
 
 
 def boards():
@@ -54,29 +58,29 @@ BOARDS = boards()
 
 
 @pytest.mark.parametrize("name, error", BOARDS, ids=[name for name, _ in BOARDS])
-def test_rank_sets_and_pairs_are_those_of_every_pair_x_draw(name, error):
+def test_rank_sets_and_pairs_are_those_of_every_pair_x_draw(name, error, reference):
     for alpha in (0.05, 0.2):
         new = rank_sets(error, alpha, n_draws=5000, seed=3)
-        old = REFERENCE.reference_rank_sets(error, alpha, n_draws=5000, seed=3)
+        old = reference.reference_rank_sets(error, alpha, n_draws=5000, seed=3)
         pd.testing.assert_frame_equal(new, old)
         for simultaneous in (True, False):
             new_pairs = compare(error, alpha, simultaneous=simultaneous, n_draws=5000, seed=3)
-            old_pairs = REFERENCE.reference_pairs(
+            old_pairs = reference.reference_pairs(
                 error, alpha, simultaneous=simultaneous, n_draws=5000, seed=3
             )
             pd.testing.assert_frame_equal(new_pairs[list(old_pairs.columns)], old_pairs)
 
 
-def test_pairs_asked_for_are_those_of_every_pair_x_draw():
+def test_pairs_asked_for_are_those_of_every_pair_x_draw(reference):
     _, error = BOARDS[-4]  # 20 generators, shared t3
     asked = [("g3", "g0"), ("g19", "g7"), ("g5", "g6")]
     positions = pair_positions(error.estimate.index, asked)
     new = compare(error, pairs=asked, n_draws=5000, seed=1)
-    old = REFERENCE.reference_pairs(error, pairs=positions, n_draws=5000, seed=1)
+    old = reference.reference_pairs(error, pairs=positions, n_draws=5000, seed=1)
     pd.testing.assert_frame_equal(new[list(old.columns)], old)
 
 
-def test_a_transfer_fits_joint_error_ranks_as_before():
+def test_a_transfer_fits_joint_error_ranks_as_before(reference):
     world = transfer_world("informative", seed=4, n_generators=12, n_validators=5, n_items=300)
     calibration = list(world.precision.index[:4])
     anchors = Anchors.from_confusion(
@@ -87,7 +91,7 @@ def test_a_transfer_fits_joint_error_ranks_as_before():
         error = TransferModel().fit(world.counts, anchors=anchors).joint_error()
     pd.testing.assert_frame_equal(
         rank_sets(error, n_draws=8000, seed=2),
-        REFERENCE.reference_rank_sets(error, n_draws=8000, seed=2),
+        reference.reference_rank_sets(error, n_draws=8000, seed=2),
     )
 
 
@@ -98,7 +102,7 @@ def test_a_transfer_fits_joint_error_ranks_as_before():
     st.sampled_from([0.01, 0.05, 0.3]),
     st.sampled_from([None, 1, 3]),
 )
-def test_any_small_board_decides_as_before(g, seed, alpha, digits):
+def test_any_small_board_decides_as_before(reference, g, seed, alpha, digits):
     # random covariance, estimates and draws (rounded to `digits` decimals: ties) of any size
     rng = np.random.default_rng(seed)
     a = rng.normal(size=(g, g))
@@ -108,7 +112,7 @@ def test_any_small_board_decides_as_before(g, seed, alpha, digits):
         draws = np.round(draws, digits)
     error = joint(rng.normal(scale=0.2, size=g), covariance, draws=draws)
     pd.testing.assert_frame_equal(
-        rank_sets(error, alpha), REFERENCE.reference_rank_sets(error, alpha)
+        rank_sets(error, alpha), reference.reference_rank_sets(error, alpha)
     )
 
 
