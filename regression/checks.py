@@ -36,6 +36,7 @@ __all__ = [
     "as_rng",
     "check_alpha",
     "check_alternative",
+    "check_budget",
     "check_counts",
     "check_human_labels",
     "check_inclusion_probabilities",
@@ -90,6 +91,14 @@ def fresh_rng(seed: SeedLike) -> np.random.Generator | np.random.RandomState:
     if isinstance(seed, (np.random.Generator, np.random.RandomState)):
         return copy.deepcopy(seed)
     return np.random.default_rng(seed)
+
+
+def check_budget(budget: Any) -> int:
+    """Return ``budget`` (labels or votes to buy) as an int, raising unless it is a positive
+    whole number."""
+    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 1:
+        raise ValueError(f"budget must be a positive integer; got {budget!r}.")
+    return int(budget)
 
 
 def check_n_boot(n_boot: Any) -> int:

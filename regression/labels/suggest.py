@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from regression.checks import check_budget
 from regression.errors import JurycalWarning
 from regression.labels.design import PROBABILITY_COLUMN, LabelDesign, label_design
 from regression.labels.plan import (
@@ -105,8 +106,7 @@ def suggest_labels(
     as one sample with these probabilities for the new rows, an approximation
     (plan one round per generator where you can).
     """
-    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 1:
-        raise ValueError(f"budget must be a positive integer; got {budget!r}.")
+    budget = check_budget(budget)
     design = label_design(judgments, human_labels) if design is None else design
     chosen = (
         [g for g in design.roles.index if design.roles[g] != "calibration"]

@@ -42,7 +42,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from regression.checks import PROBABILITY_COLUMN, check_alpha
+from regression.checks import PROBABILITY_COLUMN, check_alpha, check_budget
 from regression.errors import JurycalWarning
 from regression.labels.plan import systematic_sample
 from regression.labels.suggest import BudgetWarning
@@ -341,8 +341,7 @@ def draw_design(
     >>> round(float(design.pi.sum()), 6), design.objective, bool(design.predicted() > 0)
     (50.0, 'undecided pairs', True)
     """
-    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 1:
-        raise ValueError(f"budget must be a positive integer; got {budget!r}.")
+    budget = check_budget(budget)
     if objective not in OBJECTIVES:
         raise ValueError(
             f"objective ({objective!r}) not recognized; must be one of "
@@ -363,7 +362,7 @@ def draw_design(
     weight = weight[candidates]
     pi = np.ones(0)
     if candidates.size:
-        pi, _ = vote_probabilities(variance * weight, min(int(budget), candidates.size))
+        pi, _ = vote_probabilities(variance * weight, min(budget, candidates.size))
     return DrawDesign(candidates, pi, variance, weight, objective)
 
 
@@ -406,9 +405,7 @@ def _pilot_weights(table: PairwiseTable, alpha: float, seed: int) -> np.ndarray 
 
 def _played(table: PairwiseTable) -> np.ndarray:
     """Per generator: its battles (at least 1)."""
-    g = len(table.generators)
-    played = np.bincount(table.battle_a, minlength=g) + np.bincount(table.battle_b, minlength=g)
-    return np.maximum(played, 1).astype(float)
+    return np.maximum(table.battles_per_generator().to_numpy(), 1).astype(float)
 
 
 def _density_2(x: np.ndarray) -> np.ndarray:
