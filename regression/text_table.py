@@ -76,13 +76,13 @@ def table_cells(
     right: list[bool] = []
     for name in table.columns:
         values = table[name]
-        numeric = pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
-            values.dtype
-        )
         if str(name) in _ID_NAMES:
             columns.append([MISSING if pd.isna(v) else str(v) for v in values.tolist()])
             right.append(False)
             continue
+        numeric = pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
+            values.dtype
+        )
         places = None if is_count_column(name, values) else digits
         columns.append([_cell(v, places if numeric else digits) for v in values.tolist()])
         right.append(numeric)
