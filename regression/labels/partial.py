@@ -295,9 +295,9 @@ def _tuned_lam(
     predictor (``E[y | q] = q`` makes ``Cov(y, q) = Var(q)``), and the one
     choice that corrects for what the sample missed: an active draw that
     holds none of the items the judges call surely invalid has labels from
-    the other items only, whose mean alone is off by their difference (issue 30's world
-    "judges sure of the invalid items", 50 labels: 4.6 % of draws, which
-    covered 0.51 at ``lam = 0``). Where the labels all agree too, they say
+    the other items only, whose mean alone is off by their difference (the
+    active world "judges sure of the invalid items" of docs/labels.md, 50
+    labels: 4.6 % of draws, which covered 0.51 at ``lam = 0``). Where the labels all agree too, they say
     nothing of the judges' errors, and where ``q`` is one value on every
     item, the judges tell no item from another: the labels stand alone
     (``lam = 0``), as the pseudo-labels make all-agreeing labels wherever
