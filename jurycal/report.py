@@ -326,7 +326,7 @@ def add_leaderboard(
     generators); a larger board shows the top and the generators named,
     beside every generator's rank set. ``summary`` and ``figure``: those
     already built by the caller (``board.summary(top=top, generators=generators)``
-    and ``board.plot(generators=generators)``), not built again.
+    and :func:`~regression.ranking.plot.plot_board`), not built again.
     """
     if summary is None:
         summary = board.summary(top=top, generators=generators)
@@ -337,8 +337,8 @@ def add_leaderboard(
 def _board_figure(
     report: Report, board: Leaderboard, generators: Sequence[Any] = (), figure: Any = None
 ) -> None:
-    """The board's figure (``figure``, else ``board.plot``) with its caption."""
-    from regression.ranking.plot import MATRIX_MAX, NAMED_MAX
+    """The board's figure (``figure``, else :func:`~regression.ranking.plot.plot_board`) with its caption."""
+    from regression.ranking.plot import MATRIX_MAX, NAMED_MAX, plot_board
 
     if len(board.table) <= MATRIX_MAX:
         caption = (
@@ -354,7 +354,9 @@ def _board_figure(
             "right: every generator's rank set (bar) and rank of its estimate (dot), in order "
             "of estimate."
         )
-    report.figure(figure if figure is not None else board.plot(generators=generators), caption)
+    if figure is None:
+        figure = plot_board(board, generators=generators)
+    report.figure(figure, caption)
 
 
 #: What each pairwise estimand (``PairwiseModel(estimand=...)``) is called on the card, the
@@ -512,10 +514,14 @@ def add_pairwise_leaderboard(
 
 
 def pairwise_plot(board: Leaderboard, estimand: str = "win_rate") -> Figure:
-    """The figure of a pairwise leaderboard (:meth:`Leaderboard.plot`), its axis the estimand."""
+    """The figure of a pairwise leaderboard (:func:`~regression.ranking.plot.plot_board`), its axis the estimand."""
+    from regression.ranking.plot import plot_board
+
     quantity = _quantity(estimand)
-    figure = board.plot(
-        f"Leaderboard from pairwise verdicts: {quantity}s ({board.method})", quantity=quantity
+    figure = plot_board(
+        board,
+        f"Leaderboard from pairwise verdicts: {quantity}s ({board.method})",
+        quantity=quantity,
     )
     # an arena has few generators with long names: the matrix's names need the room
     longest = max(len(str(g)) for g in board.table.index)

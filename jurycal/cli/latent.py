@@ -427,6 +427,7 @@ def transfer_bias_value(text: str) -> float | str | None:
 def run_rank(args: argparse.Namespace) -> int:
     """Fit, then the leaderboard: rank sets, could-be-best and the pairs' differences."""
     from regression.ranking import leaderboard
+    from regression.ranking.plot import plot_board
 
     if pairwise_inputs(args):
         return run_pairwise_rank(args)
@@ -444,7 +445,9 @@ def run_rank(args: argparse.Namespace) -> int:
         summary = board.summary(top=args.top)
         advance("write")
         # the summary and the figure are built once, for the card and for stdout and --plot
-        figure = board.plot() if args.report is not None or plot_path(args) is not None else None
+        figure = (
+            plot_board(board) if args.report is not None or plot_path(args) is not None else None
+        )
         written: list[Path] = []
         if args.report is not None:
             from jurycal.report import Report, add_leaderboard
@@ -552,7 +555,7 @@ def _fit_with(
         design.without([new]), None, calibration, transfer_bias=args.transfer_bias
     )
     rows = [new]
-    result = base.add_generators(
-        counts.rates.loc[rows], counts.n_labelled.loc[rows].astype(float), design=design
+    result = model.add_generators(
+        base, counts.rates.loc[rows], counts.n_labelled.loc[rows].astype(float), design=design
     )
     return result, float((result.precision.drop(new) - base.precision).abs().max())

@@ -5,22 +5,23 @@
 :class:`~regression.latent.result.LatentTraitResult`, with a note and a warning
 for an unanchored fit, a validator no better than chance, misfit or no
 convergence; :class:`~regression.latent.model.LatentTraitModel` calls it.
+:func:`add_generators` fits a result's inputs with new rows, warm-started from it.
 """
 
 from __future__ import annotations
 
 import copy
 import warnings
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from regression.checks import as_rng
 from regression.data.anchors import Anchors
-from regression.data.matrix import check_anchor_labels, default_n
-from regression.latent.data import LatentData, latent_data
-from regression.latent.items import ItemVotes
+from regression.data.matrix import check_anchor_labels, check_new_rows, default_n
+from regression.labels.design import LabelDesign
+from regression.latent.inputs import FitInputs
+from regression.latent.items import ItemVotes, encode_items
 from regression.latent.losses import split_theta
 from regression.latent.result import LatentTraitResult
 from regression.latent.solver import (
@@ -32,36 +33,7 @@ from regression.latent.solver import (
     pearson_dispersion,
 )
 
-__all__ = ["FitInputs", "fit_result"]
-
-
-@dataclass(frozen=True, eq=False)
-class FitInputs:
-    """What a fit was given, kept so the result can refit (bootstrap, new generators).
-
-    Attributes
-    ----------
-    rates : DataFrame
-        Generators x validators, NaN where absent.
-    n : DataFrame or None
-        Items behind each cell; None when the fit had no counts.
-    anchors : Anchors
-    equal_weights : bool
-        True when no counts were given.
-    items : ItemVotes or None
-        The encoded votes and human labels (``fit_table`` only): the item
-        bootstrap resamples them.
-    """
-
-    rates: pd.DataFrame
-    n: pd.DataFrame | None
-    anchors: Anchors
-    equal_weights: bool
-    items: ItemVotes | None = None
-
-    def data(self) -> LatentData:
-        """The :class:`LatentData` the fit minimised its loss on."""
-        return latent_data(self.rates, self.n, self.anchors)
+__all__ = ["add_generators", "fit_result"]
 
 
 def fit_result(
@@ -164,3 +136,66 @@ def fit_result(
         model=copy.copy(solver),
         inputs=FitInputs(rates, n, anchors, n is None, items),
     )
+
+
+def add_generators(
+    solver: Solver,
+    result: LatentTraitResult,
+    rates: pd.DataFrame,
+    counts: pd.DataFrame | None = None,
+    *,
+    design: LabelDesign | None = None,
+) -> LatentTraitResult:
+    """Estimate new, unlabelled generators: ``result``'s inputs with their rows, refit (section 5.1).
+
+    Parameters
+    ----------
+    solver : Solver
+        The settings (a :class:`~regression.latent.model.LatentTraitModel`).
+    result : LatentTraitResult
+        A fit that kept its inputs; the refit starts from its estimates (the
+        new generators from their row means) with its anchors.
+    rates : DataFrame
+        New rows (generators) x validators of the fraction labelled valid (NaN = absent).
+        Validators must be among the fitted ones.
+    counts : DataFrame, optional
+        Items behind each new rate; required when the original fit had counts.
+    design : LabelDesign, optional
+        The :class:`~regression.labels.design.LabelDesign` of the whole
+        table (the fitted generators and the new ones), for a fit that keeps
+        its item votes (:meth:`LatentTraitModel.fit_table`): the refit keeps
+        them too, so ``interval(method="items")`` still works.
+
+    Returns
+    -------
+    LatentTraitResult
+        A fit on all rows.
+
+    Raises
+    ------
+    ValueError
+        A result without its inputs, a generator already in the fit, an
+        unknown validator, or counts given (or missing) where the original fit
+        had none (or had them).
+    """
+    inputs = result.inputs
+    if inputs is None:
+        raise ValueError("this result does not keep its inputs; refit with LatentTraitModel.fit.")
+    check_new_rows(rates, inputs.rates)
+    if inputs.equal_weights:
+        if counts is not None:
+            raise ValueError("the original fit had no counts; give none for the new rows either.")
+        new_n = None
+    else:
+        if counts is None:
+            raise ValueError("the original fit had counts; give counts for the new rows too.")
+        assert inputs.n is not None  # a fit with counts keeps them
+        new_n = pd.concat([inputs.n, counts.reindex(columns=inputs.rates.columns)])
+    new_rates = pd.concat([inputs.rates, rates.reindex(columns=inputs.rates.columns)])
+    start = pd.concat([result.precision, rates.reindex(columns=inputs.rates.columns).mean(axis=1)])
+    warm = np.concatenate([start.to_numpy(), result.tpr.to_numpy(), result.tnr.to_numpy()])
+    items = None
+    if design is not None and inputs.items is not None:
+        shared = inputs.items.item_key is not None
+        items, _ = encode_items(design.encoded, new_rates, shared_items=shared)
+    return fit_result(solver, new_rates, new_n, inputs.anchors, extra_start=warm, items=items)

@@ -44,7 +44,7 @@ from regression.data.counts import Counts, counts_from_encoded
 from regression.data.judgments import EncodedJudgments, HumanLabels, encode_judgments
 from regression.data.matrix import matrix_inputs
 from regression.labels.design import LabelDesign
-from regression.latent.fit import fit_result
+from regression.latent.fit import add_generators, fit_result
 from regression.latent.items import encode_items
 from regression.latent.result import LatentTraitResult
 from regression.latent.solver import Solver
@@ -315,6 +315,45 @@ class LatentTraitModel(Solver):
             return self._fit_encoded(judgments.encoded, calibration_generators, shared_items)
         encoded = encode_judgments(judgments, human_labels)
         return self._fit_encoded(encoded, calibration_generators, shared_items)
+
+    def add_generators(
+        self,
+        result: Any,
+        rates: pd.DataFrame,
+        counts: pd.DataFrame | None = None,
+        *,
+        design: LabelDesign | None = None,
+    ) -> LatentTraitResult:
+        """Estimate new, unlabelled generators: ``result``'s inputs with their rows, fitted again.
+
+        The fit starts from ``result``'s estimates (the new generators from
+        their row means) with its anchors (section 5.1;
+        :func:`regression.latent.fit.add_generators`). No ``loss``: the
+        alias's :meth:`TransferModel.add_generators`.
+
+        Parameters
+        ----------
+        result : LatentTraitResult
+            A fit of this model (:meth:`fit` or :meth:`fit_table`).
+        rates : DataFrame
+            New rows (generators) x validators of the fraction labelled valid (NaN = absent).
+        counts : DataFrame, optional
+            Items behind each new rate; required when the original fit had counts.
+        design : LabelDesign, optional
+            The label design of the whole table, for a fit that keeps its item votes:
+            the new fit keeps them too, so ``interval(method="items")`` still works.
+
+        Raises
+        ------
+        ValueError
+            Bad settings, a generator already in the fit, an unknown validator, or
+            counts given (or missing) where the original fit had none (or had them).
+        """
+        self.check_settings()
+        if self.loss is None:  # the alias warned when it fitted ``result``
+            refit: Any = TransferModel().add_generators(result, rates, counts, design=design)
+            return refit
+        return add_generators(self, result, rates, counts, design=design)
 
     def _fit_encoded(
         self,

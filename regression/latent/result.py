@@ -2,37 +2,32 @@
 
 :class:`LatentTraitResult` holds the precision g per generator and the TPR /
 TNR per validator (agreeableness paper, section 5.1, eq. (1)), the fit's
-diagnostics, and what the fit was given (:class:`~regression.latent.fit.FitInputs`), so that it can
-compute intervals and refit with new generators. The fit itself is
-:func:`regression.latent.fit.fit_result`.
+diagnostics, and what the fit was given (:class:`~regression.latent.inputs.FitInputs`), from
+which its bootstrap and profile intervals re-solve the loss on replicate data. The fit
+itself, and a fit with new generators started from a result, is in :mod:`regression.latent.fit`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
 from regression.checks import SeedLike, as_rng, check_alpha, check_alternative, check_n_boot
-from regression.data.matrix import check_new_rows
 from regression.intervals import TableIntervalMixin
 from regression.latent.bootstrap import count_replicates, percentile_ends, replicate_precisions
 from regression.latent.data import LatentData
-from regression.latent.items import draw_item_weights, encode_items, item_replicates
+from regression.latent.inputs import FitInputs
+from regression.latent.items import draw_item_weights, item_replicates
 from regression.latent.profile import profile_interval
 from regression.latent.solver import (
     Solver,
 )
 from regression.ranking import Ranked
 from regression.results import JointError, Summary, interval_frame, with_roles
-
-if TYPE_CHECKING:
-    # fit.py builds this class, so the inputs it keeps are named for the type checker only
-    from regression.labels.design import LabelDesign
-    from regression.latent.fit import FitInputs
 
 __all__ = ["INTERVAL_METHODS", "LatentTraitResult"]
 
@@ -117,61 +112,6 @@ class LatentTraitResult(Ranked, TableIntervalMixin):
         g = self.precision.to_numpy()[:, None]
         values = g * self.tpr.to_numpy()[None, :] + (1 - g) * (1 - self.tnr.to_numpy()[None, :])
         return pd.DataFrame(values, index=self.precision.index, columns=self.tpr.index)
-
-    def add_generators(
-        self,
-        rates: pd.DataFrame,
-        counts: pd.DataFrame | None = None,
-        *,
-        design: LabelDesign | None = None,
-    ) -> LatentTraitResult:
-        """Estimate new, unlabelled generators: append their rows and refit (section 5.1).
-
-        Parameters
-        ----------
-        rates : DataFrame
-            New rows (generators) x validators of the fraction labelled valid (NaN = absent).
-            Validators must be among the fitted ones.
-        counts : DataFrame, optional
-            Items behind each new rate; required when the original fit had counts.
-        design : LabelDesign, optional
-            The :class:`~regression.labels.design.LabelDesign` of the whole
-            table (the fitted generators and the new ones), for a fit that keeps
-            its item votes (:meth:`LatentTraitModel.fit_table`): the refit keeps
-            them too, so ``interval(method="items")`` still works.
-
-        Returns
-        -------
-        LatentTraitResult
-            A refit on all rows with the same anchors and settings, started from
-            the current estimates (the new generators from their row means).
-        """
-        model, inputs = self._require_refit_state()
-        check_new_rows(rates, inputs.rates)
-        if inputs.equal_weights:
-            if counts is not None:
-                raise ValueError(
-                    "the original fit had no counts; give none for the new rows either."
-                )
-            new_n = None
-        else:
-            if counts is None:
-                raise ValueError("the original fit had counts; give counts for the new rows too.")
-            assert inputs.n is not None  # a fit with counts keeps them
-            new_n = pd.concat([inputs.n, counts.reindex(columns=inputs.rates.columns)])
-        new_rates = pd.concat([inputs.rates, rates.reindex(columns=inputs.rates.columns)])
-        start = pd.concat(
-            [self.precision, rates.reindex(columns=inputs.rates.columns).mean(axis=1)]
-        )
-        warm = np.concatenate([start.to_numpy(), self.tpr.to_numpy(), self.tnr.to_numpy()])
-        items = None
-        if design is not None and inputs.items is not None:
-            shared = inputs.items.item_key is not None
-            items, _ = encode_items(design.encoded, new_rates, shared_items=shared)
-        # The fit routine builds this class, so it is imported here rather than at the top.
-        from regression.latent.fit import fit_result
-
-        return fit_result(model, new_rates, new_n, inputs.anchors, extra_start=warm, items=items)
 
     def interval(
         self,

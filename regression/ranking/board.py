@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -21,9 +21,6 @@ from regression.ranking.sets import (
     rank_sets_from_decisions,
 )
 from regression.results import JointError, Summary
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
 
 __all__ = ["PAIR_PROCEDURES", "SHOWN", "Leaderboard", "Ranked", "leaderboard"]
 
@@ -201,22 +198,6 @@ class Leaderboard:
             notes=tuple(notes),
             warnings=board.warnings,
         )
-
-    def plot(
-        self,
-        title: str | None = None,
-        *,
-        generators: Sequence[Any] = (),
-        quantity: str = "precision",
-    ) -> Figure:
-        """Estimates with intervals and rank sets, best on top (:func:`regression.ranking.plot.plot_board`).
-
-        ``quantity`` names the estimates' axis (``"win rate"`` for an arena's board).
-        """
-        from regression.ranking.plot import plot_board
-
-        self.shown(None, generators)  # names every generator asked for, or raises
-        return plot_board(self, title, generators, quantity)
 
 
 def _names(names: Sequence[str], most: int = 12) -> str:

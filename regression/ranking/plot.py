@@ -24,14 +24,27 @@ BLUE, ORANGE, PALE = "#1f4e79", "#e66101", "#8fb3d9"  # colour-blind safe
 
 
 def plot_board(
-    board: Leaderboard, title: str | None, generators: Sequence[Any], quantity: str = "precision"
+    board: Leaderboard,
+    title: str | None = None,
+    *,
+    generators: Sequence[Any] = (),
+    quantity: str = "precision",
 ) -> Figure:
-    """Up to :data:`MATRIX_MAX` generators: every estimate with its interval and rank set, beside the
+    """A leaderboard's estimates with intervals and rank sets, best on top.
+
+    Up to :data:`MATRIX_MAX` generators: every estimate with its interval and rank set, beside the
     decided-pairs matrix. More: the top :data:`NAMED_MAX` and the generators asked for, beside
     every generator's rank set in order of estimate (those asked for in orange). ``quantity``
-    names the estimates' axis."""
+    names the estimates' axis (``"win rate"`` for an arena's board).
+
+    Raises
+    ------
+    InputError
+        A generator of ``generators`` not on the board.
+    """
     import matplotlib.pyplot as plt
 
+    board.shown(None, generators)  # names every generator asked for, or raises
     table = board.table
     g = len(table)
     if g <= MATRIX_MAX:

@@ -19,12 +19,12 @@ import pandas as pd
 from regression.data.anchors import Anchors
 from regression.data.counts import Counts, counts_from_encoded
 from regression.data.judgments import HumanLabels
-from regression.data.matrix import default_n, matrix_inputs
+from regression.data.matrix import check_new_rows, default_n, matrix_inputs
 from regression.labels.design import LabelDesign, label_design
 from regression.settings import Settings
 from regression.transfer.adapter import transfer_data
 from regression.transfer.estimators import ESTIMATORS, logit_spread, pooled_anchors
-from regression.transfer.result import TransferResult, with_labels
+from regression.transfer.result import TransferResult, with_labels, with_partial
 
 __all__ = ["TransferModel"]
 
@@ -141,6 +141,53 @@ class TransferModel(Settings):
         result = self._fit(counts.rates, counts.n_labelled.astype(float), anchors)
         return with_labels(replace(result, transfer_bias=transfer_bias), design)
 
+    def add_generators(
+        self,
+        result: TransferResult,
+        rates: pd.DataFrame,
+        counts: pd.DataFrame | None = None,
+        *,
+        design: LabelDesign | None = None,
+    ) -> TransferResult:
+        """Estimate new generators: ``result``'s inputs with their rows, fitted again (cheap: no optimiser).
+
+        The new fit's transfer estimates read every row, so they move a little
+        for the generators already in ``result``. With ``design``, the
+        :class:`~regression.labels.design.LabelDesign` of the whole table (the
+        fitted generators and the new ones), every partially labelled
+        generator, new ones included, is estimated again from its labels,
+        votes and the new fit (:func:`regression.labels.fit_partial`, with
+        ``result``'s ``transfer_bias``); without it the new rows are unlabelled
+        and the partially labelled generators keep their estimates of ``result``.
+
+        Raises
+        ------
+        ValueError
+            A result without its inputs, a generator already in the fit, an
+            unknown validator, or counts given (or missing) where the original
+            fit had none (or had them).
+        """
+        self.check_settings()
+        if result.rates is None or result.anchors is None:
+            raise ValueError("this result does not keep its inputs; refit with TransferModel.fit.")
+        check_new_rows(rates, result.rates)
+        if (counts is None) != (result.n is None):
+            raise ValueError(
+                "give counts for the new rows exactly when the original fit had counts."
+            )
+        new_rates = pd.concat([result.rates, rates.reindex(columns=result.rates.columns)])
+        new_n = (
+            None
+            if result.n is None or counts is None
+            else pd.concat([result.n, counts.reindex(columns=result.rates.columns)])
+        )
+        refit = replace(
+            self._fit(new_rates, new_n, result.anchors), transfer_bias=result.transfer_bias
+        )
+        if design is not None:
+            return with_labels(refit, design)
+        return refit if result.partial is None else with_partial(refit, result.partial)
+
     def _fit(self, rates: pd.DataFrame, n: pd.DataFrame | None, anchors: Anchors) -> TransferResult:
         data = transfer_data(rates, n, anchors)
         estimator = ESTIMATORS[self.method]
@@ -174,7 +221,6 @@ class TransferModel(Settings):
             tnr=pd.Series(tnr, index=rates.columns, name="tnr"),
             spread=logit_spread(data.confusion),
             warnings=tuple(notes),
-            model=self,
             rates=rates,
             n=n,
             anchors=anchors,

@@ -10,14 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha, check_alternative
 from regression.data.anchors import Anchors
-from regression.data.matrix import check_new_rows
 from regression.intervals import TableIntervalMixin, wilson_interval
 from regression.labels.design import LabelDesign
 from regression.labels.result import LABELS_NOTE, PartialLabels, fit_partial
@@ -32,10 +31,6 @@ from regression.transfer.estimators import (
 )
 from regression.transfer.joint import COVERS as JOINT_COVERS
 from regression.transfer.joint import JointParts, joint_parts, sample_errors
-
-if TYPE_CHECKING:
-    # the model builds this class, so the result names it for the type checker only
-    from regression.transfer.model import TransferModel
 
 __all__ = ["COVERS", "TransferResult", "with_labels", "with_partial"]
 
@@ -102,7 +97,6 @@ class TransferResult(Ranked, TableIntervalMixin):
     tnr: pd.Series = field(repr=False)
     spread: tuple[float, float]
     warnings: tuple[str, ...]
-    model: TransferModel | None = field(default=None, repr=False)
     rates: pd.DataFrame | None = field(default=None, repr=False)
     n: pd.DataFrame | None = field(default=None, repr=False)
     anchors: Anchors | None = field(default=None, repr=False)
@@ -305,7 +299,7 @@ class TransferResult(Ranked, TableIntervalMixin):
         generators) and ``note`` (a sentence). Calibration generators have no
         ``follows_judges`` (their estimate is their human labels).
         """
-        if self.data is None or self.model is None:
+        if self.data is None:
             raise ValueError("this result does not keep its data; refit with TransferModel.fit.")
         data = self.data
         present = data.n > 0
@@ -406,50 +400,6 @@ class TransferResult(Ranked, TableIntervalMixin):
             notes=tuple(lines),
             warnings=tuple(self.warnings),
         )
-
-    def add_generators(
-        self,
-        rates: pd.DataFrame,
-        counts: pd.DataFrame | None = None,
-        *,
-        design: LabelDesign | None = None,
-    ) -> TransferResult:
-        """Estimate new generators: append their rows and refit (cheap: no optimiser).
-
-        The refit's transfer estimates read every row, so they move a little
-        for the generators already in the fit. With ``design``, the
-        :class:`~regression.labels.design.LabelDesign` of the whole table (the
-        fitted generators and the new ones), every partially labelled
-        generator, new ones included, is estimated again from its labels,
-        votes and the refit (:func:`regression.labels.fit_partial`, with this
-        fit's ``transfer_bias``); without it the new rows are unlabelled and
-        the partially labelled generators keep the estimates of this fit.
-
-        Raises
-        ------
-        ValueError
-            A generator already in the fit, an unknown validator, or counts given
-            (or missing) where the original fit had none (or had them).
-        """
-        if self.model is None or self.rates is None or self.anchors is None:
-            raise ValueError("this result does not keep its inputs; refit with TransferModel.fit.")
-        check_new_rows(rates, self.rates)
-        if (counts is None) != (self.n is None):
-            raise ValueError(
-                "give counts for the new rows exactly when the original fit had counts."
-            )
-        new_rates = pd.concat([self.rates, rates.reindex(columns=self.rates.columns)])
-        new_n = (
-            None
-            if self.n is None or counts is None
-            else pd.concat([self.n, counts.reindex(columns=self.rates.columns)])
-        )
-        refit = replace(
-            self.model.fit(new_rates, new_n, anchors=self.anchors), transfer_bias=self.transfer_bias
-        )
-        if design is not None:
-            return with_labels(refit, design)
-        return refit if self.partial is None else with_partial(refit, self.partial)
 
 
 def with_labels(result: TransferResult, design: LabelDesign) -> TransferResult:

@@ -153,9 +153,9 @@ def test_estimate_reads_once_and_fits_once(files, capsys, monkeypatch, estimator
     count(regression.data.judgments, "check_human_labels")
     count(regression.labels, "label_design")
     count(regression.transfer.model.TransferModel, "fit_table")
-    count(regression.transfer.result.TransferResult, "add_generators")
+    count(regression.transfer.model.TransferModel, "add_generators")
     count(regression.latent.model.LatentTraitModel, "fit_table")
-    count(regression.latent.result.LatentTraitResult, "add_generators")
+    count(regression.latent.model.LatentTraitModel, "add_generators")
     new = _unlabelled(world)
     options = ["--estimator", estimator, "--json", "--generator", new]
     if estimator == "likelihood":
@@ -167,11 +167,8 @@ def test_estimate_reads_once_and_fits_once(files, capsys, monkeypatch, estimator
     assert sum(calls.get(f"regression.{m}.encode_judgments", 0) for m in encoded) == 1
     assert calls["regression.data.judgments.check_human_labels"] == 1
     assert calls["regression.labels.label_design"] == 1
-    model, result = {
-        "transfer": ("TransferModel", "TransferResult"),
-        "likelihood": ("LatentTraitModel", "LatentTraitResult"),
-    }[estimator]
-    assert calls == {**calls, f"{model}.fit_table": 1, f"{result}.add_generators": 1}
+    model = {"transfer": "TransferModel", "likelihood": "LatentTraitModel"}[estimator]
+    assert calls == {**calls, f"{model}.fit_table": 1, f"{model}.add_generators": 1}
     assert len([key for key in calls if key.endswith(("fit_table", "add_generators"))]) == 2
     rows = {r["generator"]: r for r in json.loads(captured.out)["generators"]}
     assert rows[new]["low"] < rows[new]["estimate"] < rows[new]["high"]  # items kept: an interval
@@ -196,8 +193,8 @@ def test_adding_a_partially_labelled_generator_keeps_its_labels(files, transfer_
             design.without([new]), None, calibration, transfer_bias=transfer_bias
         )
         counts = counts_from_encoded(design.encoded)
-        added = base.add_generators(
-            counts.rates.loc[[new]], counts.n_labelled.loc[[new]].astype(float), design=design
+        added = TransferModel().add_generators(
+            base, counts.rates.loc[[new]], counts.n_labelled.loc[[new]].astype(float), design=design
         )
         whole = TransferModel().fit_table(design, None, calibration, transfer_bias=transfer_bias)
     assert added.interval().loc[new, "role"] == "partially labelled"

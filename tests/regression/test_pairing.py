@@ -273,7 +273,8 @@ def test_a_generator_added_later_keeps_the_pairing(world):
         judgments[judgments["generator"] != "g5"], labels, CALIBRATION, shared_items=True
     )
     votes = judgments[judgments["generator"] == "g5"]
-    extended = fit.add_generators(
+    extended = TransferModel().add_generators(
+        fit,
         votes.pivot_table("label", "generator", "validator"),
         votes.pivot_table("label", "generator", "validator", aggfunc="count"),
     )

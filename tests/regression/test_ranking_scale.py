@@ -21,6 +21,7 @@ from regression.data.anchors import Anchors
 from regression.latent.worlds import transfer_world
 from regression.ranking import compare, leaderboard, rank_sets, rank_sets_from_decisions
 from regression.ranking.family import PairFamily, TooFewDrawsWarning, pair_positions
+from regression.ranking.plot import plot_board
 from regression.results import Summary
 from regression.transfer.model import TransferModel
 
@@ -217,11 +218,11 @@ def test_a_large_board_shows_its_top_and_the_generators_named():
     assert any("top 10 of 60" in note for note in summary.notes)
     with pytest.raises(InputError, match="generator 'nope' is not on this leaderboard"):
         board.summary(generators=["nope"])
-    figure = board.plot(generators=["g0"])
+    figure = plot_board(board, generators=["g0"])
     assert len(figure.axes) == 2 and "all 60" in figure.axes[1].get_title(loc="left")
     assert figure.axes[0].get_xlabel() == "precision, 95% interval"
     plt.close(figure)
-    figure = board.plot(quantity="win rate")
+    figure = plot_board(board, quantity="win rate")
     assert figure.axes[0].get_xlabel() == "win rate, 95% interval"
     plt.close(figure)
 

@@ -178,7 +178,8 @@ def test_results_without_item_votes_refuse():
     old = items.judgments["generator"] != "g5"
     base = _fit(items.judgments[old], items.human_labels, list(items.annotated))
     counts = counts_from_judgments(items.judgments[~old])
-    extended = base.add_generators(counts.rates, counts.n_labelled.astype(float))
+    model = LatentTraitModel(loss="likelihood", n_restarts=1)  # as _fit
+    extended = model.add_generators(base, counts.rates, counts.n_labelled.astype(float))
     with pytest.raises(ValueError, match=r"extended with add_generators\(\)"):
         extended.interval(method="items", n_boot=5)
     with pytest.raises(ValueError, match=r"method \('item'\) not recognized.*'items'"):

@@ -125,8 +125,9 @@ def test_new_generator_in_one_call():
             world.annotated,
         )
     )
-    extended = partial.add_generators(
-        counts.rates.iloc[[-1]], counts.n_labelled.iloc[[-1]].astype(float)
+    model = LatentTraitModel(loss="likelihood", n_restarts=2)  # as _world_fit
+    extended = model.add_generators(
+        partial, counts.rates.iloc[[-1]], counts.n_labelled.iloc[[-1]].astype(float)
     )
     new = counts.generators[-1]
     assert extended.precision.index[-1] == new

@@ -151,11 +151,11 @@ def test_add_generators_matches_a_fit_on_all_rows():
     first, rest = list(rates.index[:6]), list(rates.index[6:])
     anchors = world_anchors(world, cal)
     part = TransferModel().fit(rates.loc[first], n.loc[first], anchors=anchors)
-    grown = part.add_generators(rates.loc[rest], n.loc[rest])
+    grown = TransferModel().add_generators(part, rates.loc[rest], n.loc[rest])
     full = TransferModel().fit(rates, n, anchors=anchors)
     pd.testing.assert_series_equal(grown.precision, full.precision)
     with pytest.raises(ValueError, match="already in the fit"):
-        part.add_generators(rates.loc[first[:1]], n.loc[first[:1]])
+        TransferModel().add_generators(part, rates.loc[first[:1]], n.loc[first[:1]])
 
 
 def test_inputs_it_cannot_use_are_named():
@@ -250,7 +250,7 @@ def test_added_generators_keep_the_partially_labelled_estimates():
         base = TransferModel().fit_table(old, labels)
     assert partial in base.partial.estimates
     counts = counts_from_judgments(world.judgments[world.judgments["generator"] == new])
-    added = base.add_generators(counts.rates, counts.n_labelled.astype(float))
+    added = TransferModel().add_generators(base, counts.rates, counts.n_labelled.astype(float))
     assert added.partial is base.partial
     assert added.precision[partial] == base.precision[partial]
     table = added.interval()
