@@ -6,7 +6,7 @@ battles, three judges each judging every battle in both orders (90,000
 verdict rows) and 1,000 human votes, written as the two CSV files a user
 gives. The baseline is the library's part, measured in the same run: the fit
 (``PairwiseModel().fit_table`` on the frames) and the leaderboard
-(:func:`jurycal.report.pairwise_board`, rank sets from 20,000 draws). Beside
+(:func:`regression.pairwise.board.pairwise_board`, rank sets from 20,000 draws). Beside
 it: reading the two files as the command does, the command in this process
 (``--json``: read, check, fit, rank, print), with ``--report`` (the card and its
 figure), and the command in a fresh process (Python's start and the imports
@@ -95,7 +95,7 @@ def _fresh(argv: list[str]) -> float:
 
 def main() -> None:
     from jurycal.cli.reading import read_input
-    from jurycal.report import pairwise_board
+    from regression.pairwise.board import pairwise_board
 
     verdicts, human = arena()
     print(f"Load average at the start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.\n")

@@ -55,7 +55,6 @@ from jurycal.report import (
     add_comparison,
     add_leaderboard,
     add_pairwise_leaderboard,
-    pairwise_board,
     section,
 )
 from regression import (
@@ -67,6 +66,7 @@ from regression import (
 )
 from regression.latent.plots import plot_validator_rates
 from regression.pairwise import PairwiseModel
+from regression.pairwise.board import pairwise_board
 from regression.single_judge import CalibrationTable
 from repair import repair_judgments
 

@@ -224,11 +224,11 @@ def fit_pairwise(
     """Read, check (once) and fit the pairwise files: the result, its board and its summary.
 
     The board is None without human votes, or with fewer than two generators
-    voted enough for an interval (:func:`jurycal.report.pairwise_board`). An input
+    voted enough for an interval (:func:`regression.pairwise.board.pairwise_board`). An input
     error is placed at its file's line.
     """
-    from jurycal.report import pairwise_board, pairwise_summary
     from regression.pairwise import PairwiseModel
+    from regression.pairwise.board import pairwise_board, pairwise_summary
 
     verdicts, human = read_pairwise(verdicts_path, human_path, usage)
     model = PairwiseModel(estimand=estimand, seed=seed)
@@ -336,7 +336,7 @@ def _payload(
 ) -> dict[str, Any]:
     """The JSON: every generator's row, the pairs and their level (the board's step-down
     decisions, or those asked for), the judges, what the intervals cover."""
-    from jurycal.report import pairwise_rows
+    from regression.pairwise.board import pairwise_rows
 
     rows = pairwise_rows(result, board, args.alpha)
     return {

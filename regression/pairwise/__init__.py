@@ -8,7 +8,9 @@ predicts a battle's human verdict from the judges'; :mod:`~regression.pairwise.w
 estimates each generator's win rate and :mod:`~regression.pairwise.davidson` its
 Bradley-Terry-Davidson strength, both behind :class:`PairwiseModel`
 (:mod:`~regression.pairwise.model`), their results on the result contract (and ranked
-through :mod:`regression.ranking`) in :mod:`~regression.pairwise.result`.
+through :mod:`regression.ranking`) in :mod:`~regression.pairwise.result`, their
+leaderboard (the generators an interval can rank, every generator's row, the summary)
+in :mod:`~regression.pairwise.board`.
 :mod:`~regression.pairwise.suggest` chooses the battles to send to human voters
 and :mod:`~regression.pairwise.plan` says how many votes a width needs;
 :mod:`~regression.pairwise.simulate` simulates arenas with known win rates.

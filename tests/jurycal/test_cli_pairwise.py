@@ -12,14 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jurycal.datasets import load_arena_pairwise
-from jurycal.report import (
-    Report,
-    add_pairwise_leaderboard,
-    pairwise_board,
-    pairwise_rows,
-    pairwise_summary,
-)
+from jurycal.report import Report, add_pairwise_leaderboard
 from regression.pairwise import PairwiseModel
+from regression.pairwise.board import pairwise_board, pairwise_rows, pairwise_summary
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jurycal.datasets import load_agreeableness_judgments
-from jurycal.report import pairwise_board
 from regression.pairwise import PairwiseModel
+from regression.pairwise.board import pairwise_board
 from regression.ranking import Leaderboard, compare
 
 # the arena's four generators (the bundled data's README)
@@ -40,8 +40,9 @@ def _files(arena):
 def drawn(monkeypatch):
     """Count the figures drawn, each a blank small one (the card's PNG then takes no time)."""
     import jurycal.report
+    import regression.ranking.plot
 
-    calls = {"pairwise_plot": 0, "Leaderboard.plot": 0}
+    calls = {"pairwise_plot": 0, "plot_board": 0}
 
     def blank(name):
         def draw(*args, **kwargs):
@@ -51,7 +52,7 @@ def drawn(monkeypatch):
         return draw
 
     monkeypatch.setattr(jurycal.report, "pairwise_plot", blank("pairwise_plot"))
-    monkeypatch.setattr(Leaderboard, "plot", blank("Leaderboard.plot"))
+    monkeypatch.setattr(regression.ranking.plot, "plot_board", blank("plot_board"))
     yield calls
     plt.close("all")  # the blank figures, so later tests do not inherit them
 
@@ -319,12 +320,14 @@ def test_an_error_lands_in_the_file_of_its_table_else_of_its_column(
 def test_pairwise_rank_builds_the_summary_and_the_figure_once(
     arena, tmp_path, monkeypatch, run_cli, drawn
 ):
-    import jurycal.report
+    import regression.pairwise.board
 
     built = []
-    summarise = jurycal.report.pairwise_summary
+    summarise = regression.pairwise.board.pairwise_summary
     monkeypatch.setattr(
-        jurycal.report, "pairwise_summary", lambda *a, **k: built.append(1) or summarise(*a, **k)
+        regression.pairwise.board,
+        "pairwise_summary",
+        lambda *a, **k: built.append(1) or summarise(*a, **k),
     )
     argv = ["rank", *_files(arena), "--report", str(tmp_path / "card")]
     code, out, err = run_cli([*argv, "--plot", str(tmp_path / "board.png")])
@@ -347,7 +350,7 @@ def test_judgments_rank_builds_the_summary_and_the_figure_once(
         [*argv, "--report", str(tmp_path / "card"), "--plot", str(tmp_path / "board.png")]
     )
     assert code == 0, err
-    assert (len(built), drawn["Leaderboard.plot"]) == (1, 1)
+    assert (len(built), drawn["plot_board"]) == (1, 1)
     assert (tmp_path / "card-1.png").exists() and (tmp_path / "board.png").exists()
 
 
