@@ -30,8 +30,8 @@ from regression.checks import (
     plain,
     require_columns,
 )
-from regression.intervals import ConfidenceInterval, IntervalMixin, wilson_interval
-from regression.results import Summary, interval_frame
+from regression.intervals import ConfidenceInterval, OneEstimate, wilson_interval
+from regression.results import Result, interval_frame
 
 __all__ = [
     "PRECISION_COVERS",
@@ -46,7 +46,7 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class Proportion(IntervalMixin):
+class Proportion(OneEstimate):
     """A proportion ``k / n`` of item counts, with its Wilson interval. Arrays broadcast.
 
     Attributes
@@ -58,6 +58,16 @@ class Proportion(IntervalMixin):
     k: np.ndarray
     n: np.ndarray
 
+    method: ClassVar[str] = "wilson"
+    covers: ClassVar[str] = "binomial sampling of the items (Wilson score interval)"
+    warnings: ClassVar[tuple[str, ...]] = ()
+    title: ClassVar[str] = "Proportion"
+
+    def diagnostics(self) -> pd.DataFrame:
+        """The counts behind each proportion: ``k`` and ``n``."""
+        k, n = np.broadcast_arrays(np.asarray(self.k), np.asarray(self.n))
+        return pd.DataFrame({"k": k.reshape(-1), "n": n.reshape(-1)})
+
     @property
     def estimate(self) -> np.ndarray:
         """``k / n`` (NaN where ``n == 0``)."""
@@ -66,7 +76,7 @@ class Proportion(IntervalMixin):
         np.divide(k, n, out=out, where=n > 0)
         return out
 
-    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+    def bounds(self, alpha: float = 0.05, alternative: str = "two-sided") -> ConfidenceInterval:
         """Wilson score interval at level ``1 - alpha`` (NaN where ``n == 0``)."""
         k, n = np.broadcast_arrays(np.asarray(self.k), np.asarray(self.n))
         low, high = np.full(k.shape, np.nan), np.full(k.shape, np.nan)
@@ -86,14 +96,13 @@ PRECISION_COVERS = (
 
 
 @dataclass(frozen=True)
-class EnsemblePrecision(IntervalMixin):
+class EnsemblePrecision(Result):
     """Per-generator ensemble precision: the fraction of labelled items labelled valid.
 
     It answers the result contract of :mod:`regression.results`: :meth:`interval`
     (one row per generator, method ``"ensemble"``), :attr:`covers`,
     :attr:`method`, :attr:`warnings`, :meth:`to_frame`, :meth:`summary` and
-    :meth:`diagnostics`; :attr:`ci` and :meth:`confidence_interval` give the
-    Wilson bounds as a ``(low, high)`` pair of arrays.
+    :meth:`diagnostics` (:class:`~regression.results.Result`).
 
     Attributes
     ----------
@@ -114,27 +123,15 @@ class EnsemblePrecision(IntervalMixin):
     n_unlabelled: np.ndarray
     warnings: tuple[str, ...] = ()
 
-    #: :meth:`summary` takes no option beyond ``alpha`` (the result contract).
-    SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ()
-
-    @property
-    def method(self) -> str:
-        """The estimator's name in :data:`regression.results.METHODS`."""
-        return "ensemble"
-
-    @property
-    def covers(self) -> str:
-        """What the interval accounts for."""
-        return PRECISION_COVERS
+    method: ClassVar[str] = "ensemble"
+    covers: ClassVar[str] = PRECISION_COVERS
+    title: ClassVar[str] = "Ensemble precision per generator"
+    ESTIMATES: ClassVar[str] = "precision"
 
     @property
     def estimate(self) -> np.ndarray:
         """``n_valid / n_labelled`` per generator."""
         return Proportion(self.n_valid, self.n_labelled).estimate
-
-    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
-        """Wilson interval per generator; covers item sampling, not the ensemble's bias."""
-        return Proportion(self.n_valid, self.n_labelled).confidence_interval(1 - alpha, alternative)
 
     def _index(self) -> pd.Index:
         return pd.Index(list(self.generators), name="generator")
@@ -154,17 +151,14 @@ class EnsemblePrecision(IntervalMixin):
         ValueError
             ``alpha`` not strictly between 0 and 1, or an unknown ``alternative``.
         """
-        low, high = self._bounds(check_alpha(alpha), check_alternative(alternative))
+        proportion = Proportion(self.n_valid, self.n_labelled)
+        low, high = proportion.bounds(check_alpha(alpha), check_alternative(alternative))
         return interval_frame(self._index(), self.estimate, low, high, self.method)
 
-    def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
-        """One row per generator: ``estimate, low, high, n_valid, n_labelled, n_unlabelled``."""
-        low, high = self._bounds(check_alpha(alpha), "two-sided")
+    def details(self, alpha: float = 0.05) -> pd.DataFrame:
+        """Per generator: ``n_valid, n_labelled, n_unlabelled``."""
         return pd.DataFrame(
             {
-                "estimate": self.estimate,
-                "low": low,
-                "high": high,
                 "n_valid": self.n_valid,
                 "n_labelled": self.n_labelled,
                 "n_unlabelled": self.n_unlabelled,
@@ -191,14 +185,9 @@ class EnsemblePrecision(IntervalMixin):
             index=self._index(),
         )
 
-    def summary(self, alpha: float = 0.05) -> Summary:
-        """The report: precision per generator with its interval, what it covers, warnings."""
-        return Summary(
-            "Ensemble precision per generator",
-            {"precision": self.to_frame(alpha)},
-            notes=(f"{1 - alpha:.0%} Wilson intervals covering {self.covers}.",),
-            warnings=self.warnings,
-        )
+    def summary_notes(self, alpha: float, **options: Any) -> tuple[str, ...]:
+        """The level of the Wilson intervals and what they cover."""
+        return (f"{1 - alpha:.0%} Wilson intervals covering {self.covers}.",)
 
 
 @dataclass(frozen=True)
@@ -254,7 +243,7 @@ class EnsembleRates:
         rows = {}
         for name in ("tpr", "tnr", "ppv", "npv"):
             p: Proportion = getattr(self, name)
-            low, high = p.confidence_interval(1 - alpha)
+            low, high = p.bounds(alpha)
             rows[name] = {
                 "estimate": float(p.estimate),
                 "low": float(low),
@@ -281,7 +270,7 @@ def ensemble_precision(labels: Any, generator: Any = None) -> EnsemblePrecision:
     Returns
     -------
     EnsemblePrecision
-        ``.estimate``, ``.interval()`` and ``.confidence_interval()`` (Wilson),
+        ``.estimate``, ``.interval()`` (Wilson),
         ``.to_frame()``, ``.summary()``, ``.diagnostics()``, ``.warnings``.
 
     Raises
@@ -301,8 +290,7 @@ def ensemble_precision(labels: Any, generator: Any = None) -> EnsemblePrecision:
     >>> p = ensemble_precision([1, 1, 0, 1, np.nan], generator=["a", "a", "a", "b", "b"])
     >>> p.estimate.round(4).tolist(), p.n_unlabelled.tolist()
     ([0.6667, 1.0], [0, 1])
-    >>> low, high = p.confidence_interval()
-    >>> [round(float(x), 4) for x in (low[0], high[0])]
+    >>> p.interval().loc["a", ["low", "high"]].round(4).tolist()
     [0.2077, 0.9385]
     """
     values = _check_labels(labels)

@@ -307,9 +307,11 @@ def arena_section(report: Report, seed: int, n_boot: int) -> None:
                 {
                     "opponent": short[opp],
                     "truth": test["human"].mean(),
-                    "naive": _with_interval(res.naive.estimate, res.naive.ci),
-                    "rogan_gladen": _with_interval(res.rogan_gladen.estimate, res.rogan_gladen.ci),
-                    "ppi++": _with_interval(res.ppi.estimate, res.ppi.ci),
+                    "naive": _with_interval(res.naive.estimate, res.naive.bounds()),
+                    "rogan_gladen": _with_interval(
+                        res.rogan_gladen.estimate, res.rogan_gladen.bounds()
+                    ),
+                    "ppi++": _with_interval(res.ppi.estimate, res.ppi.bounds()),
                     "tpr": res.tpr,
                     "tnr": res.tnr,
                     "J": res.youden_j,

@@ -229,7 +229,7 @@ def add_single_judge(
     c = result.calibration
     alpha = result.alpha
     percent = f"{1 - alpha:.0%}"
-    frame = result.to_frame(alpha).reset_index()[
+    frame = result.estimators(alpha).reset_index()[
         ["method", "estimate", "low", "high", "se", "covers"]
     ]
     quality = result.judge_quality(alpha).reset_index()
@@ -263,6 +263,7 @@ def add_comparison(report: Report, comparison: ModelComparison, *, level: int = 
         else "independent test sets"
     )
     dj = comparison.delta_j
+    dj_low, dj_high = dj.bounds(dj.alpha, dj.alternative)
     notes = [
         f"Task: model comparison, Delta theta = theta[{a}] - theta[{b}]; {design}. "
         f"Calibration: model-specific (m = {comparison.calibration_a.m} for {a}, "
@@ -270,7 +271,7 @@ def add_comparison(report: Report, comparison: ModelComparison, *, level: int = 
         f"m = {comparison.calibration_shared.m}); shared calibration assumes the judge is "
         "equally good on both models.",
         f"Delta J = J[{a}] - J[{b}] = {dj.estimate:+.3f} "
-        f"[{dj.ci[0]:+.3f}, {dj.ci[1]:+.3f}] (bootstrap over calibration items)"
+        f"[{dj_low:+.3f}, {dj_high:+.3f}] (bootstrap over calibration items)"
         + (
             "; the interval excludes 0: shared calibration is not defensible."
             if dj.excludes_zero
@@ -279,7 +280,8 @@ def add_comparison(report: Report, comparison: ModelComparison, *, level: int = 
     ]
     if not comparison.warnings:
         notes.append(_NO_WARNING)
-    frame = comparison.to_frame().reset_index()
+    frame = comparison.to_frame(comparison.alpha).reset_index(drop=True)
+    frame["covers"] = [est.covers for est in comparison.estimates]
     tables = {
         "Estimates with bootstrap intervals (Fiedler App. E.4) and delta-method SEs": frame[
             ["method", "estimate", "low", "high", "se_delta", "covers"]

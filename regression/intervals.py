@@ -6,29 +6,27 @@ One convention for one-sided intervals, scipy's (as in ``scipy.stats.binomtest``
 ``'greater'`` gives ``(low, upper_limit)`` (a lower confidence bound).
 Bounds for proportions are clipped to [0, 1].
 
-:class:`IntervalMixin` gives every result class the same pair: the property
-``ci`` (the interval at the result's own level and sidedness) and the method
-``confidence_interval(confidence_level, alternative)``.
+:class:`OneEstimate` is the :class:`~regression.results.Result` of one
+estimand: it computes its ``bounds(alpha, alternative)`` and the base's
+``interval(alpha)`` table is built from them.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import numpy as np
 from scipy import stats
 
 from regression.checks import check_alpha, check_alternative, check_counts
-from regression.results import interval_frame
+from regression.results import Result, interval_frame
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
     "ConfidenceInterval",
-    "IntervalMixin",
-    "TableIntervalMixin",
-    "alpha_from_level",
+    "OneEstimate",
     "normal_bounds",
     "normal_quantile",
     "wald_interval",
@@ -43,94 +41,65 @@ class ConfidenceInterval(NamedTuple):
     high: np.ndarray | float
 
 
-def alpha_from_level(confidence_level: float) -> float:
-    """``1 - confidence_level``, raising unless the level lies strictly between 0 and 1.
+class OneEstimate(Result):
+    """A :class:`~regression.results.Result` of one estimand, its interval from :meth:`bounds`.
 
-    Examples
-    --------
-    >>> round(alpha_from_level(0.9), 10)
-    0.1
-    """
-    level = float(confidence_level)
-    if not 0.0 < level < 1.0:
-        raise ValueError(
-            f"confidence_level ({confidence_level!r}) must lie strictly between 0 and 1."
-        )
-    return 1.0 - level
-
-
-class IntervalMixin:
-    """``ci`` and ``confidence_interval`` for a result class, from one method that computes bounds.
-
-    A result inherits this and defines ``_bounds(alpha, alternative)``, which
-    returns the interval at level ``1 - alpha`` for an ``alpha`` and an
-    ``alternative`` already checked. A result that carries its own level and
-    sidedness has ``alpha`` and ``alternative`` attributes (dataclass fields or
-    properties); without them :attr:`ci` is the two-sided 95 % interval. Such
-    dataclass fields need defaults: without one, the dataclass would take the
-    mixin's property as the default.
+    A subclass defines ``estimate``, :attr:`ESTIMAND` (the row's name) and
+    :meth:`bounds`, which returns ``(low, high)`` at level ``1 - alpha`` for an
+    ``alpha`` and an ``alternative`` already checked; :meth:`interval` is then
+    the one-row table of the contract. ``estimate`` may be an array (a
+    proportion per generator): then the rows are numbered.
 
     Examples
     --------
     >>> from dataclasses import dataclass
     >>> @dataclass(frozen=True)
-    ... class Share(IntervalMixin):
+    ... class Share(OneEstimate):
     ...     k: int
     ...     n: int
-    ...     alpha: float = 0.05
-    ...     alternative: str = "two-sided"
-    ...     def _bounds(self, alpha, alternative):
+    ...     method: str = "naive"
+    ...     def bounds(self, alpha=0.05, alternative="two-sided"):
     ...         low, high = wilson_interval(self.k, self.n, alpha, alternative)
     ...         return ConfidenceInterval(float(low), float(high))
-    >>> [round(b, 4) for b in Share(0, 10).ci]
-    [0.0, 0.2775]
-    >>> Share(0, 10).confidence_interval(0.9, "greater").high
-    1.0
+    ...     @property
+    ...     def estimate(self):
+    ...         return self.k / self.n
+    >>> Share(0, 10).interval()
+              estimate  low    high method
+    estimand
+    share          0.0  0.0  0.2775  naive
     """
 
-    @property
-    def alpha(self) -> float:
-        """1 - the confidence level of :attr:`ci`."""
-        return 0.05
+    #: What the one row of :meth:`interval` is called.
+    ESTIMAND: ClassVar[str] = "share"
 
-    @property
-    def alternative(self) -> str:
-        """Sidedness of :attr:`ci`: 'two-sided', 'less' (upper bound) or 'greater' (lower bound)."""
-        return "two-sided"
+    if TYPE_CHECKING:
 
-    @property
-    def ci(self) -> ConfidenceInterval:
-        """The interval at the result's own level ``1 - alpha`` and sidedness."""
-        return self.confidence_interval(1 - self.alpha, self.alternative)
+        @property
+        def estimate(self) -> Any:
+            """The point estimate."""
 
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided"
-    ) -> ConfidenceInterval:
-        """The interval at ``confidence_level``; ``'less'`` bounds from above, ``'greater'`` from below.
+    def bounds(self, alpha: float = 0.05, alternative: str = "two-sided") -> ConfidenceInterval:
+        """``(low, high)`` at level ``1 - alpha``: the numbers behind :meth:`interval`."""
+        raise NotImplementedError(f"{type(self).__name__} does not define bounds.")
 
-        Raises
-        ------
-        ValueError
-            If ``confidence_level`` is not strictly between 0 and 1, or
-            ``alternative`` is not 'two-sided', 'less' or 'greater'.
-        """
-        return self._bounds(alpha_from_level(confidence_level), check_alternative(alternative))
-
-    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
-        raise NotImplementedError(f"{type(self).__name__} does not define _bounds.")
-
-    def estimand_interval(
-        self, estimand: str, estimate: float, method: str, alpha: float, alternative: str
-    ) -> pd.DataFrame:
-        """The contract's ``interval()`` table of a result with one estimand: one row, ``estimand``.
+    def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
+        """The interval at level ``1 - alpha``: one row, indexed by the estimand (:attr:`ESTIMAND`).
 
         Raises
         ------
         ValueError
             ``alpha`` not strictly between 0 and 1, or an unknown ``alternative``.
         """
-        low, high = self._bounds(check_alpha(alpha), check_alternative(alternative))
-        return interval_frame([estimand], estimate, low, high, method, index_name="estimand")
+        low, high = self.bounds(check_alpha(alpha), check_alternative(alternative))
+        estimate = np.asarray(self.estimate, dtype=float)
+        if estimate.ndim == 0:
+            return interval_frame(
+                [self.ESTIMAND], estimate, low, high, self.method, index_name="estimand"
+            )
+        return interval_frame(
+            range(estimate.size), estimate, low, high, self.method, index_name=None
+        )
 
 
 def normal_quantile(alpha: float, alternative: str = "two-sided") -> float:
@@ -214,22 +183,3 @@ def _check_binomial(k: np.ndarray | int, n: np.ndarray | int) -> tuple[np.ndarra
     if np.any(k_arr > n_arr):
         raise ValueError(f"k ({k!r}) must not be greater than n ({n!r}).")
     return np.broadcast_arrays(k_arr, n_arr)  # type: ignore[return-value]
-
-
-class TableIntervalMixin:
-    """``confidence_interval`` for a result whose ``interval(alpha, alternative=...)`` is a table.
-
-    The many-generator results (latent-trait, transfer) compute their intervals
-    as a table with ``low`` and ``high`` columns; this is scipy's
-    ``confidence_interval(confidence_level)`` view of that table, written once.
-    Extra keywords (an interval ``method``, ``n_boot``) go to ``interval``.
-    """
-
-    def confidence_interval(
-        self, confidence_level: float = 0.95, alternative: str = "two-sided", **options: Any
-    ) -> ConfidenceInterval:
-        """``(low, high)`` Series of :meth:`interval` at ``confidence_level``."""
-        alpha = alpha_from_level(confidence_level)
-        # every result that inherits this defines interval(alpha, *, alternative, ...)
-        table = self.interval(alpha, alternative=alternative, **options)  # type: ignore[attr-defined]
-        return ConfidenceInterval(table["low"], table["high"])

@@ -26,7 +26,7 @@ import pandas as pd
 
 from regression.latent.model import LatentTraitModel
 from regression.latent.result import LatentTraitResult
-from regression.results import EstimateResult
+from regression.results import Result
 from regression.settings import Settings
 from regression.transfer.model import TransferModel
 from regression.transfer.result import TransferResult
@@ -103,7 +103,7 @@ def fit(
     estimator: str = DEFAULT,
     shared_items: bool = False,
     **settings: Any,
-) -> EstimateResult:
+) -> Result:
     """Every generator's precision from the judgments table and the human labels, in one line.
 
     ``make_estimator(estimator, **settings).fit_table(judgments, human_labels, ...)``.
@@ -126,7 +126,7 @@ def fit(
 
     Returns
     -------
-    EstimateResult
+    Result
         A :class:`~regression.transfer.result.TransferResult` for ``"transfer"``,
         a :class:`~regression.latent.result.LatentTraitResult` for the others.
 
@@ -139,7 +139,7 @@ def fit(
     ('TransferResult', 'transfer')
     """
     model = make_estimator(estimator, **settings)
-    result: EstimateResult = model.fit_table(
+    result: Result = model.fit_table(
         judgments, human_labels, calibration_generators, shared_items=shared_items
     )
     return result

@@ -1,30 +1,38 @@
-"""One result contract for every estimate.
+"""One result base for every estimate.
 
 Every estimator's result (single-judge Rogan-Gladen and PPI++, ensemble
 precision, the latent-trait fit, the transfer estimator, the partial-label
-estimate) answers the same calls, so that a caller (the CLI, the report, a
-notebook) never branches on a result's type:
+estimate, the pairwise fits, a comparison of two models, a leaderboard) is a
+:class:`Result`, so that a caller (the CLI, the report, a notebook) never
+branches on a result's type. A result defines
 
-* ``interval(alpha=0.05, *, alternative="two-sided")``: a DataFrame indexed
-  by what was estimated (generators for a multi-generator result) with the
-  columns :data:`INTERVAL_COLUMNS` (``estimate, low, high, method``) and,
-  where they apply, :data:`ROLE_COLUMNS` (``role, n_labels``); build it with
-  :func:`interval_frame`.
+* ``interval(alpha=0.05, *, alternative="two-sided")``: the one interval
+  spelling, a DataFrame indexed by what was estimated (generators for a
+  multi-generator result) with the columns :data:`INTERVAL_COLUMNS`
+  (``estimate, low, high, method``) and, where they apply, :data:`ROLE_COLUMNS`
+  (``role, n_labels``); build it with :func:`interval_frame`;
+* ``diagnostics()``: a DataFrame of the checks that say when not to trust it;
+* ``method``: the estimator's name, one of :data:`METHODS`, spelled one way;
 * ``covers``: a sentence, what the interval accounts for (a typed field: a
-  DataFrame's ``attrs`` do not survive most pandas operations).
-* ``method``: the estimator's name, one of :data:`METHODS`, spelled one way.
-* ``to_frame(alpha=0.05)``: one row per estimate with everything a table shows.
-* ``summary(alpha=0.05)``: a :class:`Summary`, rendered as text, Markdown or HTML.
-* ``diagnostics()``: a DataFrame of the checks that say when not to trust it.
-* ``warnings``: the warnings raised while fitting, as text, kept on the result.
-* ``SUMMARY_OPTIONS``: a class attribute, the keyword options ``summary``
-  takes beyond ``alpha`` (interval settings, ``truth``), so that a caller
-  (the CLI) passes each result the options it has without naming its type.
+  DataFrame's ``attrs`` do not survive most pandas operations);
+* ``warnings``: the warnings raised while fitting, as text, kept on the result;
+* ``title``: the title of its summary;
 
-:class:`EstimateResult` states this as a :class:`typing.Protocol`.
-Multi-generator results also answer ``joint_error()`` (a :class:`JointError`,
-the joint distribution of the estimates' errors, which comparisons and rank
-sets need because the generators' errors move together).
+and the base builds the rest from them, once:
+
+* ``to_frame(alpha=0.05)``: ``interval(alpha)`` with the result's per-row
+  ``details(alpha)`` beside it (the counts behind each estimate, ...);
+* ``summary(alpha=0.05)``: a :class:`Summary` (text, Markdown or HTML) of
+  ``to_frame(alpha)``, the ``summary_tables(alpha)`` (by default
+  ``diagnostics()``) and the ``summary_notes(alpha)`` (by default the level and
+  what the interval covers).
+
+``SUMMARY_OPTIONS`` (a class attribute) names the keyword options a result's
+``summary`` takes beyond ``alpha``, so that a caller (the CLI) passes each
+result the options it has without naming its type. Multi-generator results also
+answer ``joint_error()`` (a :class:`JointError`, the joint distribution of the
+estimates' errors, which comparisons and rank sets need because the
+generators' errors move together).
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -43,8 +51,8 @@ __all__ = [
     "ROLES",
     "ROLE_MEANINGS",
     "ROLE_COLUMNS",
-    "EstimateResult",
     "JointError",
+    "Result",
     "Summary",
     "interval_frame",
     "flat_table",
@@ -82,6 +90,13 @@ METHODS = {
     "calibration_mean": "calibration mean",
     "mean_of_judges": "mean of judges",
     "partial": "prediction-powered estimate from partial labels",
+    "wilson": "a share of item counts with its Wilson score interval",
+    "agresti-caffo": "Youden's J with the Agresti-Caffo interval (Lee et al., eqs. (10)-(11))",
+    "bootstrap": "percentile bootstrap (Fiedler App. E.4)",
+    "comparison": "Delta theta by four estimators side by side (Fiedler Table 2)",
+    "rg-shared": "Delta theta, Rogan-Gladen with one shared calibration table (Fiedler section 6)",
+    "rg-model-specific": "Delta theta, Rogan-Gladen with each model's calibration (Fiedler section 6)",
+    "ppi++-model-specific": "Delta theta, PPI++ with each model's calibration (Fiedler section 6)",
 }
 
 
@@ -150,34 +165,88 @@ def interval_frame(
     return table
 
 
-@runtime_checkable
-class EstimateResult(Protocol):
-    """What every result answers (see the module docstring)."""
+class Result:
+    """The base of every result: :meth:`to_frame` and :meth:`summary` from :meth:`interval` and :meth:`diagnostics`.
 
-    method: str
-    warnings: tuple[str, ...]
-    SUMMARY_OPTIONS: ClassVar[tuple[str, ...]]
+    A subclass defines :meth:`interval`, :meth:`diagnostics`, ``method``,
+    ``covers``, ``warnings`` and ``title`` (fields or properties), and where it
+    has more to say, :meth:`details`, :meth:`summary_tables` and
+    :meth:`summary_notes` (see the module docstring).
+    """
 
-    @property
-    def covers(self) -> str:
-        """What the interval accounts for, in a sentence."""
-        ...
+    #: The keyword options :meth:`summary` takes beyond ``alpha`` (the CLI reads this).
+    SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ()
+    #: The name of the :meth:`to_frame` table in :meth:`summary`.
+    ESTIMATES: ClassVar[str] = "estimates"
+
+    if (
+        TYPE_CHECKING
+    ):  # fields or properties of the subclass; no default here for a dataclass to take
+
+        @property
+        def method(self) -> str:
+            """The estimator's name, one of :data:`METHODS`."""
+
+        @property
+        def covers(self) -> str:
+            """What the interval accounts for, in a sentence."""
+
+        @property
+        def warnings(self) -> tuple[str, ...]:
+            """The warnings raised while fitting."""
+
+        @property
+        def title(self) -> str:
+            """The title of :meth:`summary`."""
 
     def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
-        """Columns :data:`INTERVAL_COLUMNS` (and :data:`ROLE_COLUMNS` where they apply)."""
-        ...
-
-    def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
-        """One row per estimate."""
-        ...
-
-    def summary(self, alpha: float = 0.05) -> Summary:
-        """The report of the result (with the keyword options ``SUMMARY_OPTIONS`` names)."""
-        ...
+        """Columns :data:`INTERVAL_COLUMNS` (and :data:`ROLE_COLUMNS` where they apply) at level ``1 - alpha``."""
+        raise NotImplementedError(f"{type(self).__name__} does not define interval.")
 
     def diagnostics(self) -> pd.DataFrame:
         """The checks that say when not to trust the estimate."""
-        ...
+        raise NotImplementedError(f"{type(self).__name__} does not define diagnostics.")
+
+    def details(self, alpha: float = 0.05) -> pd.DataFrame | None:
+        """Per-row columns :meth:`to_frame` shows beside the interval at ``alpha``, indexed as it is (None: none)."""
+        return None
+
+    def summary_tables(self, alpha: float) -> dict[str, pd.DataFrame]:
+        """The tables :meth:`summary` shows after the estimates: :meth:`diagnostics`."""
+        return {"diagnostics": self.diagnostics()}
+
+    def summary_notes(self, alpha: float, **options: Any) -> tuple[str, ...]:
+        """The notes of :meth:`summary`: the level and what the interval covers."""
+        return (f"{1 - alpha:.0%} intervals cover {self.covers}.",)
+
+    def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
+        """One row per estimate: :meth:`interval` at ``alpha`` and the :meth:`details` beside it."""
+        table = self.interval(alpha)
+        details = self.details(alpha)
+        if details is None:
+            return table
+        return table.join(details.drop(columns=table.columns.intersection(details.columns)))
+
+    def summary(self, alpha: float = 0.05, **options: Any) -> Summary:
+        """The report: :meth:`to_frame`, the :meth:`summary_tables`, the :meth:`summary_notes`, the warnings.
+
+        ``options``: the keywords the result's ``SUMMARY_OPTIONS`` name, for :meth:`to_frame`
+        and :meth:`summary_notes`.
+        """
+        unknown = sorted(set(options) - set(self.SUMMARY_OPTIONS))
+        if unknown:
+            raise TypeError(
+                f"{type(self).__name__}.summary() takes no option {unknown[0]!r}; its options "
+                f"are {list(self.SUMMARY_OPTIONS)}."
+            )
+        # a result with SUMMARY_OPTIONS takes them as keywords of its to_frame
+        frame = self.to_frame(alpha, **options)
+        return Summary(
+            self.title,
+            {self.ESTIMATES: frame, **self.summary_tables(alpha)},
+            notes=tuple(self.summary_notes(alpha, **options)),
+            warnings=tuple(self.warnings),
+        )
 
 
 @dataclass(frozen=True, eq=False)

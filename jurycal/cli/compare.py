@@ -153,13 +153,13 @@ def run(args: argparse.Namespace) -> int:
         "models": [name_a, name_b],
         "paired": paired,
         "shared_calibration": args.shared,
-        "estimators": result.to_frame(),
+        "estimators": result.to_frame(result.alpha),
         "delta_j": result.delta_j.estimate,
-        "delta_j_ci": list(result.delta_j.ci),
+        "delta_j_ci": list(result.delta_j.bounds(result.delta_j.alpha, result.delta_j.alternative)),
         "warnings": list(result.warnings),
     }
     written = save_plot(args, plot_comparison(result)) if plot_path(args) else None
     payload["plot"] = written
-    text = summary_text(result.summary())
+    text = summary_text(result.summary(result.alpha))
     emit(args, text, payload, warnings=result.warnings, written=[written] if written else [])
     return 0

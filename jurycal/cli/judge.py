@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         "method": result.method,
         "model": args.model,
         "estimate": result.estimate,
-        "ci": list(result.ci),
+        "ci": list(result.bounds(result.alpha, result.alternative)),
         "covers": result.covers,
         "n": result.n,
         "n_dropped": result.n_dropped,
@@ -112,8 +112,8 @@ def run(args: argparse.Namespace) -> int:
         "tpr": result.tpr,
         "tnr": result.tnr,
         "youden_j": result.youden_j,
-        "youden_j_ci": list(result.youden.ci),
-        "estimators": result.to_frame(args.alpha),
+        "youden_j_ci": list(result.youden.bounds(result.youden.alpha, result.youden.alternative)),
+        "estimators": result.estimators(args.alpha),
         "warnings": list(result.warnings),
     }
     written = save_plot(args, plot_single_judge(result)) if plot_path(args) else None

@@ -50,7 +50,7 @@ from jurycal.cli.report import REPORT_HELP
 if TYPE_CHECKING:
     import pandas as pd
 
-    from regression.results import EstimateResult, Summary
+    from regression.results import Result, Summary
 
 __all__ = [
     "LIKELIHOOD_DEFAULTS",
@@ -327,7 +327,7 @@ def _calibration(args: argparse.Namespace, design: Any) -> list[str]:
 
 def _summary(
     args: argparse.Namespace,
-    result: EstimateResult,
+    result: Result,
     human: pd.DataFrame,
     calibration: Sequence[str],
 ) -> Summary:
@@ -351,7 +351,7 @@ def _summary(
     return result.summary(args.alpha, **options)
 
 
-def _output(result: EstimateResult, summary: Summary) -> tuple[str, dict[str, Any]]:
+def _output(result: Result, summary: Summary) -> tuple[str, dict[str, Any]]:
     """The summary as text, and as JSON: every table by name, the notes, the warnings."""
     from regression.results import flat_table
 
@@ -375,7 +375,7 @@ def _write_card(args: argparse.Namespace, summary: Summary) -> list[Path]:
 
 
 def _plot(
-    args: argparse.Namespace, result: EstimateResult, human: pd.DataFrame, table: pd.DataFrame
+    args: argparse.Namespace, result: Result, human: pd.DataFrame, table: pd.DataFrame
 ) -> Path | None:
     """The intervals the fit computed (a forest plot), or the fit's figure without intervals."""
     from regression.latent.plots import plot_latent_fit, plot_precision_intervals

@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
             advance("compare (bootstrap)")
             compared = compare_read(args, comparison, shared="pooled")
             add_comparison(card, compared)
-            texts.append(summary_text(compared.summary()))
+            texts.append(summary_text(compared.summary(compared.alpha)))
             warnings += compared.warnings
     written = card.write(args.output)
     emit(

@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import SeedLike, as_rng, check_alpha, check_alternative, check_n_boot
-from regression.intervals import TableIntervalMixin
 from regression.latent.bootstrap import count_replicates, percentile_ends, replicate_precisions
 from regression.latent.data import LatentData
 from regression.latent.inputs import FitInputs
@@ -27,7 +26,7 @@ from regression.latent.solver import (
     Solver,
 )
 from regression.ranking import Ranked
-from regression.results import JointError, Summary, interval_frame, with_roles
+from regression.results import JointError, Result, interval_frame, with_roles
 
 __all__ = ["INTERVAL_METHODS", "LatentTraitResult"]
 
@@ -35,7 +34,7 @@ INTERVAL_METHODS = ("auto", "profile", "parametric", "nonparametric", "items")
 
 
 @dataclass(frozen=True, eq=False)
-class LatentTraitResult(Ranked, TableIntervalMixin):
+class LatentTraitResult(Ranked, Result):
     """A fitted latent-trait model.
 
     Attributes
@@ -482,15 +481,21 @@ class LatentTraitResult(Ranked, TableIntervalMixin):
         n = None if self.inputs is None else self.inputs.n
         return with_roles(table, truth, n, chosen)
 
-    def summary(self, alpha: float = 0.05, **to_frame: Any) -> Summary:
-        """The report: the per-generator table, what its interval covers, the fit, the validators.
+    ESTIMATES: ClassVar[str] = "precision"
 
-        ``alpha`` and the keywords go to :meth:`to_frame` (``method=None``: no
-        intervals, which is quicker).
+    @property
+    def title(self) -> str:
+        """The title of :meth:`summary`."""
+        return f"Latent-trait regression ({self.loss_name} loss)"
+
+    def summary_notes(self, alpha: float, **options: Any) -> tuple[str, ...]:
+        """The fit in a sentence, and what the interval of ``options`` covers (:meth:`interval_covers`).
+
+        :meth:`summary` passes its keywords to :meth:`to_frame` (``method=None``: no
+        intervals, which is quicker) and here.
         """
-        table = self.to_frame(alpha, **to_frame)
-        method = to_frame.get("method", "auto")
-        notes = [
+        method = options.get("method", "auto")
+        return (
             f"Latent-trait fit ({self.loss_name} loss): training loss {self.loss:.4f}, "
             f"converged {self.converged}, {self.n_restarts_converged_to_best} of "
             f"{self.n_restarts} restarts at the best loss, Pearson dispersion "
@@ -498,16 +503,14 @@ class LatentTraitResult(Ranked, TableIntervalMixin):
             "No intervals were computed."
             if method is None
             else f"{1 - alpha:.0%} intervals: "
-            + self.interval_covers(method, n_boot=to_frame.get("n_boot", 200))
+            + self.interval_covers(method, n_boot=options.get("n_boot", 200))
             + ".",
-        ]
-        validators = pd.DataFrame({"tpr": self.tpr, "tnr": self.tnr, "youden_j": self.youden_j})
-        return Summary(
-            f"Latent-trait regression ({self.loss_name} loss)",
-            {"precision": table, "validators": validators, "fit": self.diagnostics()},
-            notes=tuple(notes),
-            warnings=tuple(self.warnings),
         )
+
+    def summary_tables(self, alpha: float) -> dict[str, pd.DataFrame]:
+        """The validators' TPR, TNR and J, and the fit's :meth:`diagnostics`."""
+        validators = pd.DataFrame({"tpr": self.tpr, "tnr": self.tnr, "youden_j": self.youden_j})
+        return {"validators": validators, "fit": self.diagnostics()}
 
     def _require_refit_state(self) -> tuple[Solver, FitInputs]:
         if self.model is None or self.inputs is None:

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
+import pandas as pd
 
 from regression.checks import (
     SeedLike,
@@ -35,7 +36,7 @@ from regression.checks import (
     check_counts,
     check_n_boot,
 )
-from regression.intervals import ConfidenceInterval, IntervalMixin
+from regression.intervals import ConfidenceInterval, OneEstimate
 
 __all__ = [
     "FEW_BOOT",
@@ -172,7 +173,7 @@ def percentile_interval(
 
 
 @dataclass(frozen=True, eq=False)
-class BootstrapResult(IntervalMixin):
+class BootstrapResult(OneEstimate):
     """Bootstrap replicates of a statistic, with its plug-in estimate.
 
     Attributes
@@ -184,7 +185,7 @@ class BootstrapResult(IntervalMixin):
         (e.g. a replicate in which the judge is no better than chance); such
         replicates push the interval towards ``limits``.
     alpha, alternative : float, str
-        Level and sidedness of :attr:`ci`.
+        The level and sidedness asked for, kept on the result.
     limits : (float, float)
         The statistic's range; open sides of one-sided intervals are set to it.
     """
@@ -194,6 +195,23 @@ class BootstrapResult(IntervalMixin):
     alpha: float = 0.05
     alternative: str = "two-sided"
     limits: tuple[float, float] = (-np.inf, np.inf)
+
+    method: ClassVar[str] = "bootstrap"
+    covers: ClassVar[str] = "what the replicates redraw (percentile bootstrap)"
+    warnings: ClassVar[tuple[str, ...]] = ()
+    title: ClassVar[str] = "Bootstrap estimate"
+    ESTIMAND: ClassVar[str] = "statistic"
+
+    def diagnostics(self) -> pd.DataFrame:
+        """One row: ``n_boot``, ``n_invalid`` (undefined replicates), ``se`` and ``median``."""
+        return pd.DataFrame(
+            {
+                "n_boot": [self.n_boot],
+                "n_invalid": [self.n_invalid],
+                "se": [self.se],
+                "median": [self.median],
+            }
+        )
 
     @property
     def n_boot(self) -> int:
@@ -218,21 +236,21 @@ class BootstrapResult(IntervalMixin):
 
     @property
     def contains_estimate(self) -> bool:
-        """Whether :attr:`ci` contains the plug-in estimate (true for a NaN estimate).
+        """Whether the interval at the result's own level contains the plug-in estimate (true for a NaN estimate).
 
         A percentile interval need not: with few replicates its ends are
         coarse order statistics, and a skewed replicate distribution can sit
         to one side of the estimate. :func:`bootstrap_warnings` says so.
         """
-        low, high = self.ci
+        low, high = self.bounds(self.alpha, self.alternative)
         return bool(np.isnan(self.estimate) or low <= self.estimate <= high)
 
-    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+    def bounds(self, alpha: float = 0.05, alternative: str = "two-sided") -> ConfidenceInterval:
         """Percentile interval of the replicates (:func:`percentile_interval`)."""
         return percentile_interval(self.replicates, alpha, alternative, limits=self.limits)
 
 
-class BootstrapInterval(IntervalMixin):
+class BootstrapInterval(OneEstimate):
     """For a result whose interval is its ``bootstrap``'s: level, sidedness and bounds from it.
 
     The inheriting class has a ``bootstrap`` attribute (a :class:`BootstrapResult`).
@@ -248,9 +266,9 @@ class BootstrapInterval(IntervalMixin):
     def alternative(self) -> str:
         return self.bootstrap.alternative
 
-    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+    def bounds(self, alpha: float = 0.05, alternative: str = "two-sided") -> ConfidenceInterval:
         """The bootstrap's percentile interval (Fiedler App. E.4)."""
-        return self.bootstrap.confidence_interval(1 - alpha, alternative)
+        return self.bootstrap.bounds(alpha, alternative)
 
 
 def bootstrap_warnings(results: Mapping[str, BootstrapResult]) -> list[str]:
@@ -293,7 +311,7 @@ def bootstrap_warnings(results: Mapping[str, BootstrapResult]) -> list[str]:
         )
     for name, r in results.items():
         if not r.contains_estimate:
-            low, high = r.ci
+            low, high = r.bounds(r.alpha, r.alternative)
             out.append(
                 f"{name}: the estimate {r.estimate:+.3f} lies outside its "
                 f"{100 * (1 - r.alpha):g}% bootstrap interval [{low:+.3f}, {high:+.3f}] "

@@ -10,12 +10,13 @@ Delta J, and the warnings of sections 4.4 and 7.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import pandas as pd
 
-from regression.checks import check_alpha
-from regression.intervals import ConfidenceInterval, alpha_from_level, normal_bounds
-from regression.results import Summary
+from regression.checks import check_alpha, check_alternative
+from regression.intervals import ConfidenceInterval, normal_bounds
+from regression.results import Result, interval_frame
 from regression.single_judge.bootstrap import BootstrapInterval, BootstrapResult
 from regression.single_judge.diagnostics import DeltaJResult, YoudenJResult
 from regression.single_judge.tables import CalibrationTable, JudgeCounts, PairedJudgeTable
@@ -58,22 +59,36 @@ class ComparisonEstimate(BootstrapInterval):
     bootstrap: BootstrapResult
     covers: str
 
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        alternative: str = "two-sided",
-        *,
-        kind: str = "bootstrap",
+    warnings: ClassVar[tuple[str, ...]] = ()
+    ESTIMAND: ClassVar[str] = "delta_theta"
+
+    @property
+    def title(self) -> str:
+        """The title of :meth:`summary`."""
+        return f"Delta theta ({self.method})"
+
+    def diagnostics(self) -> pd.DataFrame:
+        """One row: the delta-method SE, the bootstrap's median, replicates and undefined replicates."""
+        return pd.DataFrame(
+            {
+                "se_delta": [self.se_delta],
+                "boot_median": [self.bootstrap.median],
+                "n_boot": [self.bootstrap.n_boot],
+                "n_invalid_boot": [self.bootstrap.n_invalid],
+            }
+        )
+
+    def bounds(
+        self, alpha: float = 0.05, alternative: str = "two-sided", *, kind: str = "bootstrap"
     ) -> ConfidenceInterval:
         """The percentile bootstrap interval (``kind='bootstrap'``) or the delta-method one.
 
         ``kind='delta'`` gives ``estimate -/+ z se_delta`` within [-1, 1].
         """
         if kind == "bootstrap":
-            return super().confidence_interval(confidence_level, alternative)
+            return super().bounds(alpha, alternative)
         if kind != "delta":
             raise ValueError(f"kind ({kind!r}) not recognized; must be 'bootstrap' or 'delta'.")
-        alpha = alpha_from_level(confidence_level)
         low, high = normal_bounds(
             self.estimate, self.se_delta, alpha, alternative, limits=DELTA_THETA_LIMITS
         )
@@ -81,7 +96,7 @@ class ComparisonEstimate(BootstrapInterval):
 
 
 @dataclass(frozen=True)
-class ModelComparison:
+class ModelComparison(Result):
     """Delta theta = theta_A - theta_B by four estimators, with J, Delta J and warnings.
 
     Attributes
@@ -118,6 +133,13 @@ class ModelComparison:
     alpha: float
     warnings: tuple[str, ...] = ()
 
+    method: ClassVar[str] = "comparison"
+    covers: ClassVar[str] = (
+        "each estimator's percentile bootstrap over the test items (paired where the design "
+        "is) and the calibration items (Fiedler App. E.4)"
+    )
+    ESTIMATES: ClassVar[str] = "estimators"
+
     def __getitem__(self, method: str) -> ComparisonEstimate:
         for est in self.estimates:
             if est.method == method:
@@ -133,59 +155,73 @@ class ModelComparison:
         """rg-shared minus rg-model-specific: the plug-in shared-calibration bias of App. C."""
         return self["rg-shared"].estimate - self["rg-model-specific"].estimate
 
-    def to_frame(self, alpha: float | None = None) -> pd.DataFrame:
-        """One row per estimator: estimate, bootstrap interval, its median, delta-method SE and interval.
-
-        Columns ``estimate, low, high`` (percentile bootstrap, as every
-        ``interval()`` names them), ``boot_median``, ``se_delta``,
-        ``delta_low, delta_high`` (delta method), ``n_invalid_boot``, ``covers``;
-        ``alpha`` defaults to the comparison's own.
-        """
-        alpha = self.alpha if alpha is None else check_alpha(alpha)
-        rows = []
-        for est in self.estimates:
-            b_low, b_high = est.confidence_interval(1 - alpha)
-            d_low, d_high = est.confidence_interval(1 - alpha, kind="delta")
-            rows.append(
-                {
-                    "method": est.method,
-                    "estimate": est.estimate,
-                    "low": b_low,
-                    "high": b_high,
-                    "boot_median": est.bootstrap.median,
-                    "se_delta": est.se_delta,
-                    "delta_low": d_low,
-                    "delta_high": d_high,
-                    "n_invalid_boot": est.bootstrap.n_invalid,
-                    "covers": est.covers,
-                }
-            )
-        return pd.DataFrame(rows).set_index("method")
-
-    def summary(self, alpha: float | None = None) -> Summary:
-        """The report: design, J per model, Delta J, the four estimators, what they cover, warnings.
-
-        ``str(result.summary())`` is the plain text; the :class:`~regression.results.Summary`
-        also renders as Markdown and HTML. ``alpha`` defaults to the comparison's own.
-        """
-        alpha = self.alpha if alpha is None else check_alpha(alpha)
+    @property
+    def title(self) -> str:
+        """The title of :meth:`summary`."""
         a, b = self.labels
+        return f"Comparison Delta theta = theta[{a}] - theta[{b}]"
+
+    def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
+        """Each estimator's percentile bootstrap interval for Delta theta, one row each (index ``estimator``).
+
+        Raises
+        ------
+        ValueError
+            ``alpha`` not strictly between 0 and 1, or an unknown ``alternative``.
+        """
+        alpha, alternative = check_alpha(alpha), check_alternative(alternative)
+        bounds = [est.bounds(alpha, alternative) for est in self.estimates]
+        return interval_frame(
+            [est.method for est in self.estimates],
+            [est.estimate for est in self.estimates],
+            [b.low for b in bounds],
+            [b.high for b in bounds],
+            [est.method for est in self.estimates],
+            index_name="estimator",
+        )
+
+    def details(self, alpha: float = 0.05) -> pd.DataFrame:
+        """Per estimator: the bootstrap's median, the delta-method SE and interval, the undefined replicates."""
+        delta = [est.bounds(alpha, kind="delta") for est in self.estimates]
+        return pd.DataFrame(
+            {
+                "boot_median": [est.bootstrap.median for est in self.estimates],
+                "se_delta": [est.se_delta for est in self.estimates],
+                "delta_low": [d.low for d in delta],
+                "delta_high": [d.high for d in delta],
+                "n_invalid_boot": [est.bootstrap.n_invalid for est in self.estimates],
+            },
+            index=pd.Index([est.method for est in self.estimates], name="estimator"),
+        )
+
+    def diagnostics(self) -> pd.DataFrame:
+        """Per model: its judge's J with its interval (the comparison's level) and the calibration items."""
+        a, b = self.labels
+        ja, jb = self.delta_j.j_a, self.delta_j.j_b
+        a_low, a_high = ja.bounds(self.alpha, ja.alternative)
+        b_low, b_high = jb.bounds(self.alpha, jb.alternative)
+        return pd.DataFrame(
+            {
+                "J": [ja.estimate, jb.estimate],
+                "low": [a_low, b_low],
+                "high": [a_high, b_high],
+                "m": [self.calibration_a.m, self.calibration_b.m],
+            },
+            index=pd.Index([a, b], name="model"),
+        )
+
+    def summary_tables(self, alpha: float) -> dict[str, pd.DataFrame]:
+        """The judges (:meth:`diagnostics`)."""
+        return {"judges": self.diagnostics()}
+
+    def summary_notes(self, alpha: float, **options: Any) -> tuple[str, ...]:
+        """The design, Delta J, the shared-calibration bias, the level and what each interval covers."""
         design = (
             f"paired test items (n = {self.paired_table.n}, {self.paired_table.n_dropped} dropped)"
             if self.paired_table is not None
             else f"independent test sets (n_A = {self.test_a.n}, n_B = {self.test_b.n})"
         )
-        ja, jb = self.delta_j.j_a, self.delta_j.j_b
-        dj_low, dj_high = self.delta_j.ci
-        judges = pd.DataFrame(
-            {
-                "J": [ja.estimate, jb.estimate],
-                "low": [ja.ci[0], jb.ci[0]],
-                "high": [ja.ci[1], jb.ci[1]],
-                "m": [self.calibration_a.m, self.calibration_b.m],
-            },
-            index=pd.Index([a, b], name="model"),
-        )
+        dj_low, dj_high = self.delta_j.bounds(self.delta_j.alpha, self.delta_j.alternative)
         notes = [
             f"design: {design}; shared calibration = {self.shared_calibration} "
             f"(m = {self.calibration_shared.m}).",
@@ -196,13 +232,7 @@ class ModelComparison:
             f"{1 - alpha:.0%} intervals: percentile bootstrap (low, high) and delta method.",
         ]
         notes += [f"{est.method} interval covers {est.covers}." for est in self.estimates]
-        table = self.to_frame(alpha).drop(columns="covers")
-        return Summary(
-            f"Comparison Delta theta = theta[{a}] - theta[{b}]",
-            {"estimators": table, "judges": judges},
-            notes=tuple(notes),
-            warnings=tuple(self.warnings),
-        )
+        return tuple(notes)
 
     def __str__(self) -> str:
-        return str(self.summary())
+        return str(self.summary(self.alpha))

@@ -23,12 +23,13 @@ The warning texts produced here are what :mod:`regression.single_judge.estimator
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
+import pandas as pd
 
 from regression.checks import SeedLike, check_alpha, check_alternative
-from regression.intervals import ConfidenceInterval, IntervalMixin, normal_bounds
+from regression.intervals import ConfidenceInterval, OneEstimate, normal_bounds
 from regression.single_judge.bootstrap import BootstrapInterval, BootstrapResult, count_bootstrap
 from regression.single_judge.ppi import PPI_MIN_PER_CLASS
 from regression.single_judge.tables import CalibrationTable, as_calibration_table
@@ -56,7 +57,7 @@ NEAR_TIE = 0.05
 
 
 @dataclass(frozen=True)
-class YoudenJResult(IntervalMixin):
+class YoudenJResult(OneEstimate):
     """Youden's J of one judge (on one model's calibration items) with an interval.
 
     Attributes
@@ -68,7 +69,7 @@ class YoudenJResult(IntervalMixin):
     n_pos, n_neg : int
         m1 and m0.
     alpha, alternative
-        Level and sidedness of :attr:`ci`.
+        The level and sidedness asked for, kept on the result.
     """
 
     estimate: float
@@ -79,13 +80,31 @@ class YoudenJResult(IntervalMixin):
     alpha: float = 0.05
     alternative: str = "two-sided"
 
+    method: ClassVar[str] = "agresti-caffo"
+    covers: ClassVar[str] = "calibration sampling given the class sizes m0, m1"
+    warnings: ClassVar[tuple[str, ...]] = ()
+    title: ClassVar[str] = "Youden's J of a judge"
+    ESTIMAND: ClassVar[str] = "youden_j"
+
+    def diagnostics(self) -> pd.DataFrame:
+        """One row: ``tpr``, ``tnr``, ``m1``, ``m0`` and ``se``."""
+        return pd.DataFrame(
+            {
+                "tpr": [self.tpr],
+                "tnr": [self.tnr],
+                "m1": [self.n_pos],
+                "m0": [self.n_neg],
+                "se": [self.se],
+            }
+        )
+
     @property
     def se(self) -> float:
         """Standard error at the adjusted rates q~ = (count + 1) / (m + 2) (Agresti and Caffo, 2000)."""
         q1, q0 = self._adjusted()
         return float(np.sqrt(q1 * (1 - q1) / (self.n_pos + 2) + q0 * (1 - q0) / (self.n_neg + 2)))
 
-    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+    def bounds(self, alpha: float = 0.05, alternative: str = "two-sided") -> ConfidenceInterval:
         """Agresti-Caffo interval for J = P(judge valid | valid) - P(judge valid | invalid), clipped to [-1, 1].
 
         Covers calibration sampling given the class sizes m0, m1. J is a
@@ -113,7 +132,7 @@ def youden_j(
     calibration : CalibrationTable, DataFrame (``human``, ``judge``) or (human, judge) pair
         Calibration items of one model (or pooled).
     alpha : float
-        1 - confidence level of ``.ci``.
+        1 - the confidence level, kept on the result (``result.alpha``).
     alternative : {'two-sided', 'less', 'greater'}, keyword-only
 
     Returns
@@ -130,7 +149,7 @@ def youden_j(
     --------
     >>> from regression.single_judge.tables import CalibrationTable
     >>> res = youden_j(CalibrationTable(tp=80, fn=20, fp=30, tn=70))
-    >>> round(res.estimate, 3), [round(b, 3) for b in res.ci]
+    >>> round(res.estimate, 3), res.interval().loc["youden_j", ["low", "high"]].round(3).tolist()
     (0.5, [0.371, 0.609])
     """
     table = as_calibration_table(calibration)
@@ -167,7 +186,7 @@ class DeltaJResult(BootstrapInterval):
         The two models' J.
     bootstrap : BootstrapResult
         Replicates of Delta J (each table redrawn on its own, items with replacement);
-        :attr:`ci` is their percentile interval, which covers calibration sampling.
+        their percentile interval (:meth:`interval`) covers calibration sampling.
     """
 
     estimate: float
@@ -175,10 +194,27 @@ class DeltaJResult(BootstrapInterval):
     j_b: YoudenJResult
     bootstrap: BootstrapResult
 
+    method: ClassVar[str] = "bootstrap"
+    covers: ClassVar[str] = "calibration sampling (the bootstrap over calibration items)"
+    warnings: ClassVar[tuple[str, ...]] = ()
+    title: ClassVar[str] = "Delta J = J_A - J_B"
+    ESTIMAND: ClassVar[str] = "delta_j"
+
+    def diagnostics(self) -> pd.DataFrame:
+        """One row: both J, the replicates and those undefined (a class empty in the redraw)."""
+        return pd.DataFrame(
+            {
+                "j_a": [self.j_a.estimate],
+                "j_b": [self.j_b.estimate],
+                "n_boot": [self.bootstrap.n_boot],
+                "n_invalid": [self.bootstrap.n_invalid],
+            }
+        )
+
     @property
     def excludes_zero(self) -> bool:
         """True when the interval excludes 0: shared calibration is not defensible (Fiedler section 4.4)."""
-        low, high = self.ci
+        low, high = self.bounds(self.alpha, self.alternative)
         return bool(low > 0 or high < 0)
 
 
@@ -262,7 +298,7 @@ def judge_warnings(j: YoudenJResult, *, low_j: float = LOW_J, label: str = "judg
     judge's J interval [-0.156, 0.429] includes 0: the judge may be no better than chance.
     """
     out: list[str] = []
-    low, high = j.confidence_interval(1 - j.alpha)
+    low, high = j.bounds(j.alpha)
     if j.estimate <= 0:
         out.append(
             f"{label} no better than chance: J = {j.estimate:.3f} <= 0 (TPR {j.tpr:.3f}, "
@@ -292,7 +328,7 @@ def delta_j_warnings(delta_j: DeltaJResult, *, labels: tuple[str, str] = ("A", "
     >>> delta_j_warnings(delta_youden_j(a, b, n_boot=2000, seed=0))[0][:45]
     'Delta J = J_A - J_B = -0.500, interval [-0.7'
     """
-    low, high = delta_j.ci
+    low, high = delta_j.bounds(delta_j.alpha, delta_j.alternative)
     if not delta_j.excludes_zero:
         return []
     a, b = labels

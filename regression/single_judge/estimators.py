@@ -25,12 +25,11 @@ import pandas as pd
 from regression.checks import check_alpha, check_alternative
 from regression.intervals import (
     ConfidenceInterval,
-    IntervalMixin,
+    OneEstimate,
     normal_bounds,
     wald_interval,
     wilson_interval,
 )
-from regression.results import Summary
 from regression.single_judge.diagnostics import (
     LOW_J,
     YoudenJResult,
@@ -88,7 +87,7 @@ def _unclipped_rg_ratio(p_hat: float, tpr: float, tnr: float) -> float:
 
 
 @dataclass(frozen=True)
-class PrevalenceEstimate(IntervalMixin):
+class PrevalenceEstimate(OneEstimate):
     """One estimator's estimate of theta (the human valid-rate on the test distribution).
 
     Attributes
@@ -103,7 +102,7 @@ class PrevalenceEstimate(IntervalMixin):
     calibration : CalibrationTable or None
         The calibration table (None for the naive estimate).
     alpha, alternative
-        Level and sidedness of :attr:`ci`.
+        The level and sidedness asked for, kept on the result.
     lam : float or None
         PPI++'s power-tuning weight.
     naive_interval : {'wilson', 'wald'}
@@ -120,12 +119,31 @@ class PrevalenceEstimate(IntervalMixin):
     lam: float | None = None
     naive_interval: str = "wilson"
 
+    warnings: ClassVar[tuple[str, ...]] = ()
+    ESTIMAND: ClassVar[str] = ESTIMAND
+
     @property
     def covers(self) -> str:
         """The randomness the interval accounts for."""
         return COVERS[self.method]
 
-    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+    @property
+    def title(self) -> str:
+        """The title of :meth:`summary`."""
+        return f"Estimate of theta ({self.method})"
+
+    def diagnostics(self) -> pd.DataFrame:
+        """One row: test items judged and dropped, the standard error and PPI++'s lam (NaN for the others)."""
+        return pd.DataFrame(
+            {
+                "n": [self.test.n],
+                "n_dropped": [self.test.n_dropped],
+                "se": [self.se],
+                "lam": [np.nan if self.lam is None else self.lam],
+            }
+        )
+
+    def bounds(self, alpha: float = 0.05, alternative: str = "two-sided") -> ConfidenceInterval:
         """The interval at level ``1 - alpha``, recomputed from the counts; clipped to [0, 1].
 
         naive: Wilson (default) or Wald on k / n; Rogan-Gladen: Lee et al.
@@ -186,7 +204,7 @@ def naive_estimate(
     >>> res = naive_estimate([1, 0, 1, 1, None, 0, 1, 1, 0, 1])
     >>> round(res.estimate, 3), res.test.n, res.test.n_dropped
     (0.667, 9, 1)
-    >>> [round(b, 3) for b in res.ci]
+    >>> res.interval().loc["theta", ["low", "high"]].round(3).tolist()
     [0.354, 0.879]
     """
     if interval not in _NAIVE_INTERVALS:
@@ -206,21 +224,20 @@ def naive_estimate(
 
 
 @dataclass(frozen=True)
-class SingleJudgeResult(IntervalMixin):
+class SingleJudgeResult(OneEstimate):
     """Single-judge estimate of theta: the chosen method, all three side by side, J and warnings.
 
     It answers the result contract of :mod:`regression.results`: :meth:`interval`
     (one row, indexed by the estimand ``"theta"``), :attr:`covers`,
-    :attr:`method`, :attr:`warnings`, :meth:`to_frame` (the three estimators),
-    :meth:`summary` and :meth:`diagnostics`. :attr:`ci` and
-    :meth:`confidence_interval` give the chosen method's interval as a
-    ``(low, high)`` pair.
+    :attr:`method`, :attr:`warnings`, :meth:`to_frame`, :meth:`summary` and
+    :meth:`diagnostics` (:class:`~regression.results.Result`); :meth:`estimators`
+    is the three estimators side by side, and :meth:`bounds` the chosen
+    method's interval as a ``(low, high)`` pair.
 
     Attributes
     ----------
     method : str
-        The method whose estimate :attr:`estimate`, :attr:`ci` and
-        :meth:`interval` report.
+        The method whose estimate :attr:`estimate` and :meth:`interval` report.
     naive, rogan_gladen, ppi : PrevalenceEstimate
         The three estimators.
     youden : YoudenJResult
@@ -237,13 +254,20 @@ class SingleJudgeResult(IntervalMixin):
     youden: YoudenJResult
     warnings: tuple[str, ...] = ()
 
-    #: :meth:`summary` takes no option beyond ``alpha`` (the result contract).
-    SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ()
+    ESTIMAND: ClassVar[str] = ESTIMAND
+    ESTIMATES: ClassVar[str] = "estimate"
 
     @property
-    def estimators(self) -> tuple[PrevalenceEstimate, PrevalenceEstimate, PrevalenceEstimate]:
+    def all_estimates(
+        self,
+    ) -> tuple[PrevalenceEstimate, PrevalenceEstimate, PrevalenceEstimate]:
         """The three estimators, in the order every table shows them."""
         return (self.naive, self.rogan_gladen, self.ppi)
+
+    @property
+    def title(self) -> str:
+        """The title of :meth:`summary`."""
+        return f"Single-judge estimate of theta ({self.method})"
 
     @property
     def primary(self) -> PrevalenceEstimate:
@@ -306,35 +330,16 @@ class SingleJudgeResult(IntervalMixin):
     def youden_j(self) -> float:
         return self.calibration.youden_j
 
-    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
-        """The primary method's interval."""
-        return self.primary.confidence_interval(1 - alpha, alternative)
+    def bounds(self, alpha: float = 0.05, alternative: str = "two-sided") -> ConfidenceInterval:
+        """The chosen method's interval (:meth:`PrevalenceEstimate.bounds`)."""
+        return self.primary.bounds(alpha, alternative)
 
-    def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
-        """The chosen method's interval for theta at level ``1 - alpha``.
+    def details(self, alpha: float = 0.05) -> pd.DataFrame:
+        """The chosen method's standard error and lam (NaN but for PPI++)."""
+        lam = np.nan if self.primary.lam is None else self.primary.lam
+        return pd.DataFrame({"se": [self.se], "lam": [lam]}, index=[ESTIMAND])
 
-        Parameters
-        ----------
-        alpha : float
-            1 - confidence level.
-        alternative : {"two-sided", "less", "greater"}
-
-        Returns
-        -------
-        DataFrame
-            One row, indexed by the estimand (index name ``"estimand"``, value
-            ``"theta"``: the human valid-rate on the test distribution), with
-            the contract's columns ``estimate, low, high, method``
-            (:func:`regression.results.interval_frame`).
-
-        Raises
-        ------
-        ValueError
-            ``alpha`` not strictly between 0 and 1, or an unknown ``alternative``.
-        """
-        return self.estimand_interval(ESTIMAND, self.estimate, self.method, alpha, alternative)
-
-    def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
+    def estimators(self, alpha: float = 0.05) -> pd.DataFrame:
         """One row per estimator (index: method): estimate, interval, SE, lam, covers.
 
         The intervals are at level ``1 - alpha`` with the sidedness the result
@@ -343,8 +348,8 @@ class SingleJudgeResult(IntervalMixin):
         """
         alpha = check_alpha(alpha)
         rows = []
-        for est in self.estimators:
-            low, high = est.confidence_interval(1 - alpha, self.alternative)
+        for est in self.all_estimates:
+            low, high = est.bounds(alpha, self.alternative)
             rows.append(
                 {
                     "method": est.method,
@@ -368,7 +373,7 @@ class SingleJudgeResult(IntervalMixin):
         c = self.calibration
         tpr_low, tpr_high = wilson_interval(c.tp, c.n_pos, alpha, self.alternative)
         tnr_low, tnr_high = wilson_interval(c.tn, c.n_neg, alpha, self.alternative)
-        j_low, j_high = self.youden.confidence_interval(1 - alpha, self.alternative)
+        j_low, j_high = self.youden.bounds(alpha, self.alternative)
         return pd.DataFrame(
             {
                 "estimate": [c.tpr, c.tnr, c.youden_j],
@@ -391,7 +396,7 @@ class SingleJudgeResult(IntervalMixin):
         """
         c = self.calibration
         ratio = _unclipped_rg_ratio(self.naive.test.p_hat, c.tpr, c.tnr)
-        j_low, j_high = self.youden.ci
+        j_low, j_high = self.youden.bounds(self.youden.alpha, self.youden.alternative)
         return pd.DataFrame(
             {
                 "n": [self.n],
@@ -409,13 +414,8 @@ class SingleJudgeResult(IntervalMixin):
             }
         )
 
-    def summary(self, alpha: float = 0.05) -> Summary:
-        """The report: sizes, the judge's quality, the three estimators side by side, warnings.
-
-        ``str(result.summary())`` is the plain text; the :class:`~regression.results.Summary`
-        also renders as Markdown and HTML.
-        """
-        table = self.to_frame(alpha)
+    def summary_notes(self, alpha: float, **options: Any) -> tuple[str, ...]:
+        """The sizes, the level and what each estimator's interval covers."""
         c = self.calibration
         notes = [
             f"test: n = {self.n} judged ({self.n_dropped} dropped: missing judge label); "
@@ -424,13 +424,16 @@ class SingleJudgeResult(IntervalMixin):
             f"human-invalid; {c.n_dropped} dropped).",
             f"{1 - alpha:.0%} intervals ({self.alternative}); reported estimate: {self.method}.",
         ]
-        notes += [f"{est.method} interval covers {est.covers}." for est in self.estimators]
-        return Summary(
-            f"Single-judge estimate of theta ({self.method})",
-            {"estimators": table.drop(columns="covers"), "judge": self.judge_quality(alpha)},
-            notes=tuple(notes),
-            warnings=tuple(self.warnings),
-        )
+        notes += [f"{est.method} interval covers {est.covers}." for est in self.all_estimates]
+        return tuple(notes)
+
+    def summary_tables(self, alpha: float) -> dict[str, pd.DataFrame]:
+        """The three estimators side by side, the judge's quality and the :meth:`diagnostics`."""
+        return {
+            "estimators": self.estimators(alpha).drop(columns="covers"),
+            "judge": self.judge_quality(alpha),
+            "diagnostics": self.diagnostics(),
+        }
 
     def __str__(self) -> str:
         return str(self.summary(self.alpha))
@@ -461,7 +464,7 @@ def estimate_prevalence(
     alpha : float
         1 - confidence level.
     method : {'rogan-gladen', 'ppi++', 'naive'}, keyword-only
-        Which estimate ``.estimate`` / ``.ci`` report (all three are computed).
+        Which estimate ``.estimate`` / ``.interval()`` report (all three are computed).
     alternative : {'two-sided', 'less', 'greater'}, keyword-only
     naive_interval : {'wilson', 'wald'}, keyword-only
     low_j : float, keyword-only
@@ -500,7 +503,7 @@ def estimate_prevalence(
     >>> res = estimate_prevalence(cal, test=[1] * 540 + [0] * 460)
     >>> round(res.estimate, 3), res.m1, res.m0, round(res.youden_j, 2)
     (0.4, 50, 50, 0.6)
-    >>> [round(b, 3) for b in res.ci]
+    >>> res.interval().loc["theta", ["low", "high"]].round(3).tolist()
     [0.237, 0.543]
     """
     if method not in METHODS:

@@ -63,8 +63,8 @@ def plot_single_judge(result: SingleJudgeResult) -> Figure:
     return _forest(
         [r.method for r in rows],
         [r.estimate for r in rows],
-        [r.ci[0] for r in rows],
-        [r.ci[1] for r in rows],
+        [r.bounds(r.alpha, r.alternative).low for r in rows],
+        [r.bounds(r.alpha, r.alternative).high for r in rows],
         "theta (valid-rate)",
         f"One judge: J = {result.youden_j:.2f}, n = {result.n}, m = {result.m0 + result.m1}",
     )
@@ -72,14 +72,14 @@ def plot_single_judge(result: SingleJudgeResult) -> Figure:
 
 def plot_comparison(result: ModelComparison) -> Figure:
     """Delta theta by each comparison estimator with its bootstrap interval."""
+    dj_low, dj_high = result.delta_j.bounds(result.delta_j.alpha, result.delta_j.alternative)
     fig = _forest(
         [e.method for e in result.estimates],
         [e.estimate for e in result.estimates],
-        [e.ci[0] for e in result.estimates],
-        [e.ci[1] for e in result.estimates],
+        [e.bounds(e.alpha, e.alternative).low for e in result.estimates],
+        [e.bounds(e.alpha, e.alternative).high for e in result.estimates],
         f"Delta theta = theta[{result.labels[0]}] - theta[{result.labels[1]}]",
-        f"Delta J = {result.delta_j.estimate:+.2f} "
-        f"[{result.delta_j.ci[0]:+.2f}, {result.delta_j.ci[1]:+.2f}]",
+        f"Delta J = {result.delta_j.estimate:+.2f} [{dj_low:+.2f}, {dj_high:+.2f}]",
     )
     fig.axes[0].axvline(0, color="grey", lw=1)
     return fig

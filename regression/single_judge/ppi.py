@@ -52,8 +52,7 @@ import pandas as pd
 
 from regression.checks import check_alpha, check_alternative, check_counts
 from regression.errors import JurycalWarning
-from regression.intervals import ConfidenceInterval, IntervalMixin, normal_bounds
-from regression.results import Summary
+from regression.intervals import ConfidenceInterval, OneEstimate, normal_bounds
 
 __all__ = [
     "PPI_MIN_PER_CLASS",
@@ -79,14 +78,14 @@ class SmallCalibrationWarning(JurycalWarning):
 
 
 @dataclass(frozen=True)
-class PPIMeanResult(IntervalMixin):
+class PPIMeanResult(OneEstimate):
     """A PPI++ estimate of a mean.
 
     It answers the result contract of :mod:`regression.results`: :meth:`interval`
     (one row, indexed by the estimand ``"mean"``), :attr:`covers`,
     :attr:`method` (``"ppi++"``), :attr:`warnings`, :meth:`to_frame`,
-    :meth:`summary` and :meth:`diagnostics`; :attr:`ci` and
-    :meth:`confidence_interval` give the interval as a ``(low, high)`` pair.
+    :meth:`summary` and :meth:`diagnostics` (:class:`~regression.results.Result`);
+    :meth:`bounds` gives the interval as a ``(low, high)`` pair.
 
     Attributes
     ----------
@@ -99,9 +98,9 @@ class PPIMeanResult(IntervalMixin):
     n_cal, n_test : int
         Calibration (labelled) and test (unlabelled) sizes.
     alpha : float
-        1 - confidence level of :attr:`ci`.
+        1 - confidence level of the interval asked for.
     alternative : str
-        Sidedness of :attr:`ci`.
+        Its sidedness.
     worst_case_variance : bool
         True when the calibration set was too small to estimate the rectifier's
         variance and its upper bound (1 + |lam|)^2 / 4 was used instead.
@@ -119,13 +118,10 @@ class PPIMeanResult(IntervalMixin):
     worst_case_variance: bool = False
     warnings: tuple[str, ...] = ()
 
-    #: :meth:`summary` takes no option beyond ``alpha`` (the result contract).
-    SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ()
-
-    @property
-    def method(self) -> str:
-        """The estimator's name in :data:`regression.results.METHODS`."""
-        return "ppi++"
+    method: ClassVar[str] = "ppi++"
+    title: ClassVar[str] = "PPI++ estimate of a mean"
+    ESTIMAND: ClassVar[str] = ESTIMAND
+    ESTIMATES: ClassVar[str] = "estimate"
 
     @property
     def covers(self) -> str:
@@ -141,7 +137,7 @@ class PPIMeanResult(IntervalMixin):
             "calibration items are drawn like the test items" + variance
         )
 
-    def _bounds(self, alpha: float, alternative: str) -> ConfidenceInterval:
+    def bounds(self, alpha: float = 0.05, alternative: str = "two-sided") -> ConfidenceInterval:
         """``estimate -/+ z * se``, the open side of a one-sided interval at -/+ inf.
 
         Covers test and calibration sampling (CLT; Angelopoulos et al. 2024).
@@ -149,34 +145,9 @@ class PPIMeanResult(IntervalMixin):
         low, high = normal_bounds(self.estimate, self.se, alpha, alternative, limits=_UNBOUNDED)
         return ConfidenceInterval(float(low), float(high))
 
-    def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
-        """The interval at level ``1 - alpha``: one row, indexed by the estimand ``"mean"``.
-
-        Columns ``estimate, low, high, method``
-        (:func:`regression.results.interval_frame`); not clipped, as the mean
-        need not be a proportion.
-
-        Raises
-        ------
-        ValueError
-            ``alpha`` not strictly between 0 and 1, or an unknown ``alternative``.
-        """
-        return self.estimand_interval(ESTIMAND, self.estimate, self.method, alpha, alternative)
-
-    def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
-        """One row (index: method): estimate, interval (the result's sidedness), SE, lam, covers."""
-        low, high = self._bounds(check_alpha(alpha), self.alternative)
-        return pd.DataFrame(
-            {
-                "estimate": [self.estimate],
-                "low": [low],
-                "high": [high],
-                "se": [self.se],
-                "lam": [self.lam],
-                "covers": [self.covers],
-            },
-            index=pd.Index([self.method], name="method"),
-        )
+    def details(self, alpha: float = 0.05) -> pd.DataFrame:
+        """The standard error and lam beside the interval."""
+        return pd.DataFrame({"se": [self.se], "lam": [self.lam]}, index=[ESTIMAND])
 
     def diagnostics(self) -> pd.DataFrame:
         """One row: ``n_cal``, ``n_test``, ``lam``, ``se`` and ``worst_case_variance``."""
@@ -190,18 +161,11 @@ class PPIMeanResult(IntervalMixin):
             }
         )
 
-    def summary(self, alpha: float = 0.05) -> Summary:
-        """The report: the estimate with its interval, the sizes, what the interval covers."""
-        table = self.to_frame(alpha)
-        notes = (
+    def summary_notes(self, alpha: float, **options: Any) -> tuple[str, ...]:
+        """The sizes, and what the interval covers."""
+        return (
             f"calibration: {self.n_cal} labelled item(s); test: {self.n_test} item(s).",
-            f"{1 - alpha:.0%} interval ({self.alternative}) covers {self.covers}.",
-        )
-        return Summary(
-            "PPI++ estimate of a mean",
-            {"estimate": table.drop(columns="covers")},
-            notes=notes,
-            warnings=self.warnings,
+            f"{1 - alpha:.0%} interval covers {self.covers}.",
         )
 
 
@@ -236,17 +200,17 @@ def ppi_mean(
     yhat_test : array, shape (N,)
         The judge's predictions on the test items.
     alpha : float
-        1 - confidence level of ``.ci``.
+        1 - the confidence level asked for, kept on the result (``result.alpha``).
     lam : float or None
         Power-tuning weight; ``None`` estimates it and clips it to [0, 1].
         ``0`` gives the classical mean of ``y_cal``, ``1`` plain PPI.
     alternative : {'two-sided', 'less', 'greater'}, keyword-only
-        Sidedness of ``.ci``.
+        The result's ``alternative``.
 
     Returns
     -------
     PPIMeanResult
-        ``.estimate``, ``.ci``, ``.lam``, ``.se``, ``.interval()``, ``.summary()``,
+        ``.estimate``, ``.bounds()``, ``.lam``, ``.se``, ``.interval()``, ``.summary()``,
         ``.warnings``.
 
     Raises
@@ -285,7 +249,7 @@ def ppi_mean(
     >>> res = ppi_mean(y_cal, yhat_cal, yhat_test=[1, 0, 1, 1, 0, 1, 1, 0, 1, 1])
     >>> round(res.estimate, 4), round(res.lam, 4), round(res.se, 4)
     (0.5594, 0.2969, 0.1419)
-    >>> [round(b, 4) for b in res.ci]
+    >>> res.interval().loc["mean", ["low", "high"]].round(4).tolist()
     [0.2812, 0.8376]
 
     Two labelled items cannot say how often the judge errs, so the interval

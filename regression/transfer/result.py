@@ -17,11 +17,11 @@ import pandas as pd
 
 from regression.checks import check_alpha, check_alternative
 from regression.data.anchors import Anchors
-from regression.intervals import TableIntervalMixin, wilson_interval
+from regression.intervals import wilson_interval
 from regression.labels.design import LabelDesign
 from regression.labels.result import LABELS_NOTE, PartialLabels, fit_partial
 from regression.ranking import N_DRAWS, Ranked
-from regression.results import METHODS, JointError, Summary, interval_frame, with_roles
+from regression.results import METHODS, JointError, Result, interval_frame, with_roles
 from regression.transfer.estimators import (
     ESTIMATORS,
     TRANSFER_PARTS,
@@ -72,7 +72,7 @@ def _self_check(
 
 
 @dataclass(frozen=True, eq=False)
-class TransferResult(Ranked, TableIntervalMixin):
+class TransferResult(Ranked, Result):
     """A fitted :class:`TransferModel`.
 
     Attributes
@@ -376,9 +376,15 @@ class TransferResult(Ranked, TableIntervalMixin):
             table = self.partial.mark(table)
         return table
 
-    def summary(self, alpha: float = 0.05, **to_frame: Any) -> Summary:
-        """The report: estimates with intervals, what they cover, the self-check, diagnostics."""
-        table = self.to_frame(alpha, **to_frame)
+    ESTIMATES: ClassVar[str] = "precision"
+
+    @property
+    def title(self) -> str:
+        """The title of :meth:`summary`."""
+        return f"New-generator estimate ({self.method}: {METHODS[self.method]})"
+
+    def summary_notes(self, alpha: float, **options: Any) -> tuple[str, ...]:
+        """What the interval covers, the self-check, the judges' spread, the generators' notes."""
         notes = self.diagnostics(calibration=False)["note"]
         lines = [
             f"{1 - alpha:.0%} intervals covering {self.covers}.",
@@ -389,17 +395,17 @@ class TransferResult(Ranked, TableIntervalMixin):
         lines += [f"{g}: {note}" for g, note in notes.iloc[:SUMMARY_NOTES].items()]
         if len(notes) > SUMMARY_NOTES:
             lines.append(f"... and {len(notes) - SUMMARY_NOTES} more (see diagnostics()).")
-        validators = pd.DataFrame({"tpr": self.tpr, "tnr": self.tnr, "youden_j": self.youden_j})
-        tables = {"precision": table, "self-check": self.self_check, "validators": validators}
         if self.partial is not None and self.partial.estimates:
             lines.append(LABELS_NOTE)
+        return tuple(lines)
+
+    def summary_tables(self, alpha: float) -> dict[str, pd.DataFrame]:
+        """The self-check, the validators' TPR, TNR and J, and the partial labels' worth."""
+        validators = pd.DataFrame({"tpr": self.tpr, "tnr": self.tnr, "youden_j": self.youden_j})
+        tables = {"self-check": self.self_check, "validators": validators}
+        if self.partial is not None and self.partial.estimates:
             tables["labels"] = self.partial.worth()
-        return Summary(
-            f"New-generator estimate ({self.method}: {METHODS[self.method]})",
-            tables,
-            notes=tuple(lines),
-            warnings=tuple(self.warnings),
-        )
+        return tables
 
 
 def with_labels(result: TransferResult, design: LabelDesign) -> TransferResult:

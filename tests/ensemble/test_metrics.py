@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ensemble import ensemble_precision, ensemble_rates, vote
+from ensemble.metrics import Proportion
 from regression.intervals import wilson_interval
 
 
@@ -25,7 +26,8 @@ def test_precision_interval_is_wilson_on_the_counts():
         [1] * 17 + [0] * 3 + [1] * 4 + [0] * 6, generator=["a"] * 20 + ["b"] * 10
     )
     for level, alternative in [(0.95, "two-sided"), (0.9, "less"), (0.99, "greater")]:
-        low, high = p.confidence_interval(level, alternative)
+        table = p.interval(1 - level, alternative=alternative)
+        low, high = table["low"], table["high"]
         ref = wilson_interval(np.array([17, 4]), np.array([20, 10]), 1 - level, alternative)
         np.testing.assert_allclose(low, ref.low)
         np.testing.assert_allclose(high, ref.high)
@@ -34,6 +36,7 @@ def test_precision_interval_is_wilson_on_the_counts():
         "estimate",
         "low",
         "high",
+        "method",
         "n_valid",
         "n_labelled",
         "n_unlabelled",
@@ -42,7 +45,8 @@ def test_precision_interval_is_wilson_on_the_counts():
     table = p.interval(0.1, alternative="less")
     assert list(table.columns) == ["estimate", "low", "high", "method"]
     assert table.index.name == "generator" and set(table["method"]) == {"ensemble"}
-    np.testing.assert_allclose(table["high"], p.confidence_interval(0.9, "less").high)
+    proportion = Proportion(np.array([17, 4]), np.array([20, 10]))
+    np.testing.assert_allclose(table["high"], proportion.bounds(0.1, "less").high)
 
 
 def test_precision_grouped_by_the_generator_level_of_vote_output():
@@ -67,8 +71,8 @@ def test_no_generator_gives_one_group():
 def test_all_unlabelled_group_has_nan_estimate_and_interval():
     p = ensemble_precision([1, np.nan], generator=["a", "b"])
     assert np.isnan(p.estimate[1])
-    low, high = p.confidence_interval()
-    assert np.isnan(low[1]) and np.isnan(high[1]) and high[0] == 1.0
+    low, high = p.interval()["low"], p.interval()["high"]
+    assert np.isnan(low["b"]) and np.isnan(high["b"]) and high["a"] == 1.0
     # what was left out is on the result, as a warning and per generator
     assert any("1 item(s) without a label" in w for w in p.warnings)
     assert any("['b'] have no labelled item" in w for w in p.warnings)
@@ -198,7 +202,5 @@ def test_string_labels_and_bad_confidence_level():
     ):
         ensemble_precision(pd.Series([1, "maybe"]))
     p = ensemble_precision([1, 0, 1])
-    with pytest.raises(
-        ValueError, match=r"confidence_level \(95\) must lie strictly between 0 and 1"
-    ):
-        p.confidence_interval(95)
+    with pytest.raises(ValueError, match=r"alpha \(95\) must lie strictly between 0 and 1"):
+        p.interval(95)

@@ -43,7 +43,9 @@ def test_judge_table_json_and_plot(single_files, tmp_path, capsys):
     )
     assert payload["method"] == "ppi++"
     assert payload["estimate"] == pytest.approx(expected.estimate)
-    assert payload["ci"] == pytest.approx(list(expected.ci))
+    assert payload["ci"] == pytest.approx(
+        list(expected.bounds(expected.alpha, expected.alternative))
+    )
     assert {row["method"] for row in payload["estimators"]} == {"naive", "rogan-gladen", "ppi++"}
 
 

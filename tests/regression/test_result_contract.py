@@ -232,7 +232,9 @@ def test_ci_is_the_first_row_of_interval_for_one_row_results():
     for name in ("single-judge rogan-gladen", "single-judge ppi++", "ppi mean"):
         res = _result(name)
         row = res.interval(res.alpha, alternative=res.alternative).iloc[0]
-        assert (row["low"], row["high"]) == pytest.approx(tuple(res.ci))
+        assert (row["low"], row["high"]) == pytest.approx(
+            tuple(res.bounds(res.alpha, res.alternative))
+        )
 
 
 # --- every warning raised while fitting is kept on the result --------------------------------

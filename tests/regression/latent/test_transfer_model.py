@@ -128,8 +128,8 @@ def test_interval_columns_covers_and_one_sided_bounds():
     assert (upper.loc[free, "low"] == 0).all() and (lower.loc[free, "high"] == 1).all()
     # a one-sided 95 % bound lies inside the two-sided 95 % interval
     assert (upper.loc[free, "high"] <= two.loc[free, "high"] + 1e-12).all()
-    ci = result.confidence_interval(0.9)
-    assert (ci.high - ci.low <= two["high"] - two["low"] + 1e-12).all()
+    ci = result.interval(0.1)
+    assert (ci["high"] - ci["low"] <= two["high"] - two["low"] + 1e-12).all()
 
 
 def test_diagnostics_say_where_the_estimate_rests():

@@ -25,7 +25,7 @@ from regression.pairwise import (
     check_pairwise,
 )
 from regression.pairwise.davidson import DavidsonLoss, GeneratorPairs, davidson_probabilities
-from regression.results import INTERVAL_COLUMNS, EstimateResult, JointError
+from regression.results import INTERVAL_COLUMNS, JointError, Result
 
 World = Callable[..., Any]  # the fixtures of conftest.py
 SampleVotes = Callable[[PairwiseTable, int, int], PairwiseTable]
@@ -132,7 +132,7 @@ def test_judges_that_guess_cost_nothing_and_useful_ones_narrow_the_intervals(wor
 def test_the_result_keeps_the_contract_and_ranks(world: World) -> None:
     verdicts, human, _ = world(5)
     fit = PairwiseModel(estimand="bradley_terry").fit_table(verdicts, human)
-    assert isinstance(fit, EstimateResult) and isinstance(fit, PairwiseStrengths)
+    assert isinstance(fit, Result) and isinstance(fit, PairwiseStrengths)
     interval = fit.interval(0.1)
     assert list(interval.columns) == [*INTERVAL_COLUMNS, "n_labels"]
     assert (interval["low"] < interval["estimate"]).all()

@@ -15,7 +15,7 @@ from regression.pairwise import (
     check_pairwise,
     win_rates,
 )
-from regression.results import INTERVAL_COLUMNS, EstimateResult, JointError, Summary
+from regression.results import INTERVAL_COLUMNS, JointError, Result, Summary
 
 WORDS = np.array(["b", "tie", "a"])  # index: 2 * score of generator_a
 
@@ -142,7 +142,7 @@ def test_informative_judges_narrow_the_intervals_and_say_what_they_are_worth() -
 def test_the_result_keeps_the_contract() -> None:
     verdicts, human, _ = world(5)
     fit = PairwiseModel().fit_table(verdicts, human)
-    assert isinstance(fit, EstimateResult)
+    assert isinstance(fit, Result)
     interval = fit.interval(0.1)
     assert list(interval.columns) == [*INTERVAL_COLUMNS, "n_labels"]
     assert (interval["low"] <= interval["estimate"]).all() and (

@@ -39,7 +39,7 @@ def test_count_bootstrap_standard_error_of_a_proportion():
     res = count_bootstrap(lambda t: t[:, 0] / t.sum(axis=1), [[300, 700]], seed=0)
     assert res.n_boot == 10_000 and res.estimate == pytest.approx(0.3)
     assert res.se == pytest.approx(np.sqrt(0.21 / 1000), rel=0.05)
-    low, high = res.ci
+    low, high = res.bounds(res.alpha, res.alternative)
     assert low == pytest.approx(0.3 - 1.96 * 0.01449, abs=0.003)
     assert high == pytest.approx(0.3 + 1.96 * 0.01449, abs=0.003)
     assert res.median == pytest.approx(0.3, abs=0.002)
@@ -80,7 +80,7 @@ def test_undefined_replicates_count_against_the_interval():
     assert percentile_interval(np.r_[0.5, 0.5, [np.nan] * 8], limits=(-1, 1)) == (-1.0, 1.0)
     assert percentile_interval([np.nan], limits=(-1, 1)) == (-1.0, 1.0)
     res = BootstrapResult(0.5, reps, limits=(-1, 2))
-    assert res.n_invalid == 10 and res.confidence_interval(0.9) == (low, high)
+    assert res.n_invalid == 10 and res.bounds(0.1) == (low, high)
     assert res.se == pytest.approx(np.std(np.arange(101) / 100, ddof=1))
 
 

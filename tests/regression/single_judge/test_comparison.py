@@ -143,7 +143,7 @@ def test_delta_method_agrees_with_bootstrap():
     for est in res.estimates:
         # bootstrap SE known to ~1.1 % (MC); the delta method is first order: allow 12 %
         assert est.se_delta == pytest.approx(est.bootstrap.se, rel=0.12), est.method
-        low, high = est.confidence_interval(kind="delta")
+        low, high = est.bounds(kind="delta")
         assert low < est.estimate < high
     frame = res.to_frame()
     assert list(frame.index) == list(COMPARISON_METHODS)
@@ -197,7 +197,7 @@ def test_bad_input():
         compare_models(a, b, CAL_A, CAL_B, n_boot=-5)
     res = compare_models(a, b, CAL_A, CAL_B, n_boot=100, seed=0)
     with pytest.raises(ValueError, match=r"kind \('normal'\) not recognized"):
-        res["naive"].confidence_interval(kind="normal")
+        res["naive"].bounds(kind="normal")
     with pytest.raises(KeyError, match=r"method \('rg'\) not recognized"):
         res["rg"]
 
@@ -212,7 +212,7 @@ def test_few_replicates_never_give_an_unflagged_interval_that_misses_its_estimat
     )
     assert any(w.startswith(f"too few bootstrap replicates ({n_boot})") for w in res.warnings)
     for est in res.estimates:
-        low, high = est.ci
+        low, high = est.bounds(est.alpha, est.alternative)
         if not low <= est.estimate <= high:
             assert any(w.startswith(f"{est.method}: the estimate") for w in res.warnings)
 

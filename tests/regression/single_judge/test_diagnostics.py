@@ -22,10 +22,10 @@ def test_youden_j_agresti_caffo_by_hand():
     q1, q0 = 81 / 102, 71 / 102
     se = np.sqrt(q1 * (1 - q1) / 102 + q0 * (1 - q0) / 102)
     assert res.se == pytest.approx(se)
-    assert res.ci == pytest.approx(
+    assert res.bounds(res.alpha, res.alternative) == pytest.approx(
         (q1 + q0 - 1 - 1.959964 * se, q1 + q0 - 1 + 1.959964 * se), abs=1e-6
     )
-    assert res.confidence_interval(0.95, "less")[0] == -1.0
+    assert res.bounds(0.05, "less")[0] == -1.0
 
 
 def test_youden_j_interval_coverage_is_near_nominal():
@@ -35,7 +35,7 @@ def test_youden_j_interval_coverage_is_near_nominal():
     tp, tn = rng.binomial(60, 0.7, 4000), rng.binomial(40, 0.6, 4000)
     hits = 0
     for a, b in zip(tp, tn, strict=True):
-        low, high = youden_j(CalibrationTable(int(a), 60 - int(a), 40 - int(b), int(b))).ci
+        low, high = youden_j(CalibrationTable(int(a), 60 - int(a), 40 - int(b), int(b))).bounds()
         hits += low <= 0.3 <= high
     assert abs(hits / 4000 - 0.95) < 0.02
 
@@ -67,7 +67,7 @@ def test_delta_j_empty_class_replicates_are_counted():
     tiny = CalibrationTable(tp=1, fn=0, fp=1, tn=8)  # m1 = 1: many replicates lose the class
     res = delta_youden_j(tiny, CalibrationTable(40, 10, 15, 35), n_boot=1000, seed=0)
     assert 0 < res.bootstrap.n_invalid < 1000
-    assert np.isfinite(res.ci).all()
+    assert np.isfinite(res.bounds(res.alpha, res.alternative)).all()
 
 
 def test_judge_warnings():

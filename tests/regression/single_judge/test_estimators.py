@@ -68,23 +68,31 @@ def test_estimate_prevalence_matches_the_low_level_functions():
     assert (res.tpr, res.tnr) == (0.9, 0.7)
     # (0.54 + 0.7 - 1) / 0.6 = 0.4
     assert res.estimate == pytest.approx(0.4) == rg_estimate(0.54, 0.9, 0.7)
-    assert res.ci == pytest.approx(rg_interval(0.54, 0.9, 0.7, 1000, 50, 50))
-    row = res.interval().loc["theta"]
-    assert (row["low"], row["high"]) == res.ci and row["method"] == "rogan-gladen"
-    assert res.confidence_interval(0.9) == pytest.approx(
-        rg_interval(0.54, 0.9, 0.7, 1000, 50, 50, alpha=0.1)
+    assert res.bounds(res.alpha, res.alternative) == pytest.approx(
+        rg_interval(0.54, 0.9, 0.7, 1000, 50, 50)
     )
+    row = res.interval().loc["theta"]
+    assert (row["low"], row["high"]) == res.bounds(res.alpha, res.alternative) and row[
+        "method"
+    ] == "rogan-gladen"
+    assert res.bounds(0.1) == pytest.approx(rg_interval(0.54, 0.9, 0.7, 1000, 50, 50, alpha=0.1))
     assert "calibration sampling" in res.covers
     # naive: Wilson by default, Wald on request
     assert res.naive.estimate == 0.54
-    assert res.naive.ci == pytest.approx([float(b) for b in wilson_interval(540, 1000)])
+    assert res.naive.bounds(res.naive.alpha, res.naive.alternative) == pytest.approx(
+        [float(b) for b in wilson_interval(540, 1000)]
+    )
     wald = estimate_prevalence(CAL, TEST, naive_interval="wald").naive
-    assert wald.ci == pytest.approx([float(b) for b in wald_interval(540, 1000)])
+    assert wald.bounds(wald.alpha, wald.alternative) == pytest.approx(
+        [float(b) for b in wald_interval(540, 1000)]
+    )
     # PPI++ from counts equals ppi_mean on the rows
     rows = ppi_mean(CAL["human"], CAL["judge"], TEST)
     assert res.ppi.estimate == pytest.approx(rows.estimate, abs=1e-12)
     assert res.ppi.lam == pytest.approx(rows.lam, abs=1e-12)
-    assert res.ppi.ci == pytest.approx(list(np.clip(rows.ci, 0, 1)), abs=1e-12)
+    assert res.ppi.bounds(res.ppi.alpha, res.ppi.alternative) == pytest.approx(
+        list(np.clip(rows.bounds(rows.alpha, rows.alternative), 0, 1)), abs=1e-12
+    )
     assert estimate_prevalence(CAL, TEST, method="ppi++").estimate == res.ppi.estimate
 
 
@@ -98,7 +106,9 @@ def test_input_forms_agree():
     ]:
         judge = "llm" if isinstance(test, pd.DataFrame) else "judge"
         res = estimate_prevalence(cal, test, judge=judge)
-        assert res.estimate == base.estimate and res.ci == base.ci
+        assert res.estimate == base.estimate and res.bounds(
+            res.alpha, res.alternative
+        ) == base.bounds(base.alpha, base.alternative)
 
 
 def test_missing_judge_labels_are_dropped_and_reported():
@@ -116,7 +126,7 @@ def test_no_better_than_chance_warns_and_gives_zero_one():
     cal = CalibrationTable(tp=20, fn=30, fp=30, tn=20)  # TPR 0.4, TNR 0.4, J = -0.2
     res = estimate_prevalence(cal, TEST)
     assert np.isnan(res.estimate)
-    assert res.ci == (0.0, 1.0)
+    assert res.bounds(res.alpha, res.alternative) == (0.0, 1.0)
     assert any("no better than chance" in w for w in res.warnings)
     assert "no better than chance" in str(res.summary())
 
@@ -140,12 +150,19 @@ def test_summary_and_frame_show_three_methods():
     judge = summary.tables["judge"]
     assert judge.loc["tpr", "estimate"] == 0.9
     assert judge.loc["youden_j", "estimate"] == pytest.approx(0.6)
-    assert judge.loc["youden_j", "low"] == pytest.approx(res.youden.ci[0])
-    frame = res.to_frame()
+    assert judge.loc["youden_j", "low"] == pytest.approx(
+        res.youden.bounds(res.youden.alpha, res.youden.alternative)[0]
+    )
+    frame = res.estimators()
+    pd.testing.assert_frame_equal(summary.tables["estimators"], frame.drop(columns="covers"))
     assert list(frame.index) == ["naive", "rogan-gladen", "ppi++"]
     assert frame.loc["rogan-gladen", "estimate"] == pytest.approx(0.4)
-    assert (frame.loc["rogan-gladen", "low"], frame.loc["rogan-gladen", "high"]) == res.ci
+    assert (frame.loc["rogan-gladen", "low"], frame.loc["rogan-gladen", "high"]) == res.bounds(
+        res.alpha, res.alternative
+    )
     assert frame.loc["ppi++", "lam"] == pytest.approx(res.ppi.lam)
+    # to_frame is the reported estimate's interval with its SE beside it
+    assert res.to_frame().loc["theta", ["low", "high"]].tolist() == list(res.bounds())
     assert str(res) == text
 
 
@@ -159,7 +176,11 @@ def test_diagnostics_show_the_sizes_j_and_the_clipping():
 
 def test_one_sided_report():
     res = estimate_prevalence(CAL, TEST, alternative="less")
-    assert res.ci[0] == 0.0 and res.naive.ci[0] == 0.0 and res.ppi.ci[0] == 0.0
+    assert (
+        res.bounds(res.alpha, res.alternative)[0] == 0.0
+        and res.naive.bounds(res.naive.alpha, res.naive.alternative)[0] == 0.0
+        and res.ppi.bounds(res.ppi.alpha, res.ppi.alternative)[0] == 0.0
+    )
 
 
 def test_naive_estimate_alone():
@@ -198,9 +219,9 @@ def test_a_two_item_calibration_gets_no_ppi_interval_as_narrow_as_the_naive_one(
     # 0 by accident; the worst-case variance (regression.single_judge.ppi) replaces it.
     test = [1] * 600 + [0] * 400
     res = estimate_prevalence(([1, 0], [1, 0]), test, method="ppi++")
-    naive_low, naive_high = res.naive.ci
+    naive_low, naive_high = res.naive.bounds(res.naive.alpha, res.naive.alternative)
     assert naive_high - naive_low < 0.07
-    assert res.ci == (0.0, 1.0)  # 0.6 -/+ 1.96 * 0.709, clipped
+    assert res.bounds(res.alpha, res.alternative) == (0.0, 1.0)  # 0.6 -/+ 1.96 * 0.709, clipped
     assert any(
         w.startswith("PPI++ calibration has m1 = 1 human-valid and m0 = 1") for w in res.warnings
     )

@@ -27,7 +27,9 @@ def test_single_judge_forest_plots_each_interval():
     fig = plot_single_judge(result)
     segments = fig.axes[0].collections[0].get_segments()
     assert len(segments) == 3
-    assert segments[1][0][0] == pytest.approx(result.rogan_gladen.ci[0])
+    assert segments[1][0][0] == pytest.approx(
+        result.rogan_gladen.bounds(result.rogan_gladen.alpha, result.rogan_gladen.alternative)[0]
+    )
 
 
 def test_coverage_plot_uses_the_study():

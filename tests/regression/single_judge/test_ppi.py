@@ -31,8 +31,12 @@ def test_matches_ppi_python_on_random_binary_data(seed):
         ref_est = ppi_mean_pointestimate(y, yhat, yhat_test)
         ref_low, ref_high = ppi_mean_ci(y, yhat, yhat_test, alpha=alpha)
         assert res.estimate == pytest.approx(float(ref_est[0]), abs=1e-8)
-        assert res.ci.low == pytest.approx(float(ref_low[0]), abs=1e-8)
-        assert res.ci.high == pytest.approx(float(ref_high[0]), abs=1e-8)
+        assert res.bounds(res.alpha, res.alternative).low == pytest.approx(
+            float(ref_low[0]), abs=1e-8
+        )
+        assert res.bounds(res.alpha, res.alternative).high == pytest.approx(
+            float(ref_high[0]), abs=1e-8
+        )
         assert 0 <= res.lam <= 1
 
 
@@ -47,7 +51,10 @@ def test_matches_ppi_python_on_continuous_data_and_fixed_lam(seed):
         float(ppi_mean_pointestimate(y, yhat, yhat_test)[0]), abs=1e-8
     )
     low, high = ppi_mean_ci(y, yhat, yhat_test, alpha=0.1)
-    assert (res.ci.low, res.ci.high) == pytest.approx((float(low[0]), float(high[0])), abs=1e-8)
+    assert (
+        res.bounds(res.alpha, res.alternative).low,
+        res.bounds(res.alpha, res.alternative).high,
+    ) == pytest.approx((float(low[0]), float(high[0])), abs=1e-8)
     for lam in (0.0, 0.3, 1.0, 1.7):  # a fixed lam is used as given, not clipped
         res = ppi_mean(y, yhat, yhat_test, lam=lam)
         low, high = ppi_mean_ci(y, yhat, yhat_test, alpha=0.05, lam=lam)
@@ -55,7 +62,10 @@ def test_matches_ppi_python_on_continuous_data_and_fixed_lam(seed):
         assert res.estimate == pytest.approx(
             float(np.ravel(ppi_mean_pointestimate(y, yhat, yhat_test, lam=lam))[0]), abs=1e-8
         )
-        assert (res.ci.low, res.ci.high) == pytest.approx((float(low[0]), float(high[0])), abs=1e-8)
+        assert (
+            res.bounds(res.alpha, res.alternative).low,
+            res.bounds(res.alpha, res.alternative).high,
+        ) == pytest.approx((float(low[0]), float(high[0])), abs=1e-8)
 
 
 def test_lam_zero_is_the_classical_mean():
@@ -64,7 +74,7 @@ def test_lam_zero_is_the_classical_mean():
     res = ppi_mean(y, np.zeros(12), np.ones(30), lam=0)
     assert res.estimate == pytest.approx(7 / 12)
     assert res.se == pytest.approx(np.std(y) / np.sqrt(12))
-    low, high = res.confidence_interval(0.95)
+    low, high = res.bounds(0.05)
     assert low == pytest.approx(7 / 12 - 1.959964 * np.std(y) / np.sqrt(12), abs=1e-6)
 
 
@@ -85,7 +95,10 @@ def test_one_sided_interval():
     rng = np.random.default_rng(7)
     y = rng.binomial(1, 0.5, 100)
     res = ppi_mean(y, y, rng.binomial(1, 0.5, 400), alternative="greater")
-    assert res.ci.high == np.inf and res.ci.low > res.confidence_interval(0.95).low
+    assert (
+        res.bounds(res.alpha, res.alternative).high == np.inf
+        and res.bounds(res.alpha, res.alternative).low > res.bounds(0.05).low
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -164,7 +177,7 @@ def test_two_calibration_items_give_the_worst_case_interval_not_the_naive_one():
     # Popoviciu: Var(y - lam yhat) <= (1 + |lam|)^2 / 4 = 1 with lam = 1, over n = 2 items.
     assert res.se == pytest.approx(np.sqrt(0.24 / 1000 + 1.0 / 2))
     naive_half = 1.959964 * np.sqrt(0.24 / 1000)
-    low, high = res.ci
+    low, high = res.bounds(res.alpha, res.alternative)
     assert high - low > 40 * naive_half  # 2.77 against 0.061
     ref_low, ref_high = ppi_mean_ci(np.array([1.0, 0]), np.array([1.0, 0]), test, alpha=0.05)
     assert float(ref_high[0] - ref_low[0]) == pytest.approx(2 * naive_half, rel=1e-6)
@@ -180,7 +193,10 @@ def test_the_minimum_is_per_class_and_exact():
         warnings.simplefilter("error")
         res = ppi_mean(at_minimum, judged, test)  # no warning at the minimum
     low, high = ppi_mean_ci(at_minimum, judged, test, alpha=0.05)
-    assert (res.ci.low, res.ci.high) == pytest.approx((float(low[0]), float(high[0])), abs=1e-8)
+    assert (
+        res.bounds(res.alpha, res.alternative).low,
+        res.bounds(res.alpha, res.alternative).high,
+    ) == pytest.approx((float(low[0]), float(high[0])), abs=1e-8)
     assert res.warnings == ()
     with pytest.warns(SmallCalibrationWarning, match=r"fewer than 5 in a class"):
         below = ppi_mean(at_minimum[1:], judged[1:], test)
