@@ -322,11 +322,11 @@ def add_leaderboard(
     decided while it fits (up to ``regression.ranking.plot.MATRIX_MAX``
     generators); a larger board shows the top and the generators named,
     beside every generator's rank set. ``summary`` and ``figure``: those
-    already built by the caller (``board.summary(top=top, generators=generators)``
+    already built by the caller (``board.summary(board.alpha, top=top, generators=generators)``
     and :func:`~regression.ranking.plot.plot_board`), not built again.
     """
     if summary is None:
-        summary = board.summary(top=top, generators=generators)
+        summary = board.summary(board.alpha, top=top, generators=generators)
     add_estimate(report, summary, level=level)
     _board_figure(report, board, generators, figure)
 

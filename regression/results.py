@@ -215,7 +215,7 @@ class Result:
         """The tables :meth:`summary` shows after the estimates: :meth:`diagnostics`."""
         return {"diagnostics": self.diagnostics()}
 
-    def summary_notes(self, alpha: float, **options: Any) -> tuple[str, ...]:
+    def summary_notes(self, alpha: float) -> tuple[str, ...]:
         """The notes of :meth:`summary`: the level and what the interval covers."""
         return (f"{1 - alpha:.0%} intervals cover {self.covers}.",)
 
@@ -230,8 +230,8 @@ class Result:
     def summary(self, alpha: float = 0.05, **options: Any) -> Summary:
         """The report: :meth:`to_frame`, the :meth:`summary_tables`, the :meth:`summary_notes`, the warnings.
 
-        ``options``: the keywords the result's ``SUMMARY_OPTIONS`` name, for :meth:`to_frame`
-        and :meth:`summary_notes`.
+        ``options``: the keywords the result's ``SUMMARY_OPTIONS`` name, for :meth:`to_frame`,
+        :meth:`summary_tables` and :meth:`summary_notes`.
         """
         unknown = sorted(set(options) - set(self.SUMMARY_OPTIONS))
         if unknown:
@@ -239,11 +239,11 @@ class Result:
                 f"{type(self).__name__}.summary() takes no option {unknown[0]!r}; its options "
                 f"are {list(self.SUMMARY_OPTIONS)}."
             )
-        # a result with SUMMARY_OPTIONS takes them as keywords of its to_frame
+        # a result with SUMMARY_OPTIONS takes them as keywords of these three
         frame = self.to_frame(alpha, **options)
         return Summary(
             self.title,
-            {self.ESTIMATES: frame, **self.summary_tables(alpha)},
+            {self.ESTIMATES: frame, **self.summary_tables(alpha, **options)},
             notes=tuple(self.summary_notes(alpha, **options)),
             warnings=tuple(self.warnings),
         )

@@ -442,7 +442,7 @@ def run_rank(args: argparse.Namespace) -> int:
         joint = result.joint_error(seed=args.seed, **joint_options)
         board = leaderboard(result, args.alpha, seed=args.seed, joint=joint)
         pairs, level = asked_pairs(args, board, "this fit")
-        summary = board.summary(top=args.top)
+        summary = board.summary(board.alpha, top=args.top)
         advance("write")
         # the summary and the figure are built once, for the card and for stdout and --plot
         figure = (

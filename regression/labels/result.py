@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
 
+from regression.checks import check_alpha, check_alternative
 from regression.intervals import normal_quantile
 from regression.labels.bias import check_transfer_bias
 from regression.labels.design import LabelDesign
@@ -16,7 +18,7 @@ from regression.labels.partial import (
     estimate_generator,
     transfer_bias_bound,
 )
-from regression.results import interval_frame
+from regression.results import Result, interval_frame
 
 __all__ = ["LABELS_NOTE", "PartialLabels", "fit_partial", "transfer_sd"]
 
@@ -43,8 +45,12 @@ def transfer_sd(
 
 
 @dataclass(frozen=True, eq=False)
-class PartialLabels:
+class PartialLabels(Result):
     """Roles, label counts and the partially labelled generators' estimates.
+
+    A :class:`~regression.results.Result` of the partially labelled generators
+    alone (:meth:`interval`); :meth:`diagnostics` is what each source is worth
+    (:meth:`worth`).
 
     Attributes
     ----------
@@ -60,7 +66,10 @@ class PartialLabels:
     n_labels: pd.Series
     estimates: dict[str, PartialEstimate] = field(default_factory=dict)
 
-    covers = COVERS
+    covers: ClassVar[str] = COVERS
+    method: ClassVar[str] = "partial"
+    warnings: ClassVar[tuple[str, ...]] = ()
+    title: ClassVar[str] = "Partially labelled generators"
 
     def apply(
         self, table: pd.DataFrame, alpha: float = 0.05, alternative: str = "two-sided"
@@ -105,6 +114,7 @@ class PartialLabels:
         For a fit without a calibration generator, where there is no transfer
         estimate to fill the other rows.
         """
+        alpha, alternative = check_alpha(alpha), check_alternative(alternative)
         bounds = [e.bounds(alpha, alternative) for e in self.estimates.values()]
         return interval_frame(
             list(self.estimates),
@@ -115,6 +125,10 @@ class PartialLabels:
             role=["partially labelled"] * len(self.estimates),
             n_labels=[e.n_labels for e in self.estimates.values()],
         )
+
+    def diagnostics(self) -> pd.DataFrame:
+        """What each source is worth to each generator's interval (:meth:`worth`)."""
+        return self.worth()
 
     def worth(self) -> pd.DataFrame:
         """Per generator: role, labels used and what the judges and the other generators are worth in labels.

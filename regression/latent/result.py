@@ -507,7 +507,7 @@ class LatentTraitResult(Ranked, Result):
             + ".",
         )
 
-    def summary_tables(self, alpha: float) -> dict[str, pd.DataFrame]:
+    def summary_tables(self, alpha: float, **options: Any) -> dict[str, pd.DataFrame]:
         """The validators' TPR, TNR and J, and the fit's :meth:`diagnostics`."""
         validators = pd.DataFrame({"tpr": self.tpr, "tnr": self.tnr, "youden_j": self.youden_j})
         return {"validators": validators, "fit": self.diagnostics()}

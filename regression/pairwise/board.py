@@ -139,7 +139,7 @@ def pairwise_summary(
         tables = {f"{quantity}s": rows[["estimate", "n_battles"]].head(top), "judges": judges}
         title = f"{quantity.capitalize()}s from the judges' verdicts alone (uncorrected)"
         return Summary(title, tables, notes, result.warnings)
-    shown = board.summary(top=top)
+    shown = board.summary(board.alpha, top=top)
     ranked = shown.tables["leaderboard"].index
     unranked = rows.index.difference(board.table.index, sort=False)
     tables = {

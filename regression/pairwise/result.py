@@ -16,7 +16,7 @@ from regression.intervals import normal_bounds
 from regression.pairwise.table import PairwiseTable
 from regression.pairwise.verdicts import POSITIONS
 from regression.ranking import Ranked
-from regression.results import JointError, Summary, interval_frame
+from regression.results import JointError, Result, interval_frame
 
 __all__ = [
     "MIN_VOTES",
@@ -52,7 +52,7 @@ def votes_per_generator(table: PairwiseTable) -> tuple[np.ndarray, np.ndarray]:
 
 
 @dataclass(frozen=True, eq=False)
-class PairwiseResult(Ranked):
+class PairwiseResult(Ranked, Result):
     """What the pairwise estimands share: estimates per generator, one joint error, the judges'
     diagnostics and what they are worth in human votes.
 
@@ -91,12 +91,8 @@ class PairwiseResult(Ranked):
     warnings: tuple[str, ...] = ()
     prediction: np.ndarray | None = field(default=None, repr=False)
 
-    SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ()
     #: The bounds of an interval (a win rate lies in [0, 1]; a log-strength anywhere).
     LIMITS: ClassVar[tuple[float, float]] = (0.0, 1.0)
-    #: What the estimates are, as a summary's title and table name say it.
-    TITLE: ClassVar[str] = ""
-    NAME: ClassVar[str] = ""
     #: Per method: what the interval and the joint error account for.
     COVERS: ClassVar[dict[str, str]] = {}
 
@@ -154,7 +150,7 @@ class PairwiseResult(Ranked):
         """No human votes: the judges' own estimates (``mean_of_judges``), uncorrected, without
         an interval, with a :class:`FewVotesWarning`."""
         message = (
-            f"there are no human votes: the {cls.NAME} are the judges' own, uncorrected for "
+            f"there are no human votes: the {cls.ESTIMATES} are the judges' own, uncorrected for "
             "their errors and position bias, with no interval."
         )
         # past this, _judges_only, the estimator and fit_table: the caller's line
@@ -227,14 +223,16 @@ class PairwiseResult(Ranked):
         spread = np.sum(w * (s - np.average(s, weights=w)) ** 2)
         return float(1.0 - np.sum(w * (s - f) ** 2) / spread) if spread > 0 else float("nan")
 
-    def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
-        """Per generator: the interval, ``se``, ``n_battles``, ``lam`` and ``judges_worth``."""
-        table = self.interval(alpha)
-        table["se"] = self.se
-        table["n_battles"] = self.n_battles
-        table["lam"] = self.lam
-        table["judges_worth"] = self.worth()
-        return table
+    def details(self, alpha: float = 0.05) -> pd.DataFrame:
+        """Per generator, beside the interval: ``se``, ``n_battles``, ``lam`` and ``judges_worth``."""
+        return pd.DataFrame(
+            {
+                "se": self.se,
+                "n_battles": self.n_battles,
+                "lam": self.lam,
+                "judges_worth": self.worth(),
+            }
+        )
 
     def joint_error(self, *, seed: SeedLike = 0) -> JointError:
         """The estimates' joint error: normal, with :attr:`covariance` (``seed`` is unused: the
@@ -295,7 +293,7 @@ class PairwiseResult(Ranked):
         )
         return pd.concat([frame, humans])
 
-    def summary_notes(self, alpha: float) -> tuple[str, ...]:
+    def summary_notes(self, alpha: float, **options: Any) -> tuple[str, ...]:
         """The summary's sentences: the level, what it covers, the votes and what the judges add."""
         level = f"{1 - alpha:.0%}"
         notes = [
@@ -318,14 +316,9 @@ class PairwiseResult(Ranked):
             )
         return tuple(notes)
 
-    def summary(self, alpha: float = 0.05) -> Summary:
-        """The estimates, the judges' diagnostics and what the interval covers."""
-        return Summary(
-            self.TITLE,
-            {self.NAME: self.to_frame(alpha), "judges": self.diagnostics()},
-            notes=self.summary_notes(alpha),
-            warnings=self.warnings,
-        )
+    def summary_tables(self, alpha: float, **options: Any) -> dict[str, pd.DataFrame]:
+        """The judges beside the human voters (:meth:`diagnostics`)."""
+        return {"judges": self.diagnostics()}
 
 
 @dataclass(frozen=True, eq=False)
@@ -335,8 +328,8 @@ class PairwiseWinRates(PairwiseResult):
     See :class:`PairwiseResult` for the attributes.
     """
 
-    TITLE: ClassVar[str] = "Win rates from pairwise verdicts"
-    NAME: ClassVar[str] = "win rates"
+    title: ClassVar[str] = "Win rates from pairwise verdicts"
+    ESTIMATES: ClassVar[str] = "win rates"
     COVERS: ClassVar[dict[str, str]] = {
         "ppi++": (
             f"{_DESIGN} and the judges' errors on them, for the win rates over the battles in "
@@ -365,8 +358,8 @@ class PairwiseStrengths(PairwiseResult):
     tie_parameter: float = float("nan")
 
     LIMITS: ClassVar[tuple[float, float]] = (-np.inf, np.inf)
-    TITLE: ClassVar[str] = "Bradley-Terry strengths from pairwise verdicts"
-    NAME: ClassVar[str] = "strengths"
+    title: ClassVar[str] = "Bradley-Terry strengths from pairwise verdicts"
+    ESTIMATES: ClassVar[str] = "strengths"
     COVERS: ClassVar[dict[str, str]] = {
         "ppi++": (
             f"{_DESIGN} and the judges' errors on them, for the Davidson fit to the human votes "
@@ -405,7 +398,7 @@ class PairwiseStrengths(PairwiseResult):
             table[column] = centre + points * table[column]
         return table
 
-    def summary_notes(self, alpha: float) -> tuple[str, ...]:
+    def summary_notes(self, alpha: float, **options: Any) -> tuple[str, ...]:
         """:meth:`PairwiseResult.summary_notes` and what the strengths are."""
         nu = self.tie_parameter
         ties = (

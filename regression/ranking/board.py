@@ -20,7 +20,7 @@ from regression.ranking.sets import (
     rank_sets,
     rank_sets_from_decisions,
 )
-from regression.results import JointError, Summary
+from regression.results import JointError, Result
 
 __all__ = ["PAIR_PROCEDURES", "SHOWN", "Leaderboard", "Ranked", "leaderboard"]
 
@@ -34,13 +34,12 @@ PAIRS_SHOWN = 40
 
 
 @dataclass(frozen=True)
-class Leaderboard:
+class Leaderboard(Result):
     """Generators ordered by estimate, with intervals, simultaneous rank sets and decided pairs.
 
-    A result on the contract of :mod:`regression.results`: ``interval``,
-    ``to_frame``, ``summary`` (at the board's level by default; another
-    ``alpha`` ranks again from the same joint error and seed),
-    ``diagnostics``, ``covers``, ``method``, ``warnings``.
+    A :class:`~regression.results.Result`: ``interval``, ``to_frame``,
+    ``summary`` (an ``alpha`` other than the board's ranks again from the same
+    joint error and seed), ``diagnostics``, ``covers``, ``method``, ``warnings``.
 
     Attributes
     ----------
@@ -74,15 +73,16 @@ class Leaderboard:
     seed: SeedLike = field(default=0, repr=False, compare=False)
 
     SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ("top", "generators")
+    ESTIMATES: ClassVar[str] = "leaderboard"
 
     @property
     def warnings(self) -> tuple[str, ...]:
         """The warnings of the result ranked."""
         return tuple(getattr(self.source, "warnings", ()))
 
-    def at(self, alpha: float | None) -> Leaderboard:
-        """This board at level ``alpha`` (itself when ``alpha`` is its own or None)."""
-        if alpha is None or alpha == self.alpha:
+    def at(self, alpha: float) -> Leaderboard:
+        """This board at level ``alpha`` (itself when ``alpha`` is its own)."""
+        if alpha == self.alpha:
             return self
         if self.source is None:
             raise ValueError(
@@ -93,19 +93,45 @@ class Leaderboard:
             self.source, alpha, seed=self.seed, joint=self.joint, pairs=self.procedure
         )
 
-    def interval(
-        self, alpha: float | None = None, *, alternative: str = "two-sided"
-    ) -> pd.DataFrame:
-        """The result's marginal intervals, best first (``result.interval``)."""
+    @property
+    def title(self) -> str:
+        """The title of :meth:`summary`."""
+        return f"Leaderboard ({self.method})"
+
+    def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
+        """The result's marginal intervals, best first (``result.interval``).
+
+        Raises
+        ------
+        ValueError
+            A level other than the board's on a board built without its result.
+        """
+        alpha = check_alpha(alpha)
         if self.source is None:
+            if alpha != self.alpha or alternative != "two-sided":
+                raise ValueError(
+                    f"this leaderboard was built at alpha = {self.alpha} without its result; "
+                    "build it again with leaderboard(result, alpha)."
+                )
             return self.table[["estimate", "low", "high"]].assign(method=self.method)
-        level = self.alpha if alpha is None else alpha
-        table = self.source.interval(level, alternative=alternative)
+        table = self.source.interval(alpha, alternative=alternative)
         return table.loc[self.table.index]
 
-    def to_frame(self, alpha: float | None = None) -> pd.DataFrame:
-        """The board's table: one row per generator, best first."""
-        return self.at(alpha).table
+    def details(self, alpha: float = 0.05) -> pd.DataFrame:
+        """The rank sets at ``alpha`` (the board's own, or ranked again from the same joint error)."""
+        table = self.at(alpha).table
+        return table[["rank", "low_rank", "high_rank", "could_be_best"]]
+
+    def to_frame(
+        self, alpha: float = 0.05, *, top: int | None = SHOWN, generators: Iterable[Any] = ()
+    ) -> pd.DataFrame:
+        """One row per generator, best first: the interval and the rank set.
+
+        ``top``: the top rows only (None: all, as :attr:`table`); ``generators``: rows shown
+        wherever they rank.
+        """
+        frame = super().to_frame(alpha)
+        return frame.loc[self.at(alpha).shown(top, generators).index]
 
     def diagnostics(self) -> pd.DataFrame:
         """The ranked result's own checks (the joint error rests on them)."""
@@ -146,21 +172,32 @@ class Leaderboard:
         keep |= self.table.index.isin(named)
         return self.table[keep]
 
-    def summary(
-        self, alpha: float | None = None, *, top: int | None = SHOWN, generators: Iterable[Any] = ()
-    ) -> Summary:
-        """The top of the leaderboard and the generators asked for, the decided pairs, what they cover.
+    def summary_tables(
+        self, alpha: float, *, top: int | None = SHOWN, generators: Iterable[Any] = ()
+    ) -> dict[str, pd.DataFrame]:
+        """The decided pairs between the rows shown (of those named, on a large board)."""
+        board = self.at(alpha)
+        named = list(generators)
+        rows = board.shown(top, named)
+        decided = board.pairs[board.pairs["decided"] != "undecided"]
+        pairs = decided[board._between(decided, rows, named)].head(PAIRS_SHOWN)
+        return {"decided pairs": pairs.reset_index(drop=True)}
 
-        ``top``: rows of the board shown (None: all); ``generators``: rows
-        shown wherever they rank. The decided pairs shown are those between
-        the rows shown.
-        """
+    def _between(self, decided: pd.DataFrame, rows: pd.DataFrame, named: list[Any]) -> pd.Series:
+        """Which decided pairs a summary shows: between ``rows``, or of ``named`` on a large board."""
+        if named and len(rows) < len(self.table):  # a large board: the pairs of those named
+            return decided["generator_a"].isin(named) | decided["generator_b"].isin(named)
+        return decided["generator_a"].isin(rows.index) & decided["generator_b"].isin(rows.index)
+
+    def summary_notes(
+        self, alpha: float, *, top: int | None = SHOWN, generators: Iterable[Any] = ()
+    ) -> tuple[str, ...]:
+        """The level, who could be the best, the pairs decided, what is shown."""
         board = self.at(alpha)
         named = list(generators)
         rows = board.shown(top, named)
         best = [str(g) for g in board.table.index[board.table["could_be_best"]]]
         decided = board.pairs[board.pairs["decided"] != "undecided"]
-        between = decided["generator_a"].isin(rows.index) & decided["generator_b"].isin(rows.index)
         level = f"{1 - board.alpha:.0%}"
         how = (
             "the step-down decisions the rank sets rest on"
@@ -184,20 +221,13 @@ class Leaderboard:
                 + ("of those named" if named else "between them")
                 + "; the whole board is .table, every pair .pairs."
             )
-        if named and len(rows) < len(board.table):  # a large board: the pairs of those named
-            between = decided["generator_a"].isin(named) | decided["generator_b"].isin(named)
-        pairs = decided[between].head(PAIRS_SHOWN)
+        between = board._between(decided, rows, named)
         if between.sum() > PAIRS_SHOWN:
             notes.append(
                 f"Decided pairs shown: the first {PAIRS_SHOWN} of {between.sum()}; every pair "
                 "is in .pairs."
             )
-        return Summary(
-            f"Leaderboard ({board.method})",
-            {"leaderboard": rows, "decided pairs": pairs.reset_index(drop=True)},
-            notes=tuple(notes),
-            warnings=board.warnings,
-        )
+        return tuple(notes)
 
 
 def _names(names: Sequence[str], most: int = 12) -> str:

@@ -210,7 +210,7 @@ class ModelComparison(Result):
             index=pd.Index([a, b], name="model"),
         )
 
-    def summary_tables(self, alpha: float) -> dict[str, pd.DataFrame]:
+    def summary_tables(self, alpha: float, **options: Any) -> dict[str, pd.DataFrame]:
         """The judges (:meth:`diagnostics`)."""
         return {"judges": self.diagnostics()}
 

@@ -427,7 +427,7 @@ class SingleJudgeResult(OneEstimate):
         notes += [f"{est.method} interval covers {est.covers}." for est in self.all_estimates]
         return tuple(notes)
 
-    def summary_tables(self, alpha: float) -> dict[str, pd.DataFrame]:
+    def summary_tables(self, alpha: float, **options: Any) -> dict[str, pd.DataFrame]:
         """The three estimators side by side, the judge's quality and the :meth:`diagnostics`."""
         return {
             "estimators": self.estimators(alpha).drop(columns="covers"),

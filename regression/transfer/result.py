@@ -399,7 +399,7 @@ class TransferResult(Ranked, Result):
             lines.append(LABELS_NOTE)
         return tuple(lines)
 
-    def summary_tables(self, alpha: float) -> dict[str, pd.DataFrame]:
+    def summary_tables(self, alpha: float, **options: Any) -> dict[str, pd.DataFrame]:
         """The self-check, the validators' TPR, TNR and J, and the partial labels' worth."""
         validators = pd.DataFrame({"tpr": self.tpr, "tnr": self.tnr, "youden_j": self.youden_j})
         tables = {"self-check": self.self_check, "validators": validators}

@@ -194,12 +194,15 @@ def test_the_leaderboard_answers_the_result_contract():
     _, error = BOARDS[-4]  # 20 generators
     result = _Result(error)
     board = leaderboard(result, 0.1)
-    assert isinstance(board.summary(), Summary)
-    assert board.to_frame() is board.table
+    assert isinstance(board.summary(board.alpha), Summary)
+    # to_frame is the interval and the rank sets: the board's table, one code path
+    columns = list(board.table.columns)
+    pd.testing.assert_frame_equal(board.to_frame(board.alpha, top=None)[columns], board.table)
     # another level ranks again from the same joint error and seed
-    pd.testing.assert_frame_equal(board.to_frame(0.2), leaderboard(result, 0.2).table)
+    again = leaderboard(result, 0.2).table
+    pd.testing.assert_frame_equal(board.to_frame(0.2, top=None)[columns], again)
     assert board.summary(0.2).notes[0].startswith("80% marginal intervals")
-    pd.testing.assert_index_equal(board.interval().index, board.table.index)
+    pd.testing.assert_index_equal(board.interval(board.alpha).index, board.table.index)
     assert list(board.interval(0.2).columns[:4]) == ["estimate", "low", "high", "method"]
     assert board.warnings == () and board.diagnostics().empty
 
@@ -210,7 +213,7 @@ def test_a_large_board_shows_its_top_and_the_generators_named():
     covariance = np.full((g, g), 0.01**2) + np.diag(rng.uniform(0.003, 0.01, g) ** 2)
     error = joint(np.sort(rng.uniform(0.5, 0.9, g)), covariance)
     board = leaderboard(_Result(error), n_draws=4000)
-    summary = board.summary(top=10, generators=["g0"])
+    summary = board.summary(board.alpha, top=10, generators=["g0"])
     shown = summary.tables["leaderboard"]
     assert list(shown.index) == [*board.table.index[:10], "g0"]
     pairs = summary.tables["decided pairs"]

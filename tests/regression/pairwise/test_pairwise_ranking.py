@@ -40,7 +40,7 @@ def test_the_leaderboard_is_the_one_of_every_estimator(world: World) -> None:
     assert fit.could_be_best(0.1) == list(board.table.index[board.table["could_be_best"]])
     pairs = fit.compare(0.1)
     assert len(pairs) == 15 and set(pairs["decided"]) <= {"a higher", "b higher", "undecided"}
-    assert "Leaderboard (ppi++)" in board.summary().as_text()
+    assert "Leaderboard (ppi++)" in board.summary(board.alpha).as_text()
 
 
 def test_without_human_votes_the_ranking_is_refused(world: World) -> None:

@@ -49,7 +49,7 @@ def test_what_the_judges_are_worth_per_generator_and_in_all(estimand: str, world
     total = len(human) * ((fit.se_labels_only**2).sum() / (fit.se**2).sum() - 1)
     assert fit.total_worth() == pytest.approx(total) and total > 0
     summary = fit.summary()
-    assert list(summary.tables) == [fit.NAME, "judges"]
+    assert list(summary.tables) == [fit.ESTIMATES, "judges"]
     text = " ".join(summary.notes)
     assert f"The judges are worth about {total:.0f} human votes" in text
     assert (
