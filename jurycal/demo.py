@@ -208,8 +208,7 @@ def _regression_section(
     held_out = "gpt-4-turbo"
     calibration = [g for g in truth.index if g in set(judgments["generator"]) and g != held_out]
     result = TransferModel().fit_table(judgments, human, calibration)
-    table = result.to_frame(truth=truth)
-    row = table.set_index("generator").loc[held_out]
+    row = result.to_frame(truth=truth).loc[held_out]
     note = (
         f"The judgments repaired in step 1, with the human labels of {len(calibration)} "
         f"generators; {held_out}'s labels are held out. jurycal's default estimator (judges "
@@ -247,11 +246,11 @@ def _released_matrix(report: Report, truth: pd.Series, level: str = "none") -> N
         confusion, calibration_generators=annotated, precision=truth[annotated].to_dict()
     )
     result = TransferModel().fit(rates, anchors=anchors)
-    table = result.to_frame(truth=truth)
+    table = result.to_frame(truth=truth)[["role", "estimate", "low", "high", "human", "n"]]
     # the diagnostics' note reads the same for every row but its share, in follows_judges
     diagnostics = result.diagnostics()
-    table["follows_judges"] = table["generator"].map(diagnostics["follows_judges"])
-    first = table.loc[table["role"] != "calibration", "generator"].iloc[0]
+    table["follows_judges"] = diagnostics["follows_judges"]
+    first = table.index[table["role"] != "calibration"][0]
     note = (
         f"The released 14 x 14 matrix (repair level '{level}'): anchored on all six "
         "annotated generators, the eight unlabelled ones are estimated; each row says how "

@@ -178,6 +178,9 @@ class Result:
     SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ()
     #: The name of the :meth:`to_frame` table in :meth:`summary`.
     ESTIMATES: ClassVar[str] = "estimates"
+    #: The options of :meth:`to_frame` (and :meth:`summary`) that are the interval's
+    #: settings: they go to :meth:`interval`, the others to :meth:`details`.
+    INTERVAL_OPTIONS: ClassVar[tuple[str, ...]] = ()
 
     if (
         TYPE_CHECKING
@@ -219,13 +222,24 @@ class Result:
         """The notes of :meth:`summary`: the level and what the interval covers."""
         return (f"{1 - alpha:.0%} intervals cover {self.covers}.",)
 
-    def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
-        """One row per estimate: :meth:`interval` at ``alpha`` and the :meth:`details` beside it."""
-        table = self.interval(alpha)
-        details = self.details(alpha)
+    def to_frame(self, alpha: float = 0.05, **options: Any) -> pd.DataFrame:
+        """One row per estimate: :meth:`interval` at ``alpha`` and the :meth:`details` beside it.
+
+        ``options``: the interval's settings (``INTERVAL_OPTIONS``) go to :meth:`interval`,
+        the others to :meth:`details`. A column both give is the details' (they may know
+        more: a held-out generator's role).
+        """
+        settings = {k: v for k, v in options.items() if k in self.INTERVAL_OPTIONS}
+        rest = {k: v for k, v in options.items() if k not in self.INTERVAL_OPTIONS}
+        table = self.interval(alpha, **settings)
+        details = self.details(alpha, **rest)
         if details is None:
             return table
-        return table.join(details.drop(columns=table.columns.intersection(details.columns)))
+        shared = table.columns.intersection(details.columns)
+        table = table.copy()
+        for column in shared:
+            table[column] = details[column].reindex(table.index)
+        return table.join(details.drop(columns=shared))
 
     def summary(self, alpha: float = 0.05, **options: Any) -> Summary:
         """The report: :meth:`to_frame`, the :meth:`summary_tables`, the :meth:`summary_notes`, the warnings.

@@ -380,7 +380,7 @@ def _plot(
     """The intervals the fit computed (a forest plot), or the fit's figure without intervals."""
     from regression.latent.plots import plot_latent_fit, plot_precision_intervals
 
-    if "low" in table.columns:
+    if table["low"].notna().any():
         figure = plot_precision_intervals(
             table,
             title=f"Precision per generator, {1 - args.alpha:.0%} intervals ({result.method})",
@@ -504,7 +504,7 @@ def run_estimate(args: argparse.Namespace) -> int:
         summary = _summary(args, result, human, calibration)
         table = summary.tables["precision"]
     text, payload = _output(result, summary)
-    row = table.set_index("generator").loc[new]
+    row = table.loc[new]
     n_votes = int(counts.n_labelled.loc[new].sum())
     n_human = int((human["generator"] == new).sum())
     bounds = [row.get("low"), row.get("high")]

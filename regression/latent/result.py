@@ -116,7 +116,7 @@ class LatentTraitResult(Ranked, Result):
         self,
         alpha: float = 0.05,
         *,
-        method: str = "auto",
+        method: str | None = "auto",
         n_boot: int = 200,
         seed: SeedLike = 0,
         alternative: str = "two-sided",
@@ -129,8 +129,8 @@ class LatentTraitResult(Ranked, Result):
         ----------
         alpha : float
             1 - confidence level.
-        method : {"auto", "profile", "parametric", "nonparametric", "items"}
-            ``"auto"`` (default): ``"profile"`` for an anchored likelihood fit,
+        method : {"auto", "profile", "parametric", "nonparametric", "items"} or None
+            None: no interval (``low`` and ``high`` NaN; quick). ``"auto"`` (default): ``"profile"`` for an anchored likelihood fit,
             ``"nonparametric"`` for the paper loss, else ``"parametric"`` (see
             :meth:`interval_method`).
             ``"parametric"``: percentile bootstrap; every count is redrawn from
@@ -223,6 +223,9 @@ class LatentTraitResult(Ranked, Result):
         """
         alpha = check_alpha(alpha)
         check_alternative(alternative)
+        if method is None:
+            nan = np.full(len(self.precision), np.nan)
+            return self._interval_table(nan, nan)
         method = self.interval_method(method)
         model, inputs = self._require_refit_state()
         data = inputs.data()
@@ -421,27 +424,17 @@ class LatentTraitResult(Ranked, Result):
         )
         return self._interval_table(low, high)
 
-    def to_frame(
+    def details(
         self,
         alpha: float = 0.05,
         *,
-        method: str | None = "auto",
-        n_boot: int = 200,
-        seed: SeedLike = 0,
         truth: pd.Series | None = None,
         calibration: Iterable[str] | None = None,
-        progress: bool | None = None,
     ) -> pd.DataFrame:
-        """One row per generator: role, estimate, interval, human precision, items, error.
+        """Per generator: role, human precision, items and error (:func:`~regression.results.with_roles`).
 
         Parameters
         ----------
-        alpha : float
-            1 - confidence level.
-        method : str or None
-            The method of :meth:`interval`; None: no interval columns.
-        n_boot, seed, progress
-            For the bootstrap methods, as in :meth:`interval`.
         truth : Series, optional
             Human-labelled precision per generator where known (e.g.
             ``human_labels.groupby("generator")["human"].mean()``). Default: the
@@ -453,35 +446,25 @@ class LatentTraitResult(Ranked, Result):
         Returns
         -------
         DataFrame
-            Columns ``generator, role, estimate``, then ``low, high`` (with an
-            interval), ``human`` (the human precision, NaN where unknown),
-            ``n`` (the most items any validator labelled for the generator; NaN
-            without counts) and ``abs_error`` (held-out generators only).
-            ``role`` is ``calibration`` (its human labels anchor the fit),
-            ``held out`` (human precision the fit did not use: its error is an
-            honest check) or ``unlabelled``. :meth:`interval_covers` says what
-            the interval covers.
-
-        Raises
-        ------
-        ValueError
-            As :meth:`interval`.
+            Index: generators; ``role`` (``calibration``: its human labels anchor
+            the fit; ``held out``: human precision the fit did not use, its error
+            an honest check; ``unlabelled``), ``human`` (NaN where unknown), ``n``
+            (the most items any validator labelled for the generator; NaN without
+            counts) and ``abs_error`` (held-out generators only).
         """
         anchored = list(self.inputs.anchors.calibration_generators) if self.inputs else []
         chosen = anchored if calibration is None else list(calibration)
         if truth is None:
             truth = self.inputs.anchors.precision if self.inputs else pd.Series(dtype=float)
-        generators = self.precision.index
-        table = pd.DataFrame({"generator": generators, "estimate": self.precision.to_numpy()})
-        if method is not None:
-            bounds = self.interval(
-                alpha, method=method, n_boot=n_boot, seed=seed, progress=progress
-            )
-            table["low"], table["high"] = bounds["low"].to_numpy(), bounds["high"].to_numpy()
+        table = pd.DataFrame(
+            {"generator": self.precision.index, "estimate": self.precision.to_numpy()}
+        )
         n = None if self.inputs is None else self.inputs.n
-        return with_roles(table, truth, n, chosen)
+        table = with_roles(table, truth, n, chosen).set_index("generator")
+        return table[["role", "human", "n", "abs_error"]]
 
     ESTIMATES: ClassVar[str] = "precision"
+    INTERVAL_OPTIONS: ClassVar[tuple[str, ...]] = ("method", "n_boot", "seed", "progress")
 
     @property
     def title(self) -> str:
@@ -492,7 +475,7 @@ class LatentTraitResult(Ranked, Result):
         """The fit in a sentence, and what the interval of ``options`` covers (:meth:`interval_covers`).
 
         :meth:`summary` passes its keywords to :meth:`to_frame` (``method=None``: no
-        intervals, which is quicker) and here.
+        interval, which is quicker) and here.
         """
         method = options.get("method", "auto")
         return (

@@ -122,15 +122,14 @@ class Leaderboard(Result):
         table = self.at(alpha).table
         return table[["rank", "low_rank", "high_rank", "could_be_best"]]
 
-    def to_frame(
-        self, alpha: float = 0.05, *, top: int | None = SHOWN, generators: Iterable[Any] = ()
-    ) -> pd.DataFrame:
+    def to_frame(self, alpha: float = 0.05, **options: Any) -> pd.DataFrame:
         """One row per generator, best first: the interval and the rank set.
 
-        ``top``: the top rows only (None: all, as :attr:`table`); ``generators``: rows shown
-        wherever they rank.
+        ``top`` (default :data:`SHOWN`; None: all, as :attr:`table`): the top rows only;
+        ``generators``: rows shown wherever they rank (the keywords :meth:`summary` takes).
         """
-        frame = super().to_frame(alpha)
+        top, generators = options.pop("top", SHOWN), options.pop("generators", ())
+        frame = super().to_frame(alpha, **options)
         return frame.loc[self.at(alpha).shown(top, generators).index]
 
     def diagnostics(self) -> pd.DataFrame:

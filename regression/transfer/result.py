@@ -353,28 +353,23 @@ class TransferResult(Ranked, Result):
             return table.drop(index=self.precision.index[data.calibration])
         return table
 
-    def to_frame(self, alpha: float = 0.05, *, truth: pd.Series | None = None) -> pd.DataFrame:
-        """One row per generator: role, estimate, interval, human precision, items, error.
+    def details(self, alpha: float = 0.05, *, truth: pd.Series | None = None) -> pd.DataFrame:
+        """Per generator: role, human precision, items and error (:func:`~regression.results.with_roles`).
 
         ``truth``: human precision where known (default: the calibration
         generators'); ``role`` is ``calibration``, ``held out`` (human precision
-        the fit did not use) or ``unlabelled``; ``abs_error`` for held-out rows.
+        the fit did not use), ``partially labelled`` or ``unlabelled``;
+        ``abs_error`` for held-out rows.
         """
-        bounds = self.interval(alpha)
         anchors = self.anchors if self.anchors is not None else Anchors()
         known = anchors.precision if truth is None else pd.Series(truth, dtype=float)
         table = pd.DataFrame(
-            {
-                "generator": self.precision.index,
-                "estimate": self.precision.to_numpy(),
-                "low": bounds["low"].to_numpy(),
-                "high": bounds["high"].to_numpy(),
-            }
+            {"generator": self.precision.index, "estimate": self.precision.to_numpy()}
         )
         table = with_roles(table, known, self.n, anchors.calibration_generators)
         if self.partial is not None:  # partially labelled rows (regression.labels)
             table = self.partial.mark(table)
-        return table
+        return table.set_index("generator")[["role", "human", "n", "abs_error"]]
 
     ESTIMATES: ClassVar[str] = "precision"
 

@@ -94,4 +94,4 @@ def test_latent_fit_labels_do_not_overlap_and_intervals_are_drawn():
     legend = {t.get_text() for t in ax.get_legend().get_texts()}
     assert legend == {"human labels", "calibration", "unlabelled"}  # human: the anchors
     with pytest.raises(ValueError, match=r"missing column\(s\) \['low', 'high'\]"):
-        plot_precision_intervals(result.to_frame(method=None))
+        plot_precision_intervals(result.to_frame(method=None).drop(columns=["low", "high"]))

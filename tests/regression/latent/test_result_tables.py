@@ -31,16 +31,17 @@ def test_to_frame_has_one_row_per_generator_with_roles_interval_and_items():
     truth = world.human_labels.groupby("generator")["human"].mean()
     table = result.to_frame(0.1, truth=truth)
     assert list(table.columns) == [
-        "generator",
-        "role",
         "estimate",
         "low",
         "high",
+        "method",
+        "role",
+        "n_labels",
         "human",
         "n",
         "abs_error",
     ]
-    assert list(table["generator"]) == list(result.precision.index)
+    assert list(table.index) == list(result.precision.index)
     np.testing.assert_allclose(table["estimate"], result.precision.to_numpy())
     interval = result.interval(0.1)
     np.testing.assert_allclose(table["low"], interval["low"].to_numpy())
@@ -51,7 +52,7 @@ def test_to_frame_has_one_row_per_generator_with_roles_interval_and_items():
     assert set(interval.loc[calibration, "role"]) == {"calibration"}
     assert (interval.loc[calibration, "n_labels"] > 0).all()
     assert "profile-likelihood" in result.covers
-    roles = table.set_index("generator")["role"]
+    roles = table["role"]
     assert set(roles[calibration]) == {"calibration"}
     assert roles[world.annotated[2]] == "held out"
     assert (roles[[g for g in roles.index if g not in world.annotated]] == "unlabelled").all()
@@ -67,8 +68,8 @@ def test_to_frame_without_truth_uses_the_anchors_and_without_interval_has_no_bou
     world = _world(1)
     calibration = list(world.annotated)
     result = _fit(world, calibration)
-    table = result.to_frame(method=None).set_index("generator")
-    assert "low" not in table.columns
+    table = result.to_frame(method=None)
+    assert table[["low", "high"]].isna().all().all()
     anchors = result.inputs.anchors.precision
     np.testing.assert_allclose(table.loc[calibration, "human"], anchors[calibration])
     assert table.loc[~table.index.isin(calibration), "human"].isna().all()
