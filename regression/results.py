@@ -182,9 +182,9 @@ class Result:
     #: settings: they go to :meth:`interval`, the others to :meth:`details`.
     INTERVAL_OPTIONS: ClassVar[tuple[str, ...]] = ()
 
-    if (
-        TYPE_CHECKING
-    ):  # fields or properties of the subclass; no default here for a dataclass to take
+    # fields or properties of the subclass, declared for the type checker only: a value here
+    # would become the default of a subclass's dataclass field
+    if TYPE_CHECKING:
 
         @property
         def method(self) -> str:

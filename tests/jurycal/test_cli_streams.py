@@ -77,7 +77,7 @@ def test_every_surface_gives_a_generator_the_same_role(files, tmp_path, run_cli)
     assert result.interval()["role"].to_dict() == expected
     truth = human.groupby("generator")["human"].mean()
     frame = result.to_frame(truth=truth)
-    assert frame.set_index("generator")["role"].to_dict() == expected
+    assert frame["role"].to_dict() == expected
     assert set(expected.values()) <= set(ROLES)
 
     base = [str(files / "j.csv"), str(files / "h.csv"), "--calibration", "a", "b", "c"]
