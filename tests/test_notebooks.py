@@ -32,6 +32,7 @@ def test_there_are_notebooks(runner: ModuleType) -> None:
     assert set(runner.FAST_PARAMETERS) <= {path.stem for path in NOTEBOOKS}
 
 
+@pytest.mark.slow  # each starts a kernel and runs its notebook (the agreeableness one on 7 splits)
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_executes(
     path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, runner: ModuleType
