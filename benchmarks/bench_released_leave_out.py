@@ -12,10 +12,11 @@ bound fails, so ``make bench`` fails when the reproduction does.
 Why bounds on the bulk and not split by split: the released numbers are L-BFGS-B's stall
 points on the RMSE loss's kinks, and where a fit stalls moves with the floating-point path
 (the OpenBLAS kernel and thread count, and scipy's C port of L-BFGS-B, not the Fortran the
-paper ran). Over OPENBLAS_CORETYPE Prescott / Sandybridge / Haswell / Zen x 1 and 2 threads
-single splits move by up to a few points while the bulk reproduces the release: the median
-|gap| over the 63 splits is 0.03-0.11 points, the signed median within 0.02, 84-97 % of
-splits lie within 0.5 points, and the per-s means within 0.01-0.64 points.
+paper ran). Over OPENBLAS_CORETYPE Prescott / Sandybridge / Haswell / Zen x 1 and 2 threads,
+and SkylakeX (AVX-512) with 1, single splits move by up to a few points while the bulk
+reproduces the release: the median |gap| over the 63 splits is 0.03-0.12 points, the signed
+median within 0.02, 84-97 % of splits lie within 0.5 points, and the per-s means within 0.1-0.6
+points.
 
 ``tests/regression/latent/test_leave_out.py`` runs :func:`released_gaps` on a subset of the
 splits and checks the same :data:`CRITERIA`.
