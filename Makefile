@@ -25,6 +25,11 @@ $(VENV)/.installed-test: $(VENV)/.installed
 demo: $(VENV)/.installed
 	$(BIN)/jurycal demo
 
+# One BLAS / OpenMP thread per test process, set before Python starts (numpy and torch read it when
+# they load): results and times then do not depend on the machine's load. A value already set wins.
+test: export OPENBLAS_NUM_THREADS ?= 1
+test: export OMP_NUM_THREADS ?= 1
+test: export MKL_NUM_THREADS ?= 1
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
 

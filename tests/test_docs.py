@@ -92,7 +92,15 @@ def run_blocks(blocks: list[Block]) -> None:
             plt.close("all")
 
 
-@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
+# Pages whose examples take over 2 s, run as a reader would: repair.md repairs the bundled sample.
+SLOW_PAGES = {"repair.md"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [pytest.param(p, marks=pytest.mark.slow) if p.name in SLOW_PAGES else p for p in PAGES],
+    ids=lambda p: p.name,
+)
 def test_python_blocks_run(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     run_blocks(code_blocks(path))

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -138,6 +139,9 @@ def _check_outcome(code, err):
         assert "error:" in err, err
 
 
+# Stays: the CLI's contract (no traceback, inputs untouched) over every command; 120 examples
+# spread over the commands are what reach their rarer options.
+@pytest.mark.slow
 @settings(
     max_examples=120,
     deadline=None,

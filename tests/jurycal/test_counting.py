@@ -376,6 +376,9 @@ _names = st.sampled_from(["a", "b", "c", "d"])
 _labels = st.sampled_from([1, 0, "valid", "invalid", "TRUE", "false", None])
 
 
+# Stays: the one check that every engine (pandas, Polars, DuckDB, Dask) and file format counts
+# the same random table alike; each example starts each engine once (Dask's scheduler most).
+@pytest.mark.slow
 @settings(
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -28,6 +28,9 @@ def test_arena_labels_match_the_data_readme():
     np.testing.assert_allclose(sorted(per_opp), [0.24, 0.40, 0.41], atol=0.006)
 
 
+# The demo fixture runs `jurycal demo` (~4 s), the README's first command; whichever test
+# first asks for it pays for it, so every test that does is marked slow.
+@pytest.mark.slow
 def test_demo_runs_every_stage(demo):
     text, *_ = demo
     for heading in (
@@ -45,6 +48,7 @@ def test_demo_runs_every_stage(demo):
     assert "The veto threshold n = 4 was picked" in text
 
 
+@pytest.mark.slow
 def test_demo_estimates_the_held_out_generator_from_the_repaired_judgments(demo):
     text, *_ = demo
     # step 3 follows on from steps 1 and 2: the same repaired judgments, beside the veto
@@ -56,6 +60,7 @@ def test_demo_estimates_the_held_out_generator_from_the_repaired_judgments(demo)
     assert text.split("## 4. Leaderboard")[0].count("| unlabelled |") == 8
 
 
+@pytest.mark.slow
 def test_demo_ranks_the_generators(demo):
     text, *_ = demo
     section = text.split("4. Leaderboard")[1].split("5. One judge")[0]
@@ -64,6 +69,7 @@ def test_demo_ranks_the_generators(demo):
     assert "| gpt-4-turbo | claude_3_opus |" in section and "b higher" in section
 
 
+@pytest.mark.slow
 def test_demo_flags_the_weak_arena_judges(demo):
     text, *_ = demo
     # data README: J between 0.01 and 0.24, Fiedler's low-J regime: the warnings must say so
@@ -72,6 +78,7 @@ def test_demo_flags_the_weak_arena_judges(demo):
     assert "Delta J = J[" in text
 
 
+@pytest.mark.slow
 def test_demo_ranks_the_chatbot_arena_from_three_judges_and_a_sample_of_votes(demo):
     text, _, printed, _ = demo
     section = text.split("## 6. Pairwise leaderboard: Chatbot Arena, three judges")[1]
@@ -89,6 +96,7 @@ def test_demo_ranks_the_chatbot_arena_from_three_judges_and_a_sample_of_votes(de
     assert "6. Pairwise leaderboard: Chatbot Arena, three judges" in printed
 
 
+@pytest.mark.slow
 def test_demo_prints_an_outline_and_where_the_card_is(demo):
     text, out, printed, messages = demo
     # a short summary on stdout, not the card: its sections and the path to open

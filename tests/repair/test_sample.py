@@ -6,6 +6,7 @@ import importlib.util
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from repair import PAPER_LEVELS, repair_judgments
 
@@ -25,6 +26,7 @@ def test_sample_shapes(sample, votes):
     assert set(outputs["validator"]) == set(votes["validator"])
 
 
+@pytest.mark.slow  # stays: the bundled sample must be what its script makes, and only running it tells
 def test_sample_is_reproducible_from_its_script(sample):
     spec = importlib.util.spec_from_file_location("make_repair_sample", SCRIPT)
     module = importlib.util.module_from_spec(spec)
