@@ -11,15 +11,8 @@ import pandas as pd
 
 from regression.checks import SeedLike, check_alpha
 from regression.errors import InputError
-from regression.ranking.family import N_DRAWS, PairFamily, check_joint, pair_positions
-from regression.ranking.sets import (
-    compare,
-    could_be_best,
-    decided_matrix,
-    pair_table,
-    rank_sets,
-    rank_sets_from_decisions,
-)
+from regression.ranking.family import N_DRAWS
+from regression.ranking.sets import compare, could_be_best, pair_table, rank_sets, step_down
 from regression.results import JointError, Summary
 
 if TYPE_CHECKING:
@@ -49,10 +42,12 @@ class Leaderboard:
     ----------
     table : DataFrame
         Indexed by generator, best first: ``estimate, low, high`` (the marginal
-        interval), ``rank, low_rank, high_rank, could_be_best`` and, where the
-        result's interval has them, ``role, n_labels``.
+        interval), ``rank, low_rank, high_rank, could_be_best``, where the
+        result's interval has them ``role, n_labels``, and ``reason`` (why a
+        generator without an interval holds the full range of ranks;
+        :func:`~regression.ranking.rank_sets`).
     pairs : DataFrame
-        Every pair once: ``generator_a, generator_b, estimate, se, var_ratio,
+        Every pair of generators with an interval once: ``generator_a, generator_b, estimate, se, var_ratio,
         decided``. With ``procedure="step-down"`` (default) ``decided`` is the
         step-down's decision, the one the rank sets rest on; with
         ``"single-step"`` it is whether the simultaneous interval ``low,
@@ -251,20 +246,21 @@ def leaderboard(
         raise ValueError(f"pairs ({pairs!r}) must be one of {list(PAIR_PROCEDURES)}.")
     if joint is None:
         joint = result.joint_error(seed=seed, **joint_options)
-    check_joint(joint)
-    a, b = pair_positions(joint.estimate.index, None)
-    family = PairFamily(joint, a, b, n_draws, seed, threads)
-    decided, first = family.step_down(alpha)
-    ranks = rank_sets_from_decisions(
-        joint.estimate, decided_matrix(family, decided, len(joint.estimate))
+    ranks, family, ranked, decided, first = step_down(
+        joint, alpha, n_draws=n_draws, seed=seed, threads=threads
     )
     intervals = result.interval(alpha)
     roles = [c for c in ("role", "n_labels") if c in intervals.columns]
     table = ranks.join(intervals[["low", "high", *roles]])
     columns = ["estimate", "low", "high", "rank", "low_rank", "high_rank", "could_be_best"]
-    table = table[columns + roles]
-    pair_frame = pair_table(joint, family, first)
-    if pairs == "step-down":
+    table = table[[*columns, *roles, "reason"]]
+    if family is None:
+        pair_frame = pd.DataFrame(
+            columns=["generator_a", "generator_b", "estimate", "se", "var_ratio", "decided"]
+        )
+    else:
+        pair_frame = pair_table(ranked, family, first)
+    if pairs == "step-down" and family is not None:
         half = len(family) // 2
         pair_frame["decided"] = np.where(
             decided[:half], "a higher", np.where(decided[half:], "b higher", "undecided")

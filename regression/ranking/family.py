@@ -34,6 +34,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -48,9 +49,11 @@ __all__ = [
     "TooFewDrawsWarning",
     "SCALE_FLOOR",
     "PairFamily",
+    "check_generators",
     "check_joint",
     "error_draws",
     "pair_positions",
+    "ranked_part",
 ]
 
 #: Draws of the joint error behind every critical value when the joint error carries none.
@@ -99,14 +102,19 @@ def _root(scale: np.ndarray) -> np.ndarray:
         return (vectors * np.sqrt(np.clip(values, 0.0, None))) @ vectors.T
 
 
-def check_joint(joint: JointError) -> None:
-    """At least two generators, every estimate finite."""
+def check_generators(joint: JointError) -> None:
+    """At least two generators (whether or not each has an interval)."""
     if len(joint.estimate) < 2:
         raise InputError(
             f"comparing generators needs at least two; this result has {len(joint.estimate)} "
             f"({list(joint.estimate.index)}).",
             value=len(joint.estimate),
         )
+
+
+def check_joint(joint: JointError) -> None:
+    """At least two generators, every estimate finite."""
+    check_generators(joint)
     if not np.all(np.isfinite(joint.estimate.to_numpy(dtype=float))):
         bad = joint.estimate[~np.isfinite(joint.estimate.to_numpy(dtype=float))]
         raise InputError(
@@ -114,6 +122,46 @@ def check_joint(joint: JointError) -> None:
             "out before comparing.",
             value=bad.index[0],
         )
+
+
+def ranked_part(joint: JointError) -> tuple[JointError, np.ndarray, pd.Series]:
+    """The joint error of the generators with an interval, their positions, and why each other has none.
+
+    A generator has an interval where its estimate, its error variance and
+    (where the joint error carries draws) its draws are finite. The reason
+    of one without is ``joint.reasons``' where given, else what is missing.
+    With every generator ranked, the joint error is ``joint`` itself.
+    """
+    estimate = joint.estimate.to_numpy(dtype=float)
+    variance = np.diag(joint.covariance.to_numpy(dtype=float))
+    finite = np.isfinite(estimate) & np.isfinite(variance)
+    if joint.draws is not None:
+        finite &= np.isfinite(np.asarray(joint.draws, dtype=float)).all(axis=0)
+    keep = np.flatnonzero(finite)
+    given = dict(joint.reasons)
+    reasons = pd.Series(
+        {
+            name: given.get(name)
+            or (
+                "no finite estimate"
+                if not np.isfinite(estimate[g])
+                else "no finite error variance, so no interval"
+            )
+            for g, name in zip(np.flatnonzero(~finite), joint.estimate.index[~finite], strict=True)
+        },
+        dtype=object,
+    )
+    if finite.all():
+        return joint, keep, reasons
+    kept = joint.estimate.index[keep]
+    ranked = replace(
+        joint,
+        estimate=joint.estimate.loc[kept],
+        covariance=joint.covariance.loc[kept, kept],
+        draws=None if joint.draws is None else np.asarray(joint.draws)[:, keep],
+        reasons={},
+    )
+    return ranked, keep, reasons
 
 
 def pair_positions(
@@ -215,7 +263,7 @@ class PairFamily:
                         "pair's largest draw, and the family-wise error may exceed alpha; "
                         "raise n_draws (a transfer fit: joint_error(n_draws=...)).",
                         TooFewDrawsWarning,
-                        stacklevel=4,
+                        stacklevel=5,
                     )
                 return position
             depth = min(self.n, 4 * depth)
