@@ -1,17 +1,21 @@
-"""The pairwise family as jurycal computed it before the ranking scaled: every ordered pair x every draw.
+"""The pairwise family computed the direct way: every ordered pair x every draw.
 
 Kept as the reference the scalable family (:mod:`regression.ranking.family`)
 must agree with, decision for decision, for the same seed
 (``tests/regression/test_ranking_scale.py``), and as the baseline of
 ``python benchmarks/run.py ranking_scale``. It holds an array of ordered pairs
 x draws and re-sorts all of it at every step: 39,800 pairs x 20,000 draws at
-200 generators.
+200 generators. A joint error given by its law (no draws of its own) gives
+every pair one known null law, so the balanced critical value is the
+``1 - alpha`` quantile of the per-draw maximum and a single pair's is that
+law's quantile; a joint error's own draws give each pair its percentiles.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from regression.ranking import SCALE_FLOOR, error_draws, rank_sets_from_decisions
 from regression.results import JointError
@@ -26,6 +30,9 @@ class _Family:
         estimate = joint.estimate.to_numpy(dtype=float)
         scale = joint.covariance.to_numpy(dtype=float)
         draws = error_draws(joint, n_draws, seed)
+        self.law = None
+        if joint.draws is None:
+            self.law = stats.norm() if np.isinf(joint.df) else stats.t(joint.df)
         self.a, self.b = a, b
         self.difference = estimate[a] - estimate[b]
         variance = scale[a, a] + scale[b, b] - 2 * scale[a, b]
@@ -39,6 +46,13 @@ class _Family:
         self.percentile = percentile
 
     def critical(self, alpha: float, active: np.ndarray, simultaneous: bool = True) -> np.ndarray:
+        if self.law is not None:
+            if simultaneous:
+                worst_value = self.null[:, active].max(axis=1)
+                common = float(np.quantile(worst_value, 1 - alpha, method="higher"))
+            else:
+                common = float(self.law.ppf(1 - alpha / 2))
+            return np.full(len(self.a), common)
         if simultaneous:
             worst = self.percentile[:, active].max(axis=1)
             level = float(np.quantile(worst, 1 - alpha, method="higher"))
@@ -60,7 +74,7 @@ def reference_pairs(
     n_draws: int = 20_000,
     seed: int = 0,
 ) -> pd.DataFrame:
-    """``compare``'s table as computed before (``pairs``: positions ``(a, b)``; default all)."""
+    """``compare``'s table, every pair x draw (``pairs``: positions ``(a, b)``; default all)."""
     a, b = pairs if pairs is not None else np.triu_indices(len(joint.estimate), k=1)
     family = _family(joint, np.asarray(a), np.asarray(b), n_draws, seed)
     critical = family.critical(alpha, np.ones(len(family.a), dtype=bool), simultaneous)
@@ -85,7 +99,7 @@ def reference_pairs(
 def reference_rank_sets(
     joint: JointError, alpha: float = 0.05, *, n_draws: int = 20_000, seed: int = 0
 ) -> pd.DataFrame:
-    """``rank_sets`` as computed before: the step-down over every ordered pair x every draw."""
+    """``rank_sets`` by the step-down over every ordered pair x every draw (every generator ranked)."""
     g = len(joint.estimate)
     a, b = np.triu_indices(g, k=1)
     family = _family(joint, a, b, n_draws, seed)

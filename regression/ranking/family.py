@@ -40,6 +40,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from scipy import stats
+
 from regression.checks import SeedLike, as_rng
 from regression.errors import InputError, JurycalWarning
 from regression.results import JointError
@@ -52,6 +54,7 @@ __all__ = [
     "check_generators",
     "check_joint",
     "error_draws",
+    "level_error",
     "pair_positions",
     "ranked_part",
 ]
@@ -194,6 +197,23 @@ def pair_positions(
     return np.array(a_list), np.array(b_list)
 
 
+def level_error(alpha: float, n: int) -> float:
+    """The Monte Carlo standard deviation of the family-wise level a critical value read off ``n`` draws holds.
+
+    The critical value is the order statistic ``M_(j)`` of the draws of the
+    maximum statistic, ``j`` the rank numpy's ``"higher"`` quantile at
+    ``1 - alpha`` takes; the level it holds, ``P(M > M_(j))``, is a
+    Beta(n - j + 1, j) variable whatever the law of ``M`` (continuous), with
+    mean about ``alpha`` and this standard deviation, about
+    ``sqrt(alpha (1 - alpha) / n)``. For balanced critical values read off a
+    joint error's own draws, each pair's percentile is estimated too: this
+    is then the part of the error the maximum makes.
+    """
+    j = int(np.quantile(np.arange(n), 1 - alpha, method="higher")) + 1
+    mean = (n - j + 1) / (n + 1)
+    return float(np.sqrt(mean * (1 - mean) / (n + 2)))
+
+
 class PairFamily:
     """Ordered pairs (both directions of each pair asked for) with the upper tails of their null laws.
 
@@ -201,6 +221,20 @@ class PairFamily:
     whose null draws are those of ``i`` negated. The covariance is read as
     symmetric (the mean of it and its transpose, which leaves a symmetric one
     as it is).
+
+    A joint error given by its law (no draws of its own: a normal, or a
+    multivariate t, one chi-square scaling every component) gives every
+    ordered pair the same null law, the standard normal or the t with
+    ``df`` degrees of freedom, known exactly. Each draw's percentile within
+    its pair is then that law's distribution function of its value, the
+    largest percentile over the pairs is that of the largest value, and the
+    balanced critical value is one for every pair: the ``1 - alpha``
+    quantile of the per-draw maximum of the pairs' null values (the max-|t|
+    procedure). Its family-wise level has a Monte Carlo error of about
+    ``sqrt(alpha (1 - alpha) / n)`` (:func:`level_error`) on a board of any
+    size, where percentiles read off the draws would need many more draws
+    than ``pairs / alpha`` to resolve. A joint error's own draws (a
+    bootstrap, a mixture of laws) keep the percentiles read off them.
     """
 
     def __init__(
@@ -217,6 +251,10 @@ class PairFamily:
         scale = (scale + scale.T) / 2
         self.draws = np.ascontiguousarray(error_draws(joint, n_draws, seed).T)
         self.n = self.draws.shape[1]
+        #: The common null law of every pair where the joint error is given by its law, else None.
+        self.law: Any = None
+        if joint.draws is None:
+            self.law = stats.norm() if np.isinf(joint.df) else stats.t(joint.df)
         self.pair_a, self.pair_b = np.asarray(a), np.asarray(b)
         self.a = np.concatenate([self.pair_a, self.pair_b])
         self.b = np.concatenate([self.pair_b, self.pair_a])
@@ -268,12 +306,40 @@ class PairFamily:
                 return position
             depth = min(self.n, 4 * depth)
 
+    def balanced_critical(self, alpha: float, active: np.ndarray) -> np.ndarray:
+        """Per ordered pair, its balanced critical value over the active pairs at family-wise ``alpha``."""
+        if self.law is not None:
+            return np.full(len(self), self.max_critical(alpha, active))
+        return self.critical(self.balanced_position(alpha, active))
+
+    def max_critical(self, alpha: float, active: np.ndarray) -> float:
+        """The ``1 - alpha`` quantile (numpy's ``"higher"``) of the per-draw maximum over the active pairs.
+
+        Read off the kept tails: a draw outside an active pair's tail is at
+        most that tail's lowest value, so every per-draw maximum above the
+        highest of those lowest values is exact, and the quantile is exact
+        when it lies above it; else the tails are found again, deeper.
+        """
+        depth = min(self.n, max(16, int(np.ceil(4 * alpha * self.n / max(active.sum(), 1))) + 8))
+        while True:
+            if self.tail_draw.shape[1] < depth:
+                self.find_tails(depth, active)
+            depth = self.tail_draw.shape[1]
+            best = np.full(self.n, -np.inf)
+            np.maximum.at(best, self.tail_draw[active].ravel(), self.tail_value[active].ravel())
+            critical = float(np.quantile(best, 1 - alpha, method="higher"))
+            if critical > self.tail_value[active, -1].max() or depth == self.n:
+                return critical
+            depth = min(self.n, 4 * depth)
+
     def critical(self, position: int) -> np.ndarray:
         """Per ordered pair, its null draw at ``position`` of its tail."""
         return self.tail_value[:, position]
 
-    def single_position_values(self, level: float) -> np.ndarray:
+    def single_critical(self, level: float) -> np.ndarray:
         """Per ordered pair, the quantile of its null law at ``level`` (one pair at a time)."""
+        if self.law is not None:
+            return np.full(len(self), float(self.law.ppf(level)))
         position = self.position(level)
         values = np.empty(len(self))
         p = len(self.pair_a)
@@ -293,7 +359,7 @@ class PairFamily:
         pair: its critical values are the simultaneous pair intervals'.
         """
         active = np.ones(len(self), dtype=bool)
-        first = self.critical(self.balanced_position(alpha, active)).copy()
+        first = self.balanced_critical(alpha, active).copy()
         critical = first
         while True:
             rejected = active & (self.observed > critical)
@@ -302,7 +368,7 @@ class PairFamily:
             active &= ~rejected
             if not active.any():
                 break
-            critical = self.critical(self.balanced_position(alpha, active))
+            critical = self.balanced_critical(alpha, active)
         return ~active, first
 
     # ---------------------------------------------------------------- the tails

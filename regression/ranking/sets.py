@@ -106,9 +106,9 @@ def compare(
         family = PairFamily(ranked, position[a[both]], position[b[both]], n_draws, seed, threads)
         if simultaneous:
             everything = np.ones(len(family), dtype=bool)
-            critical = family.critical(family.balanced_position(alpha, everything))
+            critical = family.balanced_critical(alpha, everything)
         else:
-            critical = family.single_position_values(1 - alpha / 2)
+            critical = family.single_critical(1 - alpha / 2)
         measured = pair_table(ranked, family, critical)
         if both.all():
             return measured

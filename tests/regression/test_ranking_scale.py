@@ -227,11 +227,18 @@ def test_a_large_board_shows_its_top_and_the_generators_named():
 
 
 def test_too_few_draws_for_the_family_are_named():
-    # 380 ordered pairs of independent errors and 200 draws: every draw is some pair's largest,
-    # so the balanced level is the largest draw of each pair and the family-wise level unresolved
-    error = joint(np.linspace(0.5, 0.9, 20), np.eye(20) * 1e-4)
+    # 380 ordered pairs of independent errors and 200 draws of their own (a bootstrap's): every
+    # draw is some pair's largest, so the balanced level is the largest draw of each pair and
+    # the family-wise level unresolved
+    rng = np.random.default_rng(5)
+    estimate = np.linspace(0.5, 0.9, 20)
+    few = joint(estimate, np.eye(20) * 1e-4, draws=rng.normal(scale=0.01, size=(200, 20)))
     with pytest.warns(TooFewDrawsWarning, match="200 draws cannot resolve .* 380 ordered pairs"):
-        rank_sets(error, n_draws=200)
+        rank_sets(few)
+    many = joint(estimate, np.eye(20) * 1e-4, draws=rng.normal(scale=0.01, size=(20_000, 20)))
+    # the same errors given by their law: one known null law per pair, resolved by 200 draws
+    law = joint(estimate, np.eye(20) * 1e-4)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        rank_sets(error, n_draws=20_000)
+        rank_sets(many)
+        rank_sets(law, n_draws=200)
