@@ -39,7 +39,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-
 from scipy import stats
 
 from regression.checks import SeedLike, as_rng
@@ -299,7 +298,8 @@ class PairFamily:
                         f"{self.n:,} draws cannot resolve the family-wise level of "
                         f"{int(active.sum()):,} ordered pairs: every critical value is the "
                         "pair's largest draw, and the family-wise error may exceed alpha; "
-                        "raise n_draws (a transfer fit: joint_error(n_draws=...)).",
+                        "raise n_draws (e.g. result.rank_sets(n_draws=100_000); a latent-trait "
+                        "fit's draws are its bootstrap replicates).",
                         TooFewDrawsWarning,
                         stacklevel=5,
                     )

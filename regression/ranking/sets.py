@@ -16,6 +16,7 @@ from regression.ranking.family import (
     check_generators,
     check_joint,
     error_draws,
+    level_error,
     pair_positions,
     ranked_part,
 )
@@ -213,6 +214,8 @@ def step_down(
         decided, first = family.step_down(alpha)
         higher[np.ix_(keep, keep)] = decided_matrix(family, decided, len(keep))
     table = rank_sets_from_decisions(joint.estimate, higher, reasons)
+    n = n_draws if family is None else family.n
+    table.attrs.update(alpha=alpha, n_draws=n, level_error=level_error(alpha, n))
     return table, family, ranked, decided, first
 
 
@@ -244,6 +247,14 @@ def rank_sets(
     one for each unranked generator, which could lie below it. Every set
     holds whenever the R sets do, so the family-wise level stays ``1 -
     alpha``. The formula above gives exactly this, counting only decided pairs.
+
+    The critical values come from ``n_draws`` draws of a joint error given
+    by its law (its own draws where it carries them); ``attrs`` of the table
+    holds ``alpha``, ``n_draws`` and ``level_error``, the Monte Carlo
+    standard deviation of the family-wise level they hold
+    (:func:`~regression.ranking.family.level_error`: 0.0015 at alpha 0.05
+    and 20,000 draws, on a board of any size for a joint error given by its
+    law).
 
     Returns
     -------
