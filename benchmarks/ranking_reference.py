@@ -8,7 +8,9 @@ x draws and re-sorts all of it at every step: 39,800 pairs x 20,000 draws at
 200 generators. A joint error given by its law (no draws of its own) gives
 every pair one known null law, so the balanced critical value is the
 ``1 - alpha`` quantile of the per-draw maximum and a single pair's is that
-law's quantile; a joint error's own draws give each pair its percentiles.
+law's quantile; a joint error's own draws give each pair its percentiles,
+unless they cannot resolve the balanced level at the first step (every pair's
+critical value its largest draw), and then the maximum's quantile too.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ class _Family:
         scale = joint.covariance.to_numpy(dtype=float)
         draws = error_draws(joint, n_draws, seed)
         self.law = None
+        self.common: bool | None = None
         if joint.draws is None:
             self.law = stats.norm() if np.isinf(joint.df) else stats.t(joint.df)
         self.a, self.b = a, b
@@ -46,18 +49,20 @@ class _Family:
         self.percentile = percentile
 
     def critical(self, alpha: float, active: np.ndarray, simultaneous: bool = True) -> np.ndarray:
-        if self.law is not None:
-            if simultaneous:
-                worst_value = self.null[:, active].max(axis=1)
-                common = float(np.quantile(worst_value, 1 - alpha, method="higher"))
-            else:
-                common = float(self.law.ppf(1 - alpha / 2))
+        if not simultaneous:
+            if self.law is not None:
+                return np.full(len(self.a), float(self.law.ppf(1 - alpha / 2)))
+            return np.quantile(self.null, 1 - alpha / 2, axis=0, method="higher")
+        worst = self.percentile[:, active].max(axis=1)
+        level = float(np.quantile(worst, 1 - alpha, method="higher"))
+        n = len(self.null)
+        if self.common is None:  # chosen at the first step, kept for the later ones
+            unresolved = int(np.quantile(np.arange(n), level, method="higher")) == n - 1
+            self.common = self.law is not None or unresolved
+        if self.common:
+            worst_value = self.null[:, active].max(axis=1)
+            common = float(np.quantile(worst_value, 1 - alpha, method="higher"))
             return np.full(len(self.a), common)
-        if simultaneous:
-            worst = self.percentile[:, active].max(axis=1)
-            level = float(np.quantile(worst, 1 - alpha, method="higher"))
-        else:
-            level = 1 - alpha / 2
         return np.quantile(self.null, level, axis=0, method="higher")
 
 

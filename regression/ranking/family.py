@@ -72,7 +72,7 @@ Tails = tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
 class TooFewDrawsWarning(JurycalWarning):
-    """The draws cannot resolve the family-wise level: every critical value is a pair's largest draw."""
+    """The draws cannot resolve the family-wise level: the critical value is the maximum's largest draw."""
 
 
 def error_draws(joint: JointError, n_draws: int = N_DRAWS, seed: SeedLike = 0) -> np.ndarray:
@@ -233,7 +233,13 @@ class PairFamily:
     ``sqrt(alpha (1 - alpha) / n)`` (:func:`level_error`) on a board of any
     size, where percentiles read off the draws would need many more draws
     than ``pairs / alpha`` to resolve. A joint error's own draws (a
-    bootstrap, a mixture of laws) keep the percentiles read off them.
+    bootstrap, a mixture of laws) keep the percentiles read off them where
+    they resolve the balanced level; where they do not (every pair's
+    critical value would be its largest draw), one critical value, the
+    ``1 - alpha`` quantile of the per-draw maximum of the pairs' null
+    values, holds the level as well (the max-|t| step-down of Romano and
+    Wolf 2005 over the draws), giving the heavier-tailed pairs more of the
+    error budget than balancing would.
     """
 
     def __init__(
@@ -252,8 +258,11 @@ class PairFamily:
         self.n = self.draws.shape[1]
         #: The common null law of every pair where the joint error is given by its law, else None.
         self.law: Any = None
+        #: One critical value for every pair (max-|t|), or balanced percentiles; None: not chosen yet.
+        self.common: bool | None = None
         if joint.draws is None:
             self.law = stats.norm() if np.isinf(joint.df) else stats.t(joint.df)
+            self.common = True
         self.pair_a, self.pair_b = np.asarray(a), np.asarray(b)
         self.a = np.concatenate([self.pair_a, self.pair_b])
         self.b = np.concatenate([self.pair_b, self.pair_a])
@@ -292,23 +301,22 @@ class PairFamily:
             level = float(np.quantile(worst, 1 - alpha, method="higher"))
             position = self.position(level)
             if (level > (self.n - depth) / self.n and position < depth) or depth == self.n:
-                if position == 0 and not self.warned:
-                    self.warned = True
-                    warnings.warn(
-                        f"{self.n:,} draws cannot resolve the family-wise level of "
-                        f"{int(active.sum()):,} ordered pairs: every critical value is the "
-                        "pair's largest draw, and the family-wise error may exceed alpha; "
-                        "raise n_draws (e.g. result.rank_sets(n_draws=100_000); a latent-trait "
-                        "fit's draws are its bootstrap replicates).",
-                        TooFewDrawsWarning,
-                        stacklevel=5,
-                    )
                 return position
             depth = min(self.n, 4 * depth)
 
     def balanced_critical(self, alpha: float, active: np.ndarray) -> np.ndarray:
-        """Per ordered pair, its balanced critical value over the active pairs at family-wise ``alpha``."""
-        if self.law is not None:
+        """Per ordered pair, its balanced critical value over the active pairs at family-wise ``alpha``.
+
+        The first call chooses the procedure for every later one (a step-down
+        needs one, whose critical values only fall as the family shrinks):
+        one critical value, the maximum's quantile, where the pairs share a
+        known law or the draws cannot resolve the balanced level (every
+        pair's critical value would be its largest draw); else each pair's
+        percentile read off the draws.
+        """
+        if self.common is None:
+            self.common = self.balanced_position(alpha, active) == 0
+        if self.common:
             return np.full(len(self), self.max_critical(alpha, active))
         return self.critical(self.balanced_position(alpha, active))
 
@@ -327,8 +335,19 @@ class PairFamily:
             depth = self.tail_draw.shape[1]
             best = np.full(self.n, -np.inf)
             np.maximum.at(best, self.tail_draw[active].ravel(), self.tail_value[active].ravel())
-            critical = float(np.quantile(best, 1 - alpha, method="higher"))
+            index = int(np.quantile(np.arange(self.n), 1 - alpha, method="higher"))
+            critical = float(np.sort(best)[index])  # numpy's "higher" quantile of best
             if critical > self.tail_value[active, -1].max() or depth == self.n:
+                if index == self.n - 1 and not self.warned:
+                    self.warned = True
+                    warnings.warn(
+                        f"{self.n:,} draws cannot resolve a family-wise level of {alpha}: the "
+                        "critical value is the largest draw of the maximum, and the family-wise "
+                        "error may exceed alpha; raise n_draws (e.g. result.rank_sets(n_draws="
+                        "10_000); a latent-trait fit's draws are its bootstrap replicates).",
+                        TooFewDrawsWarning,
+                        stacklevel=5,
+                    )
                 return critical
             depth = min(self.n, 4 * depth)
 
