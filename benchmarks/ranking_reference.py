@@ -1,17 +1,23 @@
-"""The pairwise family as jurycal computed it before the ranking scaled: every ordered pair x every draw.
+"""The pairwise family computed the direct way: every ordered pair x every draw.
 
 Kept as the reference the scalable family (:mod:`regression.ranking.family`)
 must agree with, decision for decision, for the same seed
 (``tests/regression/test_ranking_scale.py``), and as the baseline of
 ``python benchmarks/run.py ranking_scale``. It holds an array of ordered pairs
 x draws and re-sorts all of it at every step: 39,800 pairs x 20,000 draws at
-200 generators.
+200 generators. A joint error given by its law (no draws of its own) gives
+every pair one known null law, so the balanced critical value is the
+``1 - alpha`` quantile of the per-draw maximum and a single pair's is that
+law's quantile; a joint error's own draws give each pair its percentiles,
+unless they cannot resolve the balanced level at the first step (every pair's
+critical value its largest draw), and then the maximum's quantile too.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from regression.ranking import SCALE_FLOOR, error_draws, rank_sets_from_decisions
 from regression.results import JointError
@@ -26,6 +32,10 @@ class _Family:
         estimate = joint.estimate.to_numpy(dtype=float)
         scale = joint.covariance.to_numpy(dtype=float)
         draws = error_draws(joint, n_draws, seed)
+        self.law = None
+        self.common: bool | None = None
+        if joint.draws is None:
+            self.law = stats.norm() if np.isinf(joint.df) else stats.t(joint.df)
         self.a, self.b = a, b
         self.difference = estimate[a] - estimate[b]
         variance = scale[a, a] + scale[b, b] - 2 * scale[a, b]
@@ -39,11 +49,20 @@ class _Family:
         self.percentile = percentile
 
     def critical(self, alpha: float, active: np.ndarray, simultaneous: bool = True) -> np.ndarray:
-        if simultaneous:
-            worst = self.percentile[:, active].max(axis=1)
-            level = float(np.quantile(worst, 1 - alpha, method="higher"))
-        else:
-            level = 1 - alpha / 2
+        if not simultaneous:
+            if self.law is not None:
+                return np.full(len(self.a), float(self.law.ppf(1 - alpha / 2)))
+            return np.quantile(self.null, 1 - alpha / 2, axis=0, method="higher")
+        worst = self.percentile[:, active].max(axis=1)
+        level = float(np.quantile(worst, 1 - alpha, method="higher"))
+        n = len(self.null)
+        if self.common is None:  # chosen at the first step, kept for the later ones
+            unresolved = int(np.quantile(np.arange(n), level, method="higher")) == n - 1
+            self.common = self.law is not None or unresolved
+        if self.common:
+            worst_value = self.null[:, active].max(axis=1)
+            common = float(np.quantile(worst_value, 1 - alpha, method="higher"))
+            return np.full(len(self.a), common)
         return np.quantile(self.null, level, axis=0, method="higher")
 
 
@@ -60,7 +79,7 @@ def reference_pairs(
     n_draws: int = 20_000,
     seed: int = 0,
 ) -> pd.DataFrame:
-    """``compare``'s table as computed before (``pairs``: positions ``(a, b)``; default all)."""
+    """``compare``'s table, every pair x draw (``pairs``: positions ``(a, b)``; default all)."""
     a, b = pairs if pairs is not None else np.triu_indices(len(joint.estimate), k=1)
     family = _family(joint, np.asarray(a), np.asarray(b), n_draws, seed)
     critical = family.critical(alpha, np.ones(len(family.a), dtype=bool), simultaneous)
@@ -85,7 +104,7 @@ def reference_pairs(
 def reference_rank_sets(
     joint: JointError, alpha: float = 0.05, *, n_draws: int = 20_000, seed: int = 0
 ) -> pd.DataFrame:
-    """``rank_sets`` as computed before: the step-down over every ordered pair x every draw."""
+    """``rank_sets`` by the step-down over every ordered pair x every draw (every generator ranked)."""
     g = len(joint.estimate)
     a, b = np.triu_indices(g, k=1)
     family = _family(joint, a, b, n_draws, seed)

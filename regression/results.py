@@ -285,6 +285,9 @@ class JointError:
         covariance where given.
     covers : str
         What the joint error accounts for.
+    reasons : mapping of generator to str
+        Why a generator has no interval (a non-finite estimate or variance),
+        in plain words; rank sets give it the full range and this reason.
     """
 
     estimate: pd.Series
@@ -292,6 +295,7 @@ class JointError:
     df: float = float("inf")
     draws: np.ndarray | None = field(default=None, repr=False)
     covers: str = ""
+    reasons: Mapping[Any, str] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         index = self.estimate.index

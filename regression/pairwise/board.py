@@ -45,10 +45,11 @@ def pairwise_board(
     """The leaderboard of a pairwise fit (:class:`regression.pairwise.PairwiseModel`), or None.
 
     The generators with an estimate and an interval are ranked, from the
-    result's joint error (:func:`regression.ranking.leaderboard`); one with too
-    few human votes for an interval is left off the board (:func:`pairwise_rows`
-    lists it, unranked). None where fewer than two can be ranked (no human
-    votes: the judges' own win rates have no interval).
+    result's joint error (:func:`regression.ranking.leaderboard`), their worst
+    ranks allowing for those without; one with too few human votes for an
+    interval is left off the board (:func:`pairwise_rows` lists it, unranked).
+    None where fewer than two can be ranked (no human votes: the judges' own
+    win rates have no interval).
     """
     if result.method == "mean_of_judges":  # no human votes: no joint error, nothing to rank
         return None
@@ -57,12 +58,9 @@ def pairwise_board(
     kept = (joint.estimate.notna() & np.isfinite(variance)).to_numpy()
     if kept.sum() < 2:
         return None
-    joint = dataclasses.replace(
-        joint,
-        estimate=joint.estimate[kept],
-        covariance=joint.covariance.loc[kept, kept],
-    )
-    return leaderboard(result, alpha, seed=seed, joint=joint)
+    # ranked among all: a generator without an interval could lie above or below each other one
+    board = leaderboard(result, alpha, seed=seed, joint=joint)
+    return dataclasses.replace(board, table=board.table[board.table["reason"] == ""])
 
 
 def pairwise_rows(

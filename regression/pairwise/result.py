@@ -250,7 +250,11 @@ class PairwiseResult(Ranked, Result):
                 "uncorrected and without a joint error, so they cannot be compared or ranked; "
                 "add human votes on some battles."
             )
-        return JointError(self.estimate, self.covariance, covers=self.covers)
+        missing = self.estimate.index[self.estimate.isna()]
+        reasons = {
+            g: f"{int(self.n_labels[g])} human vote(s): too few for an interval" for g in missing
+        }
+        return JointError(self.estimate, self.covariance, covers=self.covers, reasons=reasons)
 
     def diagnostics(self) -> pd.DataFrame:
         """Per judge, and the human voters: verdicts, tie rate, position bias, agreement.

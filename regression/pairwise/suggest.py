@@ -150,7 +150,7 @@ def pair_weights(fit: PairwiseWinRates, alpha: float = 0.05, *, seed: int = 0) -
     decided, first = family.step_down(alpha)
     p = len(a)
     undecided = ~decided[:p] & ~decided[p:]
-    last = family.critical(family.balanced_position(alpha, ~decided))
+    last = family.balanced_critical(alpha, ~decided)
     critical = np.where(np.concatenate([undecided, undecided]), last, first)
     t, variance = family.observed[:p], family.sd[:p] ** 2
     up, down = critical[:p], critical[p:]

@@ -32,7 +32,16 @@ the same marginal level ``q``, chosen so that the largest of the pairs'
 marginal percentiles exceeds ``q`` with probability ``alpha``. With a normal
 joint error this is the max-|t| procedure. The step-down repeats the choice
 over the pairs not yet decided (Romano and Wolf 2005), which can only decide
-more pairs and keeps the family-wise error at ``alpha``.
+more pairs and keeps the family-wise error at ``alpha``. A joint error given
+by its law (no draws of its own) gives every pair one known null law, so the
+balanced critical value is one quantile of the per-draw maximum, resolved by
+a few thousand draws on a board of any size
+(:class:`~regression.ranking.family.PairFamily`).
+
+Generators without an interval (a non-finite estimate or variance) hold the
+full range of ranks with a ``reason``; the others are ranked among
+themselves, their worst ranks widened by one for each such generator
+(:func:`rank_sets`).
 
 How it scales. Only the upper tail of each pair's null law can set a
 critical value, so :class:`~regression.ranking.family.PairFamily` keeps a few

@@ -11,18 +11,19 @@ import pandas as pd
 
 from regression.checks import SeedLike, check_alpha
 from regression.errors import InputError
-from regression.ranking.family import N_DRAWS, PairFamily, check_joint, pair_positions
-from regression.ranking.sets import (
-    compare,
-    could_be_best,
-    decided_matrix,
-    pair_table,
-    rank_sets,
-    rank_sets_from_decisions,
-)
+from regression.ranking.family import N_DRAWS
+from regression.ranking.sets import compare, could_be_best, pair_table, rank_sets, step_down
 from regression.results import JointError, Result
 
-__all__ = ["PAIR_PROCEDURES", "SHOWN", "Leaderboard", "Ranked", "leaderboard"]
+__all__ = [
+    "DRAW_OPTIONS",
+    "PAIR_PROCEDURES",
+    "SHOWN",
+    "Leaderboard",
+    "Ranked",
+    "leaderboard",
+    "result_joint",
+]
 
 #: What a leaderboard's pair table shows: the step-down decisions that made the rank sets, or
 #: the single-step simultaneous intervals (every pair tested once at the all-pairs critical value).
@@ -45,10 +46,12 @@ class Leaderboard(Result):
     ----------
     table : DataFrame
         Indexed by generator, best first: ``estimate, low, high`` (the marginal
-        interval), ``rank, low_rank, high_rank, could_be_best`` and, where the
-        result's interval has them, ``role, n_labels``.
+        interval), ``rank, low_rank, high_rank, could_be_best``, where the
+        result's interval has them ``role, n_labels``, and ``reason`` (why a
+        generator without an interval holds the full range of ranks;
+        :func:`~regression.ranking.rank_sets`).
     pairs : DataFrame
-        Every pair once: ``generator_a, generator_b, estimate, se, var_ratio,
+        Every pair of generators with an interval once: ``generator_a, generator_b, estimate, se, var_ratio,
         decided``. With ``procedure="step-down"`` (default) ``decided`` is the
         step-down's decision, the one the rank sets rest on; with
         ``"single-step"`` it is whether the simultaneous interval ``low,
@@ -60,6 +63,11 @@ class Leaderboard(Result):
         What the joint error accounts for.
     procedure : str
         One of :data:`PAIR_PROCEDURES`: what ``pairs["decided"]`` shows.
+    n_draws : int
+        The draws of the joint error behind the critical values.
+    level_error : float
+        The Monte Carlo standard deviation of the family-wise level those
+        draws hold (:func:`~regression.ranking.family.level_error`).
     """
 
     table: pd.DataFrame
@@ -71,6 +79,8 @@ class Leaderboard(Result):
     source: Any = field(default=None, repr=False, compare=False)
     joint: JointError | None = field(default=None, repr=False, compare=False)
     seed: SeedLike = field(default=0, repr=False, compare=False)
+    n_draws: int = N_DRAWS
+    level_error: float = float("nan")
 
     SUMMARY_OPTIONS: ClassVar[tuple[str, ...]] = ("top", "generators")
     ESTIMATES: ClassVar[str] = "leaderboard"
@@ -90,7 +100,12 @@ class Leaderboard(Result):
                 "build it again with leaderboard(result, alpha)."
             )
         return leaderboard(
-            self.source, alpha, seed=self.seed, joint=self.joint, pairs=self.procedure
+            self.source,
+            alpha,
+            seed=self.seed,
+            joint=self.joint,
+            pairs=self.procedure,
+            n_draws=self.n_draws,
         )
 
     @property
@@ -211,7 +226,18 @@ class Leaderboard(Result):
             f"Could be the best: {_names(best)}.",
             f"{len(decided)} of {len(board.pairs)} pairs decided ({how}). The joint error "
             f"covers {board.covers}.",
+            f"The family-wise level the critical values hold: {board.alpha:.0%}, with a Monte "
+            f"Carlo standard error of {100 * board.level_error:.2f} points ({board.n_draws:,} "
+            "draws of the joint error).",
         ]
+        reason = board.table.get("reason", pd.Series("", index=board.table.index))
+        unranked = board.table[reason != ""]
+        if len(unranked):
+            notes.append(
+                f"{len(unranked)} generator(s) without an interval may hold any rank (1 to "
+                f"{len(board.table)}; reason: why); each other's worst rank allows for them: "
+                f"{_names([str(g) for g in unranked.index])}."
+            )
         if len(rows) < len(board.table):
             notes.append(
                 f"Shown: the top {top} of {len(board.table)} generators"
@@ -242,7 +268,7 @@ def leaderboard(
     seed: SeedLike = 0,
     joint: JointError | None = None,
     pairs: str = "step-down",
-    n_draws: int = N_DRAWS,
+    n_draws: int | None = None,
     threads: int = 1,
     **joint_options: Any,
 ) -> Leaderboard:
@@ -250,7 +276,8 @@ def leaderboard(
 
     ``joint``: the result's joint error if already built; else
     ``result.joint_error(seed=seed, **joint_options)`` (``joint_options``, e.g.
-    ``n_boot`` for a latent-trait fit). The marginal intervals are
+    ``n_boot`` for a latent-trait fit). ``n_draws``: as :func:`result_joint`
+    (where ``joint`` is given, the draws made from its law). The marginal intervals are
     ``result.interval(alpha)``. The rank sets and the pairs share one family of
     draws. ``pairs``: ``"step-down"`` (default) shows the decisions that made
     the rank sets; ``"single-step"`` the simultaneous pair intervals and
@@ -260,21 +287,22 @@ def leaderboard(
     if pairs not in PAIR_PROCEDURES:
         raise ValueError(f"pairs ({pairs!r}) must be one of {list(PAIR_PROCEDURES)}.")
     if joint is None:
-        joint = result.joint_error(seed=seed, **joint_options)
-    check_joint(joint)
-    a, b = pair_positions(joint.estimate.index, None)
-    family = PairFamily(joint, a, b, n_draws, seed, threads)
-    decided, first = family.step_down(alpha)
-    ranks = rank_sets_from_decisions(
-        joint.estimate, decided_matrix(family, decided, len(joint.estimate))
+        joint = result_joint(result, seed, n_draws, joint_options)
+    ranks, family, ranked, decided, first = step_down(
+        joint, alpha, n_draws=N_DRAWS if n_draws is None else n_draws, seed=seed, threads=threads
     )
     intervals = result.interval(alpha)
     roles = [c for c in ("role", "n_labels") if c in intervals.columns]
     table = ranks.join(intervals[["low", "high", *roles]])
     columns = ["estimate", "low", "high", "rank", "low_rank", "high_rank", "could_be_best"]
-    table = table[columns + roles]
-    pair_frame = pair_table(joint, family, first)
-    if pairs == "step-down":
+    table = table[[*columns, *roles, "reason"]]
+    if family is None:
+        pair_frame = pd.DataFrame(
+            columns=["generator_a", "generator_b", "estimate", "se", "var_ratio", "decided"]
+        )
+    else:
+        pair_frame = pair_table(ranked, family, first)
+    if pairs == "step-down" and family is not None:
         half = len(family) // 2
         pair_frame["decided"] = np.where(
             decided[:half], "a higher", np.where(decided[half:], "b higher", "undecided")
@@ -290,7 +318,43 @@ def leaderboard(
         source=result,
         joint=joint,
         seed=seed,
+        n_draws=ranks.attrs["n_draws"],
+        level_error=ranks.attrs["level_error"],
     )
+
+
+#: The options of a result's ``joint_error`` that set how many draws it carries: its own draws
+#: (a transfer fit), or a bootstrap's replicates (a latent-trait fit).
+DRAW_OPTIONS = ("n_draws", "n_boot")
+
+
+def result_joint(
+    result: Any, seed: SeedLike, n_draws: int | None, joint_options: dict[str, Any]
+) -> JointError:
+    """``result.joint_error(seed=seed, **joint_options)``, carrying ``n_draws`` draws where it makes them.
+
+    ``n_draws`` sets the draws of the joint error behind every critical
+    value. A result whose ``joint_error`` makes draws takes it as the option
+    of :data:`DRAW_OPTIONS` in its ``JOINT_OPTIONS`` (a transfer fit's
+    ``n_draws``; a latent-trait fit's ``n_boot``, each draw a refit); for a
+    joint error given by its law the ranking makes the draws (default
+    :data:`~regression.ranking.family.N_DRAWS`).
+
+    Raises
+    ------
+    ValueError
+        ``n_draws`` and that option both given, with different values.
+    """
+    options = dict(joint_options)
+    own = next((o for o in DRAW_OPTIONS if o in getattr(result, "JOINT_OPTIONS", ())), None)
+    if n_draws is not None and own is not None:
+        if options.get(own, n_draws) != n_draws:
+            raise ValueError(
+                f"n_draws ({n_draws}) and {own} ({options[own]}) both set the draws of this "
+                "result's joint error; give one."
+            )
+        options[own] = n_draws
+    return result.joint_error(seed=seed, **options)
 
 
 class Ranked:
@@ -312,23 +376,40 @@ class Ranked:
         simultaneous: bool = True,
         *,
         seed: SeedLike = 0,
+        n_draws: int | None = None,
         **joint_options: Any,
     ) -> pd.DataFrame:
-        """Intervals for the differences ``g_a - g_b`` (:func:`regression.ranking.compare`)."""
-        joint = self.joint_error(seed=seed, **joint_options)
-        return compare(joint, alpha, pairs, simultaneous, seed=seed)
+        """Intervals for the differences ``g_a - g_b`` (:func:`regression.ranking.compare`);
+        ``n_draws``: :func:`result_joint`."""
+        joint = result_joint(self, seed, n_draws, joint_options)
+        draws = N_DRAWS if n_draws is None else n_draws
+        return compare(joint, alpha, pairs, simultaneous, n_draws=draws, seed=seed)
 
     def rank_sets(
-        self, alpha: float = 0.05, *, seed: SeedLike = 0, **joint_options: Any
+        self,
+        alpha: float = 0.05,
+        *,
+        seed: SeedLike = 0,
+        n_draws: int | None = None,
+        **joint_options: Any,
     ) -> pd.DataFrame:
-        """Simultaneous rank sets (:func:`regression.ranking.rank_sets`)."""
-        return rank_sets(self.joint_error(seed=seed, **joint_options), alpha, seed=seed)
+        """Simultaneous rank sets (:func:`regression.ranking.rank_sets`); ``n_draws``: :func:`result_joint`."""
+        joint = result_joint(self, seed, n_draws, joint_options)
+        draws = N_DRAWS if n_draws is None else n_draws
+        return rank_sets(joint, alpha, n_draws=draws, seed=seed)
 
     def could_be_best(
-        self, alpha: float = 0.05, *, seed: SeedLike = 0, **joint_options: Any
+        self,
+        alpha: float = 0.05,
+        *,
+        seed: SeedLike = 0,
+        n_draws: int | None = None,
+        **joint_options: Any,
     ) -> list[Any]:
         """The generators whose rank set contains 1 (:func:`regression.ranking.could_be_best`)."""
-        return could_be_best(self.joint_error(seed=seed, **joint_options), alpha, seed=seed)
+        joint = result_joint(self, seed, n_draws, joint_options)
+        draws = N_DRAWS if n_draws is None else n_draws
+        return could_be_best(joint, alpha, n_draws=draws, seed=seed)
 
     def leaderboard(
         self,
@@ -336,7 +417,8 @@ class Ranked:
         *,
         seed: SeedLike = 0,
         pairs: str = "step-down",
+        n_draws: int | None = None,
         **joint_options: Any,
     ) -> Leaderboard:
         """Estimates, intervals, rank sets and decided pairs (:func:`regression.ranking.leaderboard`)."""
-        return leaderboard(self, alpha, seed=seed, pairs=pairs, **joint_options)
+        return leaderboard(self, alpha, seed=seed, pairs=pairs, n_draws=n_draws, **joint_options)

@@ -34,10 +34,12 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from regression.checks import SeedLike, as_rng
 from regression.errors import InputError, JurycalWarning
@@ -48,9 +50,12 @@ __all__ = [
     "TooFewDrawsWarning",
     "SCALE_FLOOR",
     "PairFamily",
+    "check_generators",
     "check_joint",
     "error_draws",
+    "level_error",
     "pair_positions",
+    "ranked_part",
 ]
 
 #: Draws of the joint error behind every critical value when the joint error carries none.
@@ -67,7 +72,7 @@ Tails = tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
 class TooFewDrawsWarning(JurycalWarning):
-    """The draws cannot resolve the family-wise level: every critical value is a pair's largest draw."""
+    """The draws cannot resolve the family-wise level: the critical value is the maximum's largest draw."""
 
 
 def error_draws(joint: JointError, n_draws: int = N_DRAWS, seed: SeedLike = 0) -> np.ndarray:
@@ -99,14 +104,19 @@ def _root(scale: np.ndarray) -> np.ndarray:
         return (vectors * np.sqrt(np.clip(values, 0.0, None))) @ vectors.T
 
 
-def check_joint(joint: JointError) -> None:
-    """At least two generators, every estimate finite."""
+def check_generators(joint: JointError) -> None:
+    """At least two generators (whether or not each has an interval)."""
     if len(joint.estimate) < 2:
         raise InputError(
             f"comparing generators needs at least two; this result has {len(joint.estimate)} "
             f"({list(joint.estimate.index)}).",
             value=len(joint.estimate),
         )
+
+
+def check_joint(joint: JointError) -> None:
+    """At least two generators, every estimate finite."""
+    check_generators(joint)
     if not np.all(np.isfinite(joint.estimate.to_numpy(dtype=float))):
         bad = joint.estimate[~np.isfinite(joint.estimate.to_numpy(dtype=float))]
         raise InputError(
@@ -114,6 +124,46 @@ def check_joint(joint: JointError) -> None:
             "out before comparing.",
             value=bad.index[0],
         )
+
+
+def ranked_part(joint: JointError) -> tuple[JointError, np.ndarray, pd.Series]:
+    """The joint error of the generators with an interval, their positions, and why each other has none.
+
+    A generator has an interval where its estimate, its error variance and
+    (where the joint error carries draws) its draws are finite. The reason
+    of one without is ``joint.reasons``' where given, else what is missing.
+    With every generator ranked, the joint error is ``joint`` itself.
+    """
+    estimate = joint.estimate.to_numpy(dtype=float)
+    variance = np.diag(joint.covariance.to_numpy(dtype=float))
+    finite = np.isfinite(estimate) & np.isfinite(variance)
+    if joint.draws is not None:
+        finite &= np.isfinite(np.asarray(joint.draws, dtype=float)).all(axis=0)
+    keep = np.flatnonzero(finite)
+    given = dict(joint.reasons)
+    reasons = pd.Series(
+        {
+            name: given.get(name)
+            or (
+                "no finite estimate"
+                if not np.isfinite(estimate[g])
+                else "no finite error variance, so no interval"
+            )
+            for g, name in zip(np.flatnonzero(~finite), joint.estimate.index[~finite], strict=True)
+        },
+        dtype=object,
+    )
+    if finite.all():
+        return joint, keep, reasons
+    kept = joint.estimate.index[keep]
+    ranked = replace(
+        joint,
+        estimate=joint.estimate.loc[kept],
+        covariance=joint.covariance.loc[kept, kept],
+        draws=None if joint.draws is None else np.asarray(joint.draws)[:, keep],
+        reasons={},
+    )
+    return ranked, keep, reasons
 
 
 def pair_positions(
@@ -146,6 +196,23 @@ def pair_positions(
     return np.array(a_list), np.array(b_list)
 
 
+def level_error(alpha: float, n: int) -> float:
+    """The Monte Carlo standard deviation of the family-wise level a critical value read off ``n`` draws holds.
+
+    The critical value is the order statistic ``M_(j)`` of the draws of the
+    maximum statistic, ``j`` the rank numpy's ``"higher"`` quantile at
+    ``1 - alpha`` takes; the level it holds, ``P(M > M_(j))``, is a
+    Beta(n - j + 1, j) variable whatever the law of ``M`` (continuous), with
+    mean about ``alpha`` and this standard deviation, about
+    ``sqrt(alpha (1 - alpha) / n)``. For balanced critical values read off a
+    joint error's own draws, each pair's percentile is estimated too: this
+    is then the part of the error the maximum makes.
+    """
+    j = int(np.quantile(np.arange(n), 1 - alpha, method="higher")) + 1
+    mean = (n - j + 1) / (n + 1)
+    return float(np.sqrt(mean * (1 - mean) / (n + 2)))
+
+
 class PairFamily:
     """Ordered pairs (both directions of each pair asked for) with the upper tails of their null laws.
 
@@ -153,6 +220,26 @@ class PairFamily:
     whose null draws are those of ``i`` negated. The covariance is read as
     symmetric (the mean of it and its transpose, which leaves a symmetric one
     as it is).
+
+    A joint error given by its law (no draws of its own: a normal, or a
+    multivariate t, one chi-square scaling every component) gives every
+    ordered pair the same null law, the standard normal or the t with
+    ``df`` degrees of freedom, known exactly. Each draw's percentile within
+    its pair is then that law's distribution function of its value, the
+    largest percentile over the pairs is that of the largest value, and the
+    balanced critical value is one for every pair: the ``1 - alpha``
+    quantile of the per-draw maximum of the pairs' null values (the max-|t|
+    procedure). Its family-wise level has a Monte Carlo error of about
+    ``sqrt(alpha (1 - alpha) / n)`` (:func:`level_error`) on a board of any
+    size, where percentiles read off the draws would need many more draws
+    than ``pairs / alpha`` to resolve. A joint error's own draws (a
+    bootstrap, a mixture of laws) keep the percentiles read off them where
+    they resolve the balanced level; where they do not (every pair's
+    critical value would be its largest draw), one critical value, the
+    ``1 - alpha`` quantile of the per-draw maximum of the pairs' null
+    values, holds the level as well (the max-|t| step-down of Romano and
+    Wolf 2005 over the draws), giving the heavier-tailed pairs more of the
+    error budget than balancing would.
     """
 
     def __init__(
@@ -169,6 +256,13 @@ class PairFamily:
         scale = (scale + scale.T) / 2
         self.draws = np.ascontiguousarray(error_draws(joint, n_draws, seed).T)
         self.n = self.draws.shape[1]
+        #: The common null law of every pair where the joint error is given by its law, else None.
+        self.law: Any = None
+        #: One critical value for every pair (max-|t|), or balanced percentiles; None: not chosen yet.
+        self.common: bool | None = None
+        if joint.draws is None:
+            self.law = stats.norm() if np.isinf(joint.df) else stats.t(joint.df)
+            self.common = True
         self.pair_a, self.pair_b = np.asarray(a), np.asarray(b)
         self.a = np.concatenate([self.pair_a, self.pair_b])
         self.b = np.concatenate([self.pair_b, self.pair_a])
@@ -207,25 +301,64 @@ class PairFamily:
             level = float(np.quantile(worst, 1 - alpha, method="higher"))
             position = self.position(level)
             if (level > (self.n - depth) / self.n and position < depth) or depth == self.n:
-                if position == 0 and not self.warned:
+                return position
+            depth = min(self.n, 4 * depth)
+
+    def balanced_critical(self, alpha: float, active: np.ndarray) -> np.ndarray:
+        """Per ordered pair, its balanced critical value over the active pairs at family-wise ``alpha``.
+
+        The first call chooses the procedure for every later one (a step-down
+        needs one, whose critical values only fall as the family shrinks):
+        one critical value, the maximum's quantile, where the pairs share a
+        known law or the draws cannot resolve the balanced level (every
+        pair's critical value would be its largest draw); else each pair's
+        percentile read off the draws.
+        """
+        if self.common is None:
+            self.common = self.balanced_position(alpha, active) == 0
+        if self.common:
+            return np.full(len(self), self.max_critical(alpha, active))
+        return self.critical(self.balanced_position(alpha, active))
+
+    def max_critical(self, alpha: float, active: np.ndarray) -> float:
+        """The ``1 - alpha`` quantile (numpy's ``"higher"``) of the per-draw maximum over the active pairs.
+
+        Read off the kept tails: a draw outside an active pair's tail is at
+        most that tail's lowest value, so every per-draw maximum above the
+        highest of those lowest values is exact, and the quantile is exact
+        when it lies above it; else the tails are found again, deeper.
+        """
+        depth = min(self.n, max(16, int(np.ceil(4 * alpha * self.n / max(active.sum(), 1))) + 8))
+        while True:
+            if self.tail_draw.shape[1] < depth:
+                self.find_tails(depth, active)
+            depth = self.tail_draw.shape[1]
+            best = np.full(self.n, -np.inf)
+            np.maximum.at(best, self.tail_draw[active].ravel(), self.tail_value[active].ravel())
+            index = int(np.quantile(np.arange(self.n), 1 - alpha, method="higher"))
+            critical = float(np.sort(best)[index])  # numpy's "higher" quantile of best
+            if critical > self.tail_value[active, -1].max() or depth == self.n:
+                if index == self.n - 1 and not self.warned:
                     self.warned = True
                     warnings.warn(
-                        f"{self.n:,} draws cannot resolve the family-wise level of "
-                        f"{int(active.sum()):,} ordered pairs: every critical value is the "
-                        "pair's largest draw, and the family-wise error may exceed alpha; "
-                        "raise n_draws (a transfer fit: joint_error(n_draws=...)).",
+                        f"{self.n:,} draws cannot resolve a family-wise level of {alpha}: the "
+                        "critical value is the largest draw of the maximum, and the family-wise "
+                        "error may exceed alpha; raise n_draws (e.g. result.rank_sets(n_draws="
+                        "10_000); a latent-trait fit's draws are its bootstrap replicates).",
                         TooFewDrawsWarning,
-                        stacklevel=4,
+                        stacklevel=5,
                     )
-                return position
+                return critical
             depth = min(self.n, 4 * depth)
 
     def critical(self, position: int) -> np.ndarray:
         """Per ordered pair, its null draw at ``position`` of its tail."""
         return self.tail_value[:, position]
 
-    def single_position_values(self, level: float) -> np.ndarray:
+    def single_critical(self, level: float) -> np.ndarray:
         """Per ordered pair, the quantile of its null law at ``level`` (one pair at a time)."""
+        if self.law is not None:
+            return np.full(len(self), float(self.law.ppf(level)))
         position = self.position(level)
         values = np.empty(len(self))
         p = len(self.pair_a)
@@ -245,7 +378,7 @@ class PairFamily:
         pair: its critical values are the simultaneous pair intervals'.
         """
         active = np.ones(len(self), dtype=bool)
-        first = self.critical(self.balanced_position(alpha, active)).copy()
+        first = self.balanced_critical(alpha, active).copy()
         critical = first
         while True:
             rejected = active & (self.observed > critical)
@@ -254,7 +387,7 @@ class PairFamily:
             active &= ~rejected
             if not active.any():
                 break
-            critical = self.critical(self.balanced_position(alpha, active))
+            critical = self.balanced_critical(alpha, active)
         return ~active, first
 
     # ---------------------------------------------------------------- the tails

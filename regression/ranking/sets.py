@@ -13,9 +13,12 @@ from regression.ranking.family import (
     N_DRAWS,
     SCALE_FLOOR,
     PairFamily,
+    check_generators,
     check_joint,
     error_draws,
+    level_error,
     pair_positions,
+    ranked_part,
 )
 from regression.results import JointError
 
@@ -28,6 +31,7 @@ __all__ = [
     "projection_rank_sets",
     "rank_sets",
     "rank_sets_from_decisions",
+    "step_down",
 ]
 
 
@@ -71,26 +75,47 @@ def compare(
         ``var_ratio`` (that scale squared over the sum of the two estimates'
         own: below 1 the difference is known better than the levels, because
         their errors move together) and ``decided`` (``"a higher"``, ``"b
-        higher"`` or ``"undecided"``: whether the interval excludes 0).
+        higher"`` or ``"undecided"``: whether the interval excludes 0). A pair
+        with a generator without an interval (:func:`rank_sets`) has no
+        interval (NaN) and is undecided; the family is the other pairs.
 
     Raises
     ------
     InputError
-        Fewer than two generators, a generator without a finite estimate, a
-        pair naming an unknown generator (or one twice), an empty ``pairs``.
+        Fewer than two generators, a pair naming an unknown generator (or one
+        twice), an empty ``pairs``.
     ValueError
         ``alpha`` outside (0, 1).
     """
     alpha = check_alpha(alpha)
-    check_joint(joint)
+    check_generators(joint)
     a, b = pair_positions(joint.estimate.index, pairs)
-    family = PairFamily(joint, a, b, n_draws, seed, threads)
-    if simultaneous:
-        everything = np.ones(len(family), dtype=bool)
-        critical = family.critical(family.balanced_position(alpha, everything))
-    else:
-        critical = family.single_position_values(1 - alpha / 2)
-    return pair_table(joint, family, critical)
+    ranked, keep, _ = ranked_part(joint)
+    position = np.full(len(joint.estimate), -1)
+    position[keep] = np.arange(len(keep))
+    both = (position[a] >= 0) & (position[b] >= 0)
+    names = joint.estimate.index
+    table = pd.DataFrame(
+        {
+            "generator_a": names[a],
+            "generator_b": names[b],
+            **dict.fromkeys(["estimate", "low", "high", "se", "var_ratio"], np.nan),
+            "decided": "undecided",
+        }
+    )
+    if both.any():
+        family = PairFamily(ranked, position[a[both]], position[b[both]], n_draws, seed, threads)
+        if simultaneous:
+            everything = np.ones(len(family), dtype=bool)
+            critical = family.balanced_critical(alpha, everything)
+        else:
+            critical = family.single_critical(1 - alpha / 2)
+        measured = pair_table(ranked, family, critical)
+        if both.all():
+            return measured
+        table.loc[both, measured.columns] = measured.to_numpy()
+        table = table.astype({c: float for c in ["estimate", "low", "high", "se", "var_ratio"]})
+    return table
 
 
 def pair_table(joint: JointError, family: PairFamily, critical: np.ndarray) -> pd.DataFrame:
@@ -119,30 +144,40 @@ def pair_table(joint: JointError, family: PairFamily, critical: np.ndarray) -> p
     )
 
 
-def rank_sets_from_decisions(estimate: pd.Series, higher: np.ndarray) -> pd.DataFrame:
+def rank_sets_from_decisions(
+    estimate: pd.Series, higher: np.ndarray, reasons: pd.Series | None = None
+) -> pd.DataFrame:
     """Rank sets from a matrix of decided pairs (``higher[a, b]``: a decided above b).
+
+    ``reasons``: why each generator without an interval has none (its row
+    and column of ``higher`` are empty, so its set is the full range).
 
     Returns
     -------
     DataFrame
-        Indexed by generator in decreasing order of estimate: ``estimate``,
-        ``rank`` (of the estimate), ``low_rank`` (best rank it may hold: 1 +
-        the generators decided above it), ``high_rank`` (worst: G - those
-        decided below it), ``could_be_best`` (``low_rank == 1``).
+        Indexed by generator in decreasing order of estimate (one without an
+        estimate last): ``estimate``, ``rank`` (of the estimate; missing
+        without one), ``low_rank`` (best rank it may hold: 1 + the generators
+        decided above it), ``high_rank`` (worst: G - those decided below it),
+        ``could_be_best`` (``low_rank == 1``) and ``reason`` (why a generator
+        has the full range 1..G without being decided; empty for the others).
     """
     g = len(estimate)
     above = higher.sum(axis=0)
     below = higher.sum(axis=1)
+    rank = estimate.rank(ascending=False, method="min")
     table = pd.DataFrame(
         {
             "estimate": estimate.to_numpy(dtype=float),
-            "rank": estimate.rank(ascending=False, method="min").to_numpy(dtype=int),
+            "rank": rank.to_numpy(dtype=int) if rank.notna().all() else rank.astype("Int64"),
             "low_rank": 1 + above,
             "high_rank": g - below,
         },
         index=pd.Index(estimate.index, name="generator"),
     )
     table["could_be_best"] = table["low_rank"] == 1
+    given = pd.Series(dtype=object) if reasons is None else reasons
+    table["reason"] = given.reindex(table.index).fillna("").astype(object)
     return table.sort_values(["estimate"], ascending=False, kind="stable")
 
 
@@ -151,6 +186,37 @@ def decided_matrix(family: PairFamily, decided: np.ndarray, g: int) -> np.ndarra
     higher = np.zeros((g, g), dtype=bool)
     higher[family.a[decided], family.b[decided]] = True
     return higher
+
+
+def step_down(
+    joint: JointError,
+    alpha: float,
+    *,
+    n_draws: int = N_DRAWS,
+    seed: SeedLike = 0,
+    threads: int = 1,
+) -> tuple[pd.DataFrame, PairFamily | None, JointError, np.ndarray, np.ndarray]:
+    """The step-down over the generators with an interval, and every generator's rank set.
+
+    Returns the rank sets (:func:`rank_sets_from_decisions`), the family of
+    the ranked generators' pairs (None below two), their joint error, the
+    ordered pairs decided and the first step's critical values.
+    """
+    check_generators(joint)
+    ranked, keep, reasons = ranked_part(joint)
+    g = len(joint.estimate)
+    higher = np.zeros((g, g), dtype=bool)
+    family = None
+    decided = first = np.zeros(0)
+    if len(keep) >= 2:
+        a, b = pair_positions(ranked.estimate.index, None)
+        family = PairFamily(ranked, a, b, n_draws, seed, threads)
+        decided, first = family.step_down(alpha)
+        higher[np.ix_(keep, keep)] = decided_matrix(family, decided, len(keep))
+    table = rank_sets_from_decisions(joint.estimate, higher, reasons)
+    n = n_draws if family is None else family.n
+    table.attrs.update(alpha=alpha, n_draws=n, level_error=level_error(alpha, n))
+    return table, family, ranked, decided, first
 
 
 def rank_sets(
@@ -169,6 +235,27 @@ def rank_sets(
     that exceed it, and repeat over the rest until no pair is decided. The
     rank set of a is then ``[1 + #(decided above a), G - #(decided below a)]``.
 
+    A generator without an interval (a non-finite estimate or error
+    variance: e.g. too few human votes) may hold any rank: its set is
+    ``[1, G]`` and ``reason`` says why. The step-down runs over the others
+    alone (``R = G - U`` of them, their joint error being valid whatever
+    the U unranked generators' values are), giving each ranked generator a
+    set ``[l, h]`` among the R that holds for all R at once with probability
+    ``1 - alpha``. Its rank among all G is its rank among the R plus the
+    number of unranked generators above it, anything from 0 to U; so its set
+    among all G is ``[l, h + U]``: the best rank stays, the worst widens by
+    one for each unranked generator, which could lie below it. Every set
+    holds whenever the R sets do, so the family-wise level stays ``1 -
+    alpha``. The formula above gives exactly this, counting only decided pairs.
+
+    The critical values come from ``n_draws`` draws of a joint error given
+    by its law (its own draws where it carries them); ``attrs`` of the table
+    holds ``alpha``, ``n_draws`` and ``level_error``, the Monte Carlo
+    standard deviation of the family-wise level they hold
+    (:func:`~regression.ranking.family.level_error`: 0.0015 at alpha 0.05
+    and 20,000 draws, on a board of any size for a joint error given by its
+    law).
+
     Returns
     -------
     DataFrame
@@ -180,13 +267,7 @@ def rank_sets(
         As :func:`compare`.
     """
     alpha = check_alpha(alpha)
-    check_joint(joint)
-    a, b = pair_positions(joint.estimate.index, None)
-    family = PairFamily(joint, a, b, n_draws, seed, threads)
-    decided, _ = family.step_down(alpha)
-    return rank_sets_from_decisions(
-        joint.estimate, decided_matrix(family, decided, len(joint.estimate))
-    )
+    return step_down(joint, alpha, n_draws=n_draws, seed=seed, threads=threads)[0]
 
 
 def could_be_best(

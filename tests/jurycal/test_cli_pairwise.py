@@ -223,6 +223,9 @@ def test_a_generator_with_too_few_votes_is_listed_without_a_rank(arena, tmp_path
     qwen_row = rows.loc["qwen3-235b-a22b-no-thinking"]
     assert rows.index[-1] == qwen_row.name and qwen_row[["estimate", "low_rank"]].isna().all()
     assert rows.drop(qwen_row.name)["low_rank"].notna().all()
+    # the others' worst ranks allow for it: nothing is decided below the last ranked generator,
+    # whose worst rank is then the last of all, qwen's place included
+    assert rows.drop(qwen_row.name)["high_rank"].max() == len(rows)
     assert "has 2 human vote(s): too few for an interval" in err
 
 

@@ -230,12 +230,23 @@ def test_a_large_board_shows_its_top_and_the_generators_named():
     plt.close(figure)
 
 
-def test_too_few_draws_for_the_family_are_named():
-    # 380 ordered pairs of independent errors and 200 draws: every draw is some pair's largest,
-    # so the balanced level is the largest draw of each pair and the family-wise level unresolved
-    error = joint(np.linspace(0.5, 0.9, 20), np.eye(20) * 1e-4)
-    with pytest.warns(TooFewDrawsWarning, match="200 draws cannot resolve .* 380 ordered pairs"):
-        rank_sets(error, n_draws=200)
+def test_draws_that_cannot_balance_the_family_fall_back_to_one_critical_value():
+    # 380 ordered pairs of independent errors and 200 draws of their own (a bootstrap's): every
+    # draw is some pair's largest, so the balanced level would be each pair's largest draw;
+    # the maximum's quantile holds the level instead, one critical value for every pair
+    rng = np.random.default_rng(5)
+    estimate = np.linspace(0.5, 0.9, 20)
+    few = joint(estimate, np.eye(20) * 1e-4, draws=rng.normal(scale=0.01, size=(200, 20)))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        rank_sets(error, n_draws=20_000)
+        pairs = compare(few)
+        rank_sets(few)
+    critical = (pairs["estimate"] - pairs["low"]) / pairs["se"]
+    assert critical.to_numpy() == pytest.approx(np.full(len(pairs), critical.iloc[0]), rel=1e-12)
+    # enough draws to balance: each pair its own critical value
+    many = joint(estimate, np.eye(20) * 1e-4, draws=rng.normal(scale=0.01, size=(20_000, 20)))
+    critical = compare(many).eval("(estimate - low) / se")
+    assert critical.nunique() > 1
+    # fewer draws than 1 / alpha: even the maximum's quantile is its largest draw
+    with pytest.warns(TooFewDrawsWarning, match="10 draws cannot resolve a family-wise level"):
+        rank_sets(joint(estimate, np.eye(20) * 1e-4, draws=rng.normal(size=(10, 20))))

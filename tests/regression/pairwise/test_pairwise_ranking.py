@@ -32,6 +32,7 @@ def test_the_leaderboard_is_the_one_of_every_estimator(world: World) -> None:
     assert isinstance(board, Leaderboard)
     assert list(board.table.columns) == [
         "estimate", "low", "high", "rank", "low_rank", "high_rank", "could_be_best", "n_labels",
+        "reason",
     ]  # fmt: skip
     assert (board.table["low_rank"] <= board.table["rank"]).all()
     assert (board.table["rank"] <= board.table["high_rank"]).all()
