@@ -38,8 +38,8 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha
+from regression.core.sampling import active_probabilities
 from regression.intervals import normal_quantile
-from regression.labels.plan import active_probabilities
 from regression.pairwise.predict import cross_fit, judge_features
 from regression.pairwise.result import FewVotesWarning
 from regression.pairwise.table import PairwiseTable, check_pairwise
@@ -88,7 +88,7 @@ def vote_probabilities(v: np.ndarray, n: int) -> tuple[np.ndarray, str]:
     """Inclusion probabilities of a draw of ``n`` of the battles whose weighted variances are ``v``.
 
     Active, ``pi_b`` proportional to ``sqrt(v_b)`` plus a floor (the floor and
-    the cap at 1 of :func:`~regression.labels.plan.active_probabilities`),
+    the cap at 1 of :func:`~regression.core.sampling.active_probabilities`),
     where :func:`design_variance` is lower than that of a uniform draw of as
     many; uniform, ``n / len(v)``, otherwise.
 

@@ -43,9 +43,8 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import PROBABILITY_COLUMN, check_alpha, check_budget
+from regression.core.sampling import BudgetWarning, systematic_sample
 from regression.errors import JurycalWarning
-from regression.labels.plan import systematic_sample
-from regression.labels.suggest import BudgetWarning
 from regression.pairwise.plan import (
     battle_variance,
     chosen_generators,
@@ -241,7 +240,7 @@ def suggest_labels(
         As for :func:`~regression.pairwise.check_pairwise`; ``human`` the votes held (or None).
     budget : int
         Votes to buy: the table has exactly this many rows, or every candidate
-        battle with a :class:`~regression.labels.suggest.BudgetWarning`
+        battle with a :class:`~regression.core.sampling.BudgetWarning`
         when there are fewer.
     generators : list of str, optional
         Whose win rates to narrow, or whose pairs with any generator to
