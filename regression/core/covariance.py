@@ -34,21 +34,22 @@ def dof_scale(n: float, parameters: int = 1, tuned: bool = False) -> float:
 
 
 def linearised_terms(
-    residuals: np.ndarray, probability: np.ndarray, population_size: float, scale: float = 1.0
+    residuals: np.ndarray, weights: np.ndarray, population_size: float, scale: float = 1.0
 ) -> np.ndarray:
     """Each drawn unit's term of a target's linearised error: ``sqrt(scale (1 - pi)) / pi (r - m) / N``.
 
-    ``m`` is the Hajek mean of the residuals (weights ``1 / pi``); ``scale``
-    the target's :func:`dof_scale`. Summing the outer products of these terms
-    over units gives the design covariance (:func:`joint_covariance`).
+    ``weights`` are the drawn units' ``w = 1 / pi``; ``m`` is the Hajek mean of
+    the residuals; ``scale`` the target's :func:`dof_scale`. Summing the outer
+    products of these terms over units gives the design covariance
+    (:func:`joint_covariance`).
 
     Examples
     --------
-    >>> linearised_terms(np.array([1.0, 0.0]), np.array([0.5, 0.5]), 4).round(4).tolist()
+    >>> linearised_terms(np.array([1.0, 0.0]), np.array([2.0, 2.0]), 4).round(4).tolist()
     [0.1768, -0.1768]
     """
-    pi = np.asarray(probability, dtype=float)
-    w = 1.0 / pi
+    w = np.asarray(weights, dtype=float)
+    pi = 1.0 / w
     m = np.sum(w * residuals) / np.sum(w)
     return np.sqrt(scale * (1.0 - pi)) / pi * (residuals - m) / population_size
 

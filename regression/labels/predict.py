@@ -18,11 +18,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from regression.core.crossfit import FOLDS, cross_fit
+from regression.core.crossfit import cross_fit
 from regression.labels.design import LabelDesign
 
 __all__ = [
-    "FOLDS",
     "MIN_PER_CLASS",
     "RIDGE",
     "fit_logistic",
@@ -113,5 +112,5 @@ def predict_generator(
         beta = fit_logistic(np.vstack([x_pool, x[train]]), np.concatenate([y_pool, y[train]]))
         return lambda at: predict_logistic(beta, x[at])
 
-    q = cross_fit(fit, len(rows), labelled, folds=FOLDS, seed=seed)
+    q = cross_fit(fit, len(rows), labelled, seed=seed)
     return q, labelled, "cross-fitted"
