@@ -34,6 +34,7 @@ from regression.core.tuning import (
     SAME_PREDICTION,
     design_moments,
     guarded_lam,
+    lam_by_rule,
     with_pseudo_outcomes,
 )
 
@@ -51,6 +52,7 @@ __all__ = [
     "guarded_lam",
     "hajek_mean",
     "joint_covariance",
+    "lam_by_rule",
     "linearised_terms",
     "systematic_sample",
     "with_pseudo_outcomes",

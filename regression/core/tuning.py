@@ -33,8 +33,15 @@ not tune ``lam`` to an extreme; their moments are :func:`design_moments`.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-__all__ = ["SAME_PREDICTION", "design_moments", "guarded_lam", "with_pseudo_outcomes"]
+__all__ = [
+    "SAME_PREDICTION",
+    "design_moments",
+    "guarded_lam",
+    "lam_by_rule",
+    "with_pseudo_outcomes",
+]
 
 #: Predictions closer than this are one value (equal votes give equal predictions).
 SAME_PREDICTION = 1e-9
@@ -85,14 +92,42 @@ def guarded_lam(
     ...             outcomes=np.array([0.0, 1.0]))  # rule 3: clipped to 1
     1.0
     """
-    outcome_spread = _spread(outcomes)
-    if _spread(predictions) <= SAME_PREDICTION:
-        return 1.0 if _spread(population) > SAME_PREDICTION and outcome_spread > 0 else 0.0
-    if outcome_spread == 0:
-        return 0.0
-    if not (np.isfinite(covariance) and np.isfinite(variance)) or variance <= 0:
-        return 0.0
-    return float(np.clip(covariance / variance, 0.0, 1.0))
+    return float(
+        lam_by_rule(
+            covariance,
+            variance,
+            predictions_vary=_spread(predictions) > SAME_PREDICTION,
+            population_varies=_spread(population) > SAME_PREDICTION,
+            outcomes_vary=_spread(outcomes) > 0,
+        )
+    )
+
+
+def lam_by_rule(
+    covariance: ArrayLike,
+    variance: ArrayLike,
+    *,
+    predictions_vary: ArrayLike,
+    population_varies: ArrayLike,
+    outcomes_vary: ArrayLike,
+) -> np.ndarray:
+    """The rule set of the module docstring, vectorised over estimates (broadcasts).
+
+    :func:`guarded_lam` reads the three conditions off the units; an
+    estimator on counts (a 2 x 2 table per estimate) gives them directly.
+
+    Examples
+    --------
+    >>> lam_by_rule([0.3, 1e-17, 0.3], [0.6, 3e-17, 0.6], predictions_vary=[True, False, True],
+    ...             population_varies=True, outcomes_vary=[True, True, False]).tolist()
+    [0.5, 1.0, 0.0]
+    """
+    cov, var = np.broadcast_arrays(np.asarray(covariance, float), np.asarray(variance, float))
+    usable = np.isfinite(cov) & np.isfinite(var) & (var > 0)
+    ratio = np.where(usable, cov / np.where(usable, var, 1.0), 0.0)
+    tuned = np.where(np.asarray(outcomes_vary), np.clip(ratio, 0.0, 1.0), 0.0)
+    difference = np.where(np.asarray(population_varies) & np.asarray(outcomes_vary), 1.0, 0.0)
+    return np.where(np.asarray(predictions_vary), tuned, difference)
 
 
 def with_pseudo_outcomes(
