@@ -124,7 +124,8 @@ def lam_by_rule(
     """
     cov, var = np.broadcast_arrays(np.asarray(covariance, float), np.asarray(variance, float))
     usable = np.isfinite(cov) & np.isfinite(var) & (var > 0)
-    ratio = np.where(usable, cov / np.where(usable, var, 1.0), 0.0)
+    with np.errstate(over="ignore"):  # a variance near 0 against a covariance: clipped to 1
+        ratio = np.where(usable, cov / np.where(usable, var, 1.0), 0.0)
     tuned = np.where(np.asarray(outcomes_vary), np.clip(ratio, 0.0, 1.0), 0.0)
     difference = np.where(np.asarray(population_varies) & np.asarray(outcomes_vary), 1.0, 0.0)
     return np.where(np.asarray(predictions_vary), tuned, difference)
