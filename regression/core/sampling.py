@@ -21,6 +21,7 @@ __all__ = [
     "ACTIVE_FLOOR",
     "BudgetWarning",
     "active_probabilities",
+    "design_variance",
     "design_weights",
     "hajek_mean",
     "systematic_sample",
@@ -105,3 +106,19 @@ def hajek_mean(values: np.ndarray, weights: np.ndarray) -> float:
     """
     w = np.asarray(weights, dtype=float)
     return float(np.sum(w * np.asarray(values, dtype=float)) / np.sum(w))
+
+
+def design_variance(variance: np.ndarray, probability: np.ndarray) -> float:
+    """``sum_u (1 - pi_u) / pi_u v_u``: the Poisson-sampling variance of a total, planned.
+
+    The expectation over the draw of the linearised design variance, each unit
+    ``u`` with residual variance ``v_u``: what a design of probabilities ``pi``
+    is predicted to give before any unit is drawn.
+
+    Examples
+    --------
+    >>> design_variance(np.array([0.25, 0.25]), np.array([0.5, 1.0]))
+    0.25
+    """
+    pi = np.asarray(probability, dtype=float)
+    return float(np.sum((1.0 - pi) / pi * np.asarray(variance, dtype=float)))

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha
-from regression.core.sampling import active_probabilities, systematic_sample
+from regression.core.sampling import active_probabilities, design_weights, systematic_sample
 from regression.intervals import normal_quantile
 from regression.labels.design import label_design
 from regression.labels.partial import ppi_design_mean
@@ -71,7 +71,7 @@ def effective_size(q: np.ndarray, n: np.ndarray | int, design: str = "uniform") 
         if m >= big_n:
             out.append(float(big_n))
             continue
-        c = (1 - pi) / pi**2
+        c = design_weights(pi)
         c_min = float(c[pi < 1].min()) if (pi < 1).any() else 0.0
         a_0 = float((pi * c * v_labels).sum()) + c_min * pseudo
         a_lam = min(float((pi * c * v_judges).sum()) + c_min * pseudo, a_0)

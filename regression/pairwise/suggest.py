@@ -43,12 +43,11 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import PROBABILITY_COLUMN, check_alpha, check_budget
-from regression.core.sampling import BudgetWarning, systematic_sample
+from regression.core.sampling import BudgetWarning, design_variance, systematic_sample
 from regression.errors import JurycalWarning
 from regression.pairwise.plan import (
     battle_variance,
     chosen_generators,
-    design_variance,
     vote_probabilities,
 )
 from regression.pairwise.result import FewVotesWarning, PairwiseWinRates
@@ -94,7 +93,7 @@ def draw_covariance(table: PairwiseTable, variance: np.ndarray, pi: np.ndarray) 
     g = len(table.generators)
     played = _played(table)
     a, b = table.battle_a, table.battle_b
-    c = (1.0 - pi) / pi * variance
+    c = (1.0 - pi) / pi * variance  # design_variance's terms, by generator below
     covariance = np.zeros((g, g))
     np.add.at(covariance, (a, a), c / played[a] ** 2)
     np.add.at(covariance, (b, b), c / played[b] ** 2)
