@@ -20,7 +20,12 @@ The engine imports nothing of jurycal above regression's ground floor
 (:mod:`regression.checks`, :mod:`regression.errors`, :mod:`regression.intervals`).
 """
 
-from regression.core.covariance import dof_scale, joint_covariance, linearised_terms
+from regression.core.covariance import (
+    design_covariance,
+    dof_scale,
+    joint_covariance,
+    linearised_terms,
+)
 from regression.core.crossfit import FOLDS, cross_fit, fold_of
 from regression.core.sampling import (
     ACTIVE_FLOOR,
@@ -46,6 +51,7 @@ __all__ = [
     "BudgetWarning",
     "active_probabilities",
     "cross_fit",
+    "design_covariance",
     "design_moments",
     "design_variance",
     "design_weights",

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["dof_scale", "joint_covariance", "linearised_terms"]
+from regression.core.sampling import design_weights
+
+__all__ = ["design_covariance", "dof_scale", "joint_covariance", "linearised_terms"]
 
 
 def dof_scale(n: float, parameters: int = 1, tuned: bool = False) -> float:
@@ -66,3 +68,21 @@ def joint_covariance(terms: np.ndarray) -> np.ndarray:
     [[0.05, -0.01], [-0.01, 0.01]]
     """
     return terms.T @ terms
+
+
+def design_covariance(z: np.ndarray, y: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``sum_u c_u (z_u - zbar)(y_u - ybar)'`` over drawn units: the design cross-moment of two
+    vector statistics, Hajek means (``weights = 1 / pi``), ``c = (1 - pi) / pi^2``.
+
+    The matrix form of :func:`~regression.core.tuning.design_moments`, for an
+    M-estimator's per-unit gradients (rows: units, columns: parameters).
+
+    Examples
+    --------
+    >>> z = np.array([[1.0], [0.0]])
+    >>> design_covariance(z, z, np.array([2.0, 2.0])).tolist()
+    [[1.0]]
+    """
+    zc = z - np.average(z, axis=0, weights=weights)
+    yc = y - np.average(y, axis=0, weights=weights)
+    return (zc * design_weights(1.0 / weights)[:, None]).T @ yc

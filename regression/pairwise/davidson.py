@@ -69,8 +69,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import minimize
 
-from regression.core.covariance import dof_scale
-from regression.core.sampling import design_weights
+from regression.core.covariance import design_covariance, dof_scale
 from regression.core.tuning import guarded_lam
 from regression.errors import ConvergenceWarning
 from regression.pairwise.predict import judge_features, predict_verdicts
@@ -227,14 +226,6 @@ def _projected(
     return grad_d[:, None] * (k[:, a].T - k[:, b].T) + grad_nu[:, None] * k[:, g][None, :]
 
 
-def _centred_cov(z: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """``sum c (z - zbar)(y - ybar)'`` with Hajek means (weights ``w``) and design weights
-    ``c = (1 - pi) / pi^2`` (:func:`~regression.core.sampling.design_weights`)."""
-    zc = z - np.average(z, axis=0, weights=w)
-    yc = y - np.average(y, axis=0, weights=w)
-    return (zc * design_weights(1.0 / w)[:, None]).T @ yc
-
-
 def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> PairwiseStrengths:
     """Davidson log-strengths of every generator of a checked table (module docstring).
 
@@ -322,8 +313,8 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
         wv = w[voted]
         everywhere = np.arange(n)
         lam = guarded_lam(
-            float(np.trace(_centred_cov(z, z_hat, wv))),
-            float(np.trace(_centred_cov(z_hat, z_hat, wv))),  # 0: every battle voted
+            float(np.trace(design_covariance(z, z_hat, wv))),
+            float(np.trace(design_covariance(z_hat, z_hat, wv))),  # 0: every battle voted
             predictions=z_hat,
             population=_projected(pairs, everywhere, _gradients(pairs, theta, s_hat, t_hat), k),
             outcomes=z,
@@ -342,9 +333,9 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
     wv = w[voted]
     m = voted.size
     bessel = dof_scale(m, n_gen, tuned=lam > 0) if m > n_gen + 1 else np.nan
-    covariance = bessel * _centred_cov(z - lam * z_hat, z - lam * z_hat, wv) / n**2
+    covariance = bessel * design_covariance(z - lam * z_hat, z - lam * z_hat, wv) / n**2
     bessel0 = dof_scale(m, n_gen)
-    var0 = bessel0 * np.diag(_centred_cov(z, z, wv)) / n**2
+    var0 = bessel0 * np.diag(design_covariance(z, z, wv)) / n**2
     return PairwiseStrengths.from_arrays(
         table,
         theta[:n_gen],
