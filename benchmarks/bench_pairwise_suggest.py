@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 from bench_pairwise_study import score_sets
 
-from regression.labels.plan import systematic_sample
+from regression.core import systematic_sample
 from regression.pairwise import PairwiseTable, check_pairwise, win_rates
 from regression.pairwise.suggest import draw_design
 from regression.ranking import rank_sets

@@ -4,9 +4,12 @@
 probabilities; :mod:`~regression.labels.predict` predicts each item's human
 label from the votes without its own label; :mod:`~regression.labels.partial`
 is the estimator and its interval; :mod:`~regression.labels.suggest` chooses
-the items to label next; :mod:`~regression.labels.plan` says how many.
+the items to label next; :mod:`~regression.labels.plan` says how many. The
+sampling designs, power tuning and cross-fitting are the engine's
+(:mod:`regression.core`).
 """
 
+from regression.core.sampling import BudgetWarning, active_probabilities, systematic_sample
 from regression.labels.design import PROBABILITY_COLUMN, LabelDesign, label_design
 from regression.labels.partial import (
     PartialEstimate,
@@ -14,12 +17,13 @@ from regression.labels.partial import (
     ppi_design_mean,
     score_interval,
 )
-from regression.labels.plan import active_probabilities, predicted_width
+from regression.labels.plan import predicted_width
 from regression.labels.result import LABELS_NOTE, PartialLabels, fit_partial
-from regression.labels.suggest import suggest_labels, systematic_sample
+from regression.labels.suggest import suggest_labels
 
 __all__ = [
     "LABELS_NOTE",
+    "BudgetWarning",
     "PROBABILITY_COLUMN",
     "LabelDesign",
     "PartialEstimate",

@@ -48,6 +48,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from regression.core.sampling import design_weights, hajek_mean
+from regression.core.tuning import design_moments, guarded_lam, with_pseudo_outcomes
 from regression.intervals import ConfidenceInterval, normal_quantile
 from regression.labels.bias import (
     HELD_OUT,
@@ -68,6 +70,7 @@ __all__ = [
     "ppi_design_mean",
     "score_interval",
     "transfer_bias_bound",
+    "tuned_lam",
 ]
 
 #: normal_quantile, remembered: the estimator runs it once per interval, in loops of draws
@@ -265,55 +268,35 @@ def bias_aware_bounds(
     return ConfidenceInterval(np.float64(low), np.float64(high))
 
 
-def _design_terms(
-    y: np.ndarray, f: np.ndarray, w: np.ndarray, c: np.ndarray
-) -> tuple[float, float, float, float]:
-    """``A, B, C, sum w``: ``V(lam) = (A - 2 lam B + lam^2 C) / (sum w)^2`` (Hajek, linearised)."""
-    total = w.sum()
-    ey = y - (w * y).sum() / total
-    ef = f - (w * f).sum() / total
-    return float((c * ey * ey).sum()), float((c * ey * ef).sum()), float((c * ef * ef).sum()), total
-
-
-#: Labelled predictions closer than this are one value (the predictor gives equal votes equal predictions).
-SAME_PREDICTION = 1e-9
-
-
-def _tuned_lam(
+def tuned_lam(
     y: np.ndarray, f: np.ndarray, q_all: np.ndarray, w: np.ndarray, c: np.ndarray
 ) -> float:
-    """The power-tuning weight: ``B / C`` of the pseudo-labelled sample, clipped to [0, 1].
+    """The power-tuning weight of a labelled sample: ``B / C`` with two pseudo-labels, guarded.
 
     PPI++'s power tuning ``lam = Cov(y, f) / Var(f)`` (Angelopoulos, Duchi &
-    Zrnic, 2023, section 2, with the design weights; the mean of ``q`` over all
-    items is known, so no ``1 + n / N``) is undefined where the labelled
-    predictions hold one value: the sample estimates neither covariance nor
-    variance, and ``B / C`` is then the ratio of two rounding errors (0 or 1
-    by the sign of the last bit). There ``lam = 1``, the difference estimator
-    ``mean(q) + weighted mean(y - q)`` (Sarndal, Swensson & Wretman, 1992,
-    *Model Assisted Survey Sampling*, ch. 6): the optimum for a calibrated
-    predictor (``E[y | q] = q`` makes ``Cov(y, q) = Var(q)``), and the one
-    choice that corrects for what the sample missed: an active draw that
-    holds none of the items the judges call surely invalid has labels from
-    the other items only, whose mean alone is off by their difference (the
-    active world "judges sure of the invalid items" of docs/labels.md, 50
-    labels: 4.6 % of draws, which covered 0.51 at ``lam = 0``). Where the labels all agree too, they say
-    nothing of the judges' errors, and where ``q`` is one value on every
-    item, the judges tell no item from another: the labels stand alone
-    (``lam = 0``), as the pseudo-labels make all-agreeing labels wherever
-    the predictions vary.
+    Zrnic, 2023, section 2, with the design weights ``w = 1 / pi`` and
+    ``c``; the mean of ``q`` over all items is known, so no ``1 + n / N``),
+    on the labels with two pseudo-labels (one valid, one invalid, predicted at
+    the labelled mean, weighted as the surest-drawn label), under the engine's
+    rule set (:func:`regression.core.tuning.guarded_lam`). Where the labelled
+    predictions hold one value, ``lam = 1`` is the one choice that corrects for
+    what the sample missed: an active draw that holds none of the items the
+    judges call surely invalid has labels from the other items only, whose
+    mean alone is off by their difference (the active world "judges sure of
+    the invalid items" of docs/labels.md, 50 labels: 4.6 % of draws, which
+    covered 0.51 at ``lam = 0``).
     """
-    if np.ptp(f) <= SAME_PREDICTION:
-        return 1.0 if np.ptp(q_all) > SAME_PREDICTION and np.ptp(y) > 0 else 0.0
-    # two pseudo-labels at the labelled mean prediction, weighted as the surest-drawn label:
-    # a sample of all-valid labels says nothing of the judges' errors
-    f_bar = float((w * f).sum() / w.sum())
-    y_aug = np.concatenate([y, [0.0, 1.0]])
-    f_aug = np.concatenate([f, [f_bar, f_bar]])
-    w_aug = np.concatenate([w, [w.min()] * 2])
-    c_aug = np.concatenate([c, [max(c.min(), 1e-12)] * 2])
-    _, b, cc, _ = _design_terms(y_aug, f_aug, w_aug, c_aug)
-    return float(np.clip(b / cc, 0.0, 1.0)) if cc > 0 else 0.0
+    y_aug, f_aug, w_aug, c_aug = with_pseudo_outcomes(
+        y,
+        f,
+        w,
+        c,
+        at=hajek_mean(f, w),
+        centre_weight=float(w.min()),
+        spread_weight=max(float(c.min()), 1e-12),
+    )
+    _, b, cc = design_moments(y_aug, f_aug, w_aug, c_aug)
+    return guarded_lam(b, cc, predictions=f, population=q_all, outcomes=y)
 
 
 def ppi_design_mean(
@@ -372,11 +355,12 @@ def ppi_design_mean(
     n, big_n = y.size, q_all.size
     pi = np.full(n, n / big_n) if probability is None else np.asarray(probability, dtype=float)
     w = 1.0 / pi
-    c = (1.0 - pi) * w * w
-    f_bar = float((w * f).sum() / w.sum())
+    c = design_weights(pi)
+    f_bar = hajek_mean(f, w)
     if lam is None:
-        lam = _tuned_lam(y, f, q_all, w, c)
-    a_r, b_r, c_r, total = _design_terms(y, f, w, c)
+        lam = tuned_lam(y, f, q_all, w, c)
+    a_r, b_r, c_r = design_moments(y, f, w, c)
+    total = w.sum()
     v_lam = (a_r - 2 * lam * b_r + lam * lam * c_r) / total**2
 
     # the residuals' variance is estimated from the judges' rare surprises, which a small

@@ -29,72 +29,24 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha
+from regression.core.sampling import active_probabilities, design_weights, systematic_sample
 from regression.intervals import normal_quantile
 from regression.labels.design import label_design
 from regression.labels.partial import ppi_design_mean
 from regression.labels.predict import predict_generator
 
 __all__ = [
-    "ACTIVE_FLOOR",
     "PLAN_DRAWS",
-    "active_probabilities",
     "drawn_design",
     "effective_size",
     "labels_needed",
     "plan_labels",
     "predicted_width",
     "simulated_width",
-    "systematic_sample",
 ]
 
 #: Simulated label draws behind each width :func:`simulated_width` predicts.
 PLAN_DRAWS = 40
-
-#: Every item's share of the active weights is at least this fraction of the mean weight.
-ACTIVE_FLOOR = 0.2
-
-
-def active_probabilities(q: np.ndarray, n: int, floor: float = ACTIVE_FLOOR) -> np.ndarray:
-    """Inclusion probabilities summing to ``n``, proportional to ``sqrt(q(1 - q)) + floor * mean``, capped at 1.
-
-    Examples
-    --------
-    >>> pi = active_probabilities(np.array([0.5, 0.5, 0.99, 0.99]), 2)
-    >>> round(float(pi.sum()), 6), bool(pi[0] > pi[2] > 0)
-    (2.0, True)
-    """
-    q = np.asarray(q, dtype=float)
-    size = np.sqrt(np.clip(q * (1 - q), 0.0, None))
-    size = size + floor * max(float(size.mean()), 1e-6)
-    pi = np.zeros_like(size)
-    capped = np.zeros(size.size, dtype=bool)
-    n = min(int(n), size.size)
-    for _ in range(size.size + 1):
-        free = n - capped.sum()
-        pi = np.where(capped, 1.0, free * size / size[~capped].sum())
-        over = (pi > 1.0) & ~capped
-        if not over.any():
-            break
-        capped |= over
-    return np.minimum(pi, 1.0)
-
-
-def systematic_sample(pi: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Positions drawn by systematic pi-ps sampling on a random order: exactly ``round(sum(pi))`` items.
-
-    Every item is drawn with probability exactly ``pi_i`` (Madow, 1949).
-
-    Examples
-    --------
-    >>> picks = systematic_sample(np.array([0.5, 0.5, 1.0, 0.25, 0.75]), np.random.default_rng(0))
-    >>> len(picks), 2 in picks
-    (3, True)
-    """
-    order = rng.permutation(pi.size)
-    edges = np.concatenate([[0.0], np.cumsum(pi[order])])
-    points = rng.random() + np.arange(int(np.floor(edges[-1] + 1e-9)))
-    hit = np.searchsorted(edges, points, side="right") - 1
-    return np.sort(order[np.clip(hit, 0, pi.size - 1)])
 
 
 def effective_size(q: np.ndarray, n: np.ndarray | int, design: str = "uniform") -> np.ndarray:
@@ -119,7 +71,7 @@ def effective_size(q: np.ndarray, n: np.ndarray | int, design: str = "uniform") 
         if m >= big_n:
             out.append(float(big_n))
             continue
-        c = (1 - pi) / pi**2
+        c = design_weights(pi)
         c_min = float(c[pi < 1].min()) if (pi < 1).any() else 0.0
         a_0 = float((pi * c * v_labels).sum()) + c_min * pseudo
         a_lam = min(float((pi * c * v_judges).sum()) + c_min * pseudo, a_0)

@@ -14,12 +14,14 @@ of the fold fits.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
+from regression.core.crossfit import cross_fit
 from regression.labels.design import LabelDesign
 
 __all__ = [
-    "FOLDS",
     "MIN_PER_CLASS",
     "RIDGE",
     "fit_logistic",
@@ -31,8 +33,6 @@ __all__ = [
 RIDGE = 1.0
 #: Labels of each class the other generators must hold for a fit on them alone.
 MIN_PER_CLASS = 20
-#: Folds of the cross-fit within a generator.
-FOLDS = 5
 
 
 def fit_logistic(
@@ -107,14 +107,10 @@ def predict_generator(
     labelled = np.flatnonzero(~np.isnan(y))
     if min(y_pool.sum(), (1 - y_pool).sum()) >= MIN_PER_CLASS or labelled.size < 2:
         return predict_logistic(fit_logistic(x_pool, y_pool), x), labelled, "other generators"
-    folds = np.random.default_rng(seed).permutation(labelled.size) % min(FOLDS, labelled.size)
-    q = np.zeros(len(rows))
-    unlabelled = np.ones(len(rows), dtype=bool)
-    unlabelled[labelled] = False
-    k = int(folds.max()) + 1
-    for fold in range(k):
-        train = labelled[folds != fold]
+
+    def fit(train: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
         beta = fit_logistic(np.vstack([x_pool, x[train]]), np.concatenate([y_pool, y[train]]))
-        q[labelled[folds == fold]] = predict_logistic(beta, x[labelled[folds == fold]])
-        q[unlabelled] += predict_logistic(beta, x[unlabelled]) / k
+        return lambda at: predict_logistic(beta, x[at])
+
+    q = cross_fit(fit, len(rows), labelled, seed=seed)
     return q, labelled, "cross-fitted"

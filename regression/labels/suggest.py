@@ -8,21 +8,12 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_budget
-from regression.errors import JurycalWarning
+from regression.core.sampling import BudgetWarning, active_probabilities, systematic_sample
 from regression.labels.design import PROBABILITY_COLUMN, LabelDesign, label_design
-from regression.labels.plan import (
-    active_probabilities,
-    drawn_design,
-    predicted_width,
-    systematic_sample,
-)
+from regression.labels.plan import drawn_design, predicted_width
 from regression.labels.predict import predict_generator
 
-__all__ = ["BudgetWarning", "split_budget", "suggest_labels", "systematic_sample"]
-
-
-class BudgetWarning(JurycalWarning):
-    """The budget is more than the unlabelled items left: every one of them is suggested."""
+__all__ = ["split_budget", "suggest_labels"]
 
 
 def split_budget(
@@ -65,7 +56,7 @@ def suggest_labels(
     with probabilities proportional to ``sqrt(q(1 - q))`` of the predicted
     human label ``q`` (Zrnic & Candes, 2024, Active Statistical Inference: the variance-optimal
     active rule for the mean), plus a floor so every item has ``p > 0``
-    (:func:`~regression.labels.plan.active_probabilities`), or uniformly where
+    (:func:`~regression.core.sampling.active_probabilities`), or uniformly where
     that is predicted no narrower (:func:`~regression.labels.plan.drawn_design`,
     the rule the plan's active figure follows). The budget is split
     among the generators greedily, to the one whose predicted interval is

@@ -53,7 +53,10 @@ their covariance (PPI++'s optimal scalar for M-estimators, in the
 design-based form): ``lam = sum c_b (K g_b)'(K g~_b) / sum c_b |K g~_b|^2``
 over the voted battles, ``c_b = (1 - pi_b) / pi_b^2``, ``K`` the strengths'
 rows of ``H^+``, ``g`` the gradients at the human and at the predicted
-verdicts (centred), clipped to [0, 1]; evaluated at the fit with ``lam =
+verdicts (centred), under the engine's rule set
+(:func:`regression.core.tuning.guarded_lam`: ``lam = 1`` where the voted
+battles' projected predicted gradients hold one value, 0 where their human
+ones do, clipped to [0, 1] otherwise); evaluated at the fit with ``lam =
 1``, then the fit repeated at the tuned ``lam`` (as ppi_py does). Judges that
 predict nothing get ``lam`` near 0 and cost nothing.
 """
@@ -66,6 +69,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import minimize
 
+from regression.core.covariance import design_covariance, dof_scale
+from regression.core.tuning import guarded_lam
 from regression.errors import ConvergenceWarning
 from regression.pairwise.predict import judge_features, predict_verdicts
 from regression.pairwise.result import PairwiseStrengths
@@ -221,14 +226,6 @@ def _projected(
     return grad_d[:, None] * (k[:, a].T - k[:, b].T) + grad_nu[:, None] * k[:, g][None, :]
 
 
-def _centred_cov(z: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """``sum c (z - zbar)(y - ybar)'`` with Hajek means (weights ``w``) and design weights
-    ``c = (1 - pi) / pi^2 = w (w - 1)``."""
-    zc = z - np.average(z, axis=0, weights=w)
-    yc = y - np.average(y, axis=0, weights=w)
-    return (zc * (w * (w - 1.0))[:, None]).T @ yc
-
-
 def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> PairwiseStrengths:
     """Davidson log-strengths of every generator of a checked table (module docstring).
 
@@ -311,11 +308,17 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
     theta, identified = fit(1.0 if decisive else 0.0, start)
     lam = 0.0
     if decisive:
-        z, z_hat = human_and_judges(theta, projector(theta))
+        k = projector(theta)
+        z, z_hat = human_and_judges(theta, k)
         wv = w[voted]
-        denominator = float(np.trace(_centred_cov(z_hat, z_hat, wv)))
-        if denominator > 0:  # 0: every battle voted, nothing left to predict
-            lam = float(np.clip(np.trace(_centred_cov(z, z_hat, wv)) / denominator, 0.0, 1.0))
+        everywhere = np.arange(n)
+        lam = guarded_lam(
+            float(np.trace(design_covariance(z, z_hat, wv))),
+            float(np.trace(design_covariance(z_hat, z_hat, wv))),  # 0: every battle voted
+            predictions=z_hat,
+            population=_projected(pairs, everywhere, _gradients(pairs, theta, s_hat, t_hat), k),
+            outcomes=z,
+        )
         theta, identified = fit(lam, theta)
     if not identified:
         warnings.warn(
@@ -329,10 +332,10 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
     z, z_hat = human_and_judges(theta, k)
     wv = w[voted]
     m = voted.size
-    bessel = m / (m - n_gen - (lam > 0)) if m > n_gen + 1 else np.nan
-    covariance = bessel * _centred_cov(z - lam * z_hat, z - lam * z_hat, wv) / n**2
-    bessel0 = m / (m - n_gen) if m > n_gen else np.nan
-    var0 = bessel0 * np.diag(_centred_cov(z, z, wv)) / n**2
+    bessel = dof_scale(m, n_gen, tuned=lam > 0) if m > n_gen + 1 else np.nan
+    covariance = bessel * design_covariance(z - lam * z_hat, z - lam * z_hat, wv) / n**2
+    bessel0 = dof_scale(m, n_gen)
+    var0 = bessel0 * np.diag(design_covariance(z, z, wv)) / n**2
     return PairwiseStrengths.from_arrays(
         table,
         theta[:n_gen],

@@ -38,8 +38,8 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha
+from regression.core.sampling import active_probabilities, design_variance
 from regression.intervals import normal_quantile
-from regression.labels.plan import active_probabilities
 from regression.pairwise.predict import cross_fit, judge_features
 from regression.pairwise.result import FewVotesWarning
 from regression.pairwise.table import PairwiseTable, check_pairwise
@@ -49,7 +49,6 @@ __all__ = [
     "CALIBRATION_VOTES",
     "battle_variance",
     "chosen_generators",
-    "design_variance",
     "plan_labels",
     "vote_probabilities",
 ]
@@ -79,17 +78,12 @@ def battle_variance(table: PairwiseTable, *, seed: int = 0) -> np.ndarray:
     return np.minimum(k * spread, 0.25)
 
 
-def design_variance(v: np.ndarray, pi: np.ndarray) -> float:
-    """``sum_b (1 - pi_b) / pi_b v_b``: the Poisson-sampling variance of a total, residual variances ``v``."""
-    return float(np.sum((1.0 - pi) / pi * v))
-
-
 def vote_probabilities(v: np.ndarray, n: int) -> tuple[np.ndarray, str]:
     """Inclusion probabilities of a draw of ``n`` of the battles whose weighted variances are ``v``.
 
     Active, ``pi_b`` proportional to ``sqrt(v_b)`` plus a floor (the floor and
-    the cap at 1 of :func:`~regression.labels.plan.active_probabilities`),
-    where :func:`design_variance` is lower than that of a uniform draw of as
+    the cap at 1 of :func:`~regression.core.sampling.active_probabilities`),
+    where :func:`~regression.core.sampling.design_variance` is lower than that of a uniform draw of as
     many; uniform, ``n / len(v)``, otherwise.
 
     Returns

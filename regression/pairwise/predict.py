@@ -12,7 +12,8 @@ which generator a table lists first changes nothing.
 
 The fit is a ridge least-squares regression of the human score of
 generator_a minus 1/2 on the features, cross-fitted over the voted battles
-(cross-prediction, Zrnic & Candes, 2024): a voted battle is predicted by a fit
+(the engine's :func:`regression.core.crossfit.cross_fit`; cross-prediction,
+Zrnic & Candes, 2024): a voted battle is predicted by a fit
 without its fold, an unvoted one by the mean of the fold fits, so no
 prediction uses the battle's own vote.
 
@@ -28,16 +29,17 @@ clipped to ``[0, 2 min(s, 1 - s)]`` so that ``P(a) = s - t / 2`` and ``P(b) =
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
+from regression.core import crossfit
 from regression.pairwise.table import PairwiseTable
 
-__all__ = ["FOLDS", "RIDGE", "cross_fit", "judge_features", "predict_verdicts", "tie_features"]
+__all__ = ["RIDGE", "cross_fit", "judge_features", "predict_verdicts", "tie_features"]
 
 #: Penalty on the squared coefficients, in voted battles.
 RIDGE = 1.0
-#: Folds of the cross-fit.
-FOLDS = 5
 
 
 def judge_features(table: PairwiseTable) -> np.ndarray:
@@ -128,21 +130,16 @@ def cross_fit(
     True
     """
     voted = np.flatnonzero(~np.isnan(human))
-    centre = float(np.mean(human[voted])) if intercept and voted.size else 0.5
-    prediction = np.full(len(x), centre)
     if voted.size < 2:
-        return prediction
-    k = min(FOLDS, voted.size)
-    folds = np.random.default_rng(seed).permutation(voted.size) % k
-    unvoted = np.isnan(human)
-    prediction[unvoted] = 0.0
-    for fold in range(k):
-        train, test = voted[folds != fold], voted[folds == fold]
+        centre = float(np.mean(human[voted])) if intercept and voted.size else 0.5
+        return np.full(len(x), centre)
+
+    def fit(train: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
         centre = float(np.mean(human[train])) if intercept else 0.5
         beta = _ridge(x[train], human[train], ridge, centre)
-        prediction[test] = centre + x[test] @ beta
-        prediction[unvoted] += (centre + x[unvoted] @ beta) / k
-    return np.clip(prediction, 0.0, 1.0)
+        return lambda at: centre + x[at] @ beta
+
+    return np.clip(crossfit.cross_fit(fit, len(x), voted, seed=seed), 0.0, 1.0)
 
 
 def predict_verdicts(

@@ -43,13 +43,11 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import PROBABILITY_COLUMN, check_alpha, check_budget
+from regression.core.sampling import BudgetWarning, design_variance, systematic_sample
 from regression.errors import JurycalWarning
-from regression.labels.plan import systematic_sample
-from regression.labels.suggest import BudgetWarning
 from regression.pairwise.plan import (
     battle_variance,
     chosen_generators,
-    design_variance,
     vote_probabilities,
 )
 from regression.pairwise.result import FewVotesWarning, PairwiseWinRates
@@ -95,7 +93,7 @@ def draw_covariance(table: PairwiseTable, variance: np.ndarray, pi: np.ndarray) 
     g = len(table.generators)
     played = _played(table)
     a, b = table.battle_a, table.battle_b
-    c = (1.0 - pi) / pi * variance
+    c = (1.0 - pi) / pi * variance  # design_variance's terms, by generator below
     covariance = np.zeros((g, g))
     np.add.at(covariance, (a, a), c / played[a] ** 2)
     np.add.at(covariance, (b, b), c / played[b] ** 2)
@@ -241,7 +239,7 @@ def suggest_labels(
         As for :func:`~regression.pairwise.check_pairwise`; ``human`` the votes held (or None).
     budget : int
         Votes to buy: the table has exactly this many rows, or every candidate
-        battle with a :class:`~regression.labels.suggest.BudgetWarning`
+        battle with a :class:`~regression.core.sampling.BudgetWarning`
         when there are fewer.
     generators : list of str, optional
         Whose win rates to narrow, or whose pairs with any generator to

@@ -15,19 +15,20 @@ and ``lam_g`` in [0, 1],
 ``theta_g = lam_g * mean_{b in g}(f_b) + sum_{voted b in g} w_b (s_b - lam_g f_b) / sum w_b``
 (PPI++, Angelopoulos, Duchi & Zrnic, 2023, for a finite population of
 battles as in Zrnic & Candes, 2024). ``lam_g`` minimises the estimate's
-variance, ``Cov(s, f) / Var(f)`` over the voted battles, clipped to [0, 1];
+variance, ``Cov(s, f) / Var(f)`` over the voted battles with a win and a
+loss pseudo-vote, under the engine's rule set
+(:func:`regression.core.tuning.guarded_lam`: ``lam_g = 1``, the difference
+estimator, where the generator's voted battles all carry one prediction,
+``lam_g = 0`` where its votes all agree, clipped to [0, 1] otherwise);
 ``lam_g = 0`` is the human votes alone, so judges that predict nothing cost
 nothing.
 
 **Joint error.** A battle's score counts for both its generators (their
-scores sum to 1), so the estimates' errors are correlated. Linearising each
-weighted mean, ``theta_g - truth_g ~ (1 / N_g) sum_{b in g} (I_b / pi_b - 1)
-(r_gb - mean r_g)`` with ``r = s - lam f`` and ``I_b`` whether battle ``b``
-was voted; under independent draws the covariance of generators ``g`` and
-``h`` is estimated by ``sum_{voted b in g and h} (1 - pi_b) / pi_b^2
-(r_gb - m_g)(r_hb - m_h) / (N_g N_h)``, each generator's terms scaled by
-``n_g / (n_g - 1 - [lam_g > 0])`` for the mean (and ``lam_g``) estimated from
-its ``n_g`` votes. Every generator's variance also counts two pseudo-votes, a
+scores sum to 1), once with each sign, so the estimates' errors are
+correlated: the engine's linearised joint covariance
+(:mod:`regression.core.covariance`) of the residuals ``r = s - lam f``, each
+generator's terms scaled by ``n_g / (n_g - 1 - [lam_g > 0])`` for the mean
+(and ``lam_g``) estimated from its ``n_g`` votes. Every generator's variance also counts two pseudo-votes, a
 win and a loss predicted at the voted mean, so a generator whose few votes all
 agree does not get a zero-width interval. The intervals are normal, clipped to
 [0, 1]; a generator needs three votes for one.
@@ -37,6 +38,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from regression.core.covariance import dof_scale, joint_covariance, linearised_terms
+from regression.core.sampling import design_weights, hajek_mean
+from regression.core.tuning import design_moments, guarded_lam, with_pseudo_outcomes
 from regression.pairwise.predict import cross_fit, judge_features
 from regression.pairwise.result import MIN_VOTES, PairwiseWinRates
 from regression.pairwise.table import PairwiseTable
@@ -108,20 +112,19 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
         if on.sum() < MIN_VOTES:
             continue  # no estimate: PairwiseResult.from_arrays warns
         w, y, q = weight[on], s_side[on], f_side[on]
-        lam[g] = _power_tuning(w, y, q) if decisive else 0.0
+        lam[g] = _power_tuning(w, y, q, f_side[mine]) if decisive else 0.0
         r = y - lam[g] * q
-        m = np.sum(w * r) / np.sum(w)
+        m = hajek_mean(r, w)
         estimate[g] = lam[g] * f_side[mine].mean() + m
-        pi = 1.0 / w
         # degrees of freedom: the mean, and lam where it was tuned (a Bessel correction)
-        bessel = on.sum() / (on.sum() - 1.0 - (lam[g] > 0))
-        phi[battle[on], g] = np.sqrt(bessel * (1.0 - pi)) / pi * (r - m) / n_battles[g]
+        scale = dof_scale(on.sum(), 1, tuned=bool(lam[g] > 0))
+        phi[battle[on], g] = linearised_terms(r, w, n_battles[g], scale)
         se0[g] = _human_only_se(w, y, n_battles[g], q.mean())
         pseudo[g] = _pseudo_variance(w, lam[g], q.mean(), m, n_battles[g])
     return PairwiseWinRates.from_arrays(
         table,
         estimate,
-        phi.T @ phi + np.diag(pseudo),
+        joint_covariance(phi) + np.diag(pseudo),
         "ppi++" if decisive else "labels_only",
         lam=lam,
         se_labels_only=se0,
@@ -129,31 +132,28 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
     )
 
 
-def _power_tuning(w: np.ndarray, y: np.ndarray, q: np.ndarray) -> float:
-    """``Cov_w(y, q) / Var_w(q)`` with a win and a loss pseudo-vote, clipped to [0, 1]."""
-    w = np.concatenate([w, [w.mean(), w.mean()]])
-    y = np.concatenate([y, [0.0, 1.0]])
-    q = np.concatenate([q, [q.mean(), q.mean()]])
-    weights = w * (w - 1.0) + 1e-12  # the design weights of the variance, (1 - pi) / pi^2
-    qc = q - np.average(q, weights=weights)
-    yc = y - np.average(y, weights=weights)
-    var = np.sum(weights * qc * qc)
-    return float(np.clip(np.sum(weights * qc * yc) / var, 0.0, 1.0)) if var > 0 else 0.0
+def _power_tuning(w: np.ndarray, y: np.ndarray, q: np.ndarray, population: np.ndarray) -> float:
+    """``Cov(y, q) / Var(q)`` weighted by ``(1 - pi) / pi^2``, with a win and a loss pseudo-vote
+    at the mean prediction and the mean weight, under the engine's rule set."""
+    spread = design_weights(1.0 / w) + 1e-12
+    at_mean = float(design_weights(1.0 / w.mean())) + 1e-12
+    y_aug, q_aug, c_aug, _ = with_pseudo_outcomes(
+        y, q, spread, spread, at=float(q.mean()), centre_weight=at_mean, spread_weight=at_mean
+    )
+    _, covariance, variance = design_moments(y_aug, q_aug, c_aug, c_aug)
+    return guarded_lam(covariance, variance, predictions=q, population=population, outcomes=y)
 
 
 def _human_only_se(w: np.ndarray, y: np.ndarray, n_battles: float, q_mean: float) -> float:
-    m = np.sum(w * y) / np.sum(w)
-    pi = 1.0 / w
-    bessel = len(y) / (len(y) - 1.0)
-    variance = bessel * np.sum((1.0 - pi) / pi**2 * (y - m) ** 2) / n_battles**2
+    m = hajek_mean(y, w)
+    variance = dof_scale(len(y)) * np.sum(design_weights(1.0 / w) * (y - m) ** 2) / n_battles**2
     return float(np.sqrt(variance + _pseudo_variance(w, 0.0, q_mean, m, n_battles)))
 
 
 def _pseudo_variance(w: np.ndarray, lam: float, q_mean: float, m: float, n_battles: float) -> float:
     """Two pseudo-votes, a win and a loss predicted at the voted mean, at the mean weight."""
-    pi = 1.0 / w.mean()
     r = np.array([0.0, 1.0]) - lam * q_mean
-    return float(np.sum((1.0 - pi) / pi**2 * (r - m) ** 2) / n_battles**2)
+    return float(np.sum(design_weights(1.0 / w.mean()) * (r - m) ** 2) / n_battles**2)
 
 
 def _judges_only(table: PairwiseTable) -> PairwiseWinRates:

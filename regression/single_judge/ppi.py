@@ -19,8 +19,11 @@ calibration covariance divided by n and the variance of all n + N predictions
 divided by n + N - 1; the standard error sqrt(Var_N(lam yhat_test)/N +
 Var_n(y - lam yhat_cal)/n) with both variances divided by their sample sizes
 (numpy's default ``ddof=0``); a normal interval, not clipped (the mean need not
-be a proportion). Where ppi-python returns NaN (all predictions equal, so
-Var(yhat) = 0), lam is 0 here: every lam then gives the same estimate.
+be a proportion). lam follows the engine's rule set
+(:func:`regression.core.tuning.guarded_lam`): where the calibration
+predictions hold one value lam is 1 (the difference estimator) if the test
+predictions vary and the labels do, else 0 (where ppi-python returns NaN or
+0); where the labels all agree lam is 0.
 
 For binary labels everything is a function of the calibration 2 x 2 table and
 the test count; :func:`ppi_binary_from_counts` evaluates the same estimator on
@@ -51,6 +54,7 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha, check_alternative, check_counts
+from regression.core.tuning import guarded_lam, lam_by_rule
 from regression.errors import JurycalWarning
 from regression.intervals import ConfidenceInterval, OneEstimate, normal_bounds
 
@@ -278,8 +282,9 @@ def ppi_mean(
     n, big_n = y.size, yh_test.size
     if lam is None:
         cov = np.mean((y - y.mean()) * (yh - yh.mean()))
-        var_all = np.var(np.concatenate([yh, yh_test]), ddof=1)
-        lam_val = 0.0 if var_all == 0 else float(np.clip(cov / ((1 + n / big_n) * var_all), 0, 1))
+        every = np.concatenate([yh, yh_test])
+        variance = (1 + n / big_n) * np.var(every, ddof=1)
+        lam_val = guarded_lam(cov, variance, predictions=yh, population=every, outcomes=y)
     else:
         lam_val = float(lam)
         if not np.isfinite(lam_val):
@@ -394,11 +399,12 @@ def ppi_binary_from_counts(
         total = m_s + n_s
         s = tp_a + fp_a + k  # sum (= sum of squares) of all 0/1 predictions
         var_all = (s - s * s / total) / (total - 1)
-        pos = var_all > 0
-        lam_arr = np.where(
-            pos,
-            np.clip(cov / ((1 + m_s / n_s) * np.where(pos, var_all, 1.0)), 0.0, 1.0),
-            0.0,
+        lam_arr = lam_by_rule(
+            cov,
+            (1 + m_s / n_s) * var_all,
+            predictions_vary=(tp_a + fp_a > 0) & (fn_a + tn_a > 0),
+            population_varies=(s > 0) & (s < total),
+            outcomes_vary=(tp_a + fn_a > 0) & (fp_a + tn_a > 0),
         )
     else:
         lam_arr = np.asarray(lam, dtype=float)

@@ -329,7 +329,7 @@ def test_suggest_spends_exactly_the_budget(bundled):
 
 
 def test_budget_past_the_items_says_why(bundled):
-    from regression.labels.suggest import BudgetWarning
+    from regression.core import BudgetWarning
 
     judgments, human = bundled
     labels = _partial(human, "gpt-4o", 0)

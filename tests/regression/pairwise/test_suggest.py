@@ -11,9 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from regression.core import BudgetWarning, systematic_sample
 from regression.errors import InputError
-from regression.labels.plan import systematic_sample
-from regression.labels.suggest import BudgetWarning
 from regression.pairwise import PairwiseModel, PairwiseTable, check_pairwise, suggest_labels
 from regression.pairwise.plan import vote_probabilities
 from regression.pairwise.simulate import pairwise_world
