@@ -133,9 +133,10 @@ class Leaderboard(Result):
         return table.loc[self.table.index]
 
     def details(self, alpha: float = 0.05) -> pd.DataFrame:
-        """The rank sets at ``alpha`` (the board's own, or ranked again from the same joint error)."""
+        """The rank sets at ``alpha`` (the board's own, or ranked again from the same joint error),
+        and why a generator has the full range where it has no interval (``reason``)."""
         table = self.at(alpha).table
-        return table[["rank", "low_rank", "high_rank", "could_be_best"]]
+        return table[["rank", "low_rank", "high_rank", "could_be_best", "reason"]]
 
     def to_frame(self, alpha: float = 0.05, **options: Any) -> pd.DataFrame:
         """One row per generator, best first: the interval and the rank set.
