@@ -143,12 +143,12 @@ def sweep_thresholds(
     ...                   "label": [1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 0]})
     >>> h = pd.DataFrame({"generator": ["a"] * 3 + ["b"] * 3, "item": [0, 1, 2] * 2,
     ...                   "human": [1, 0, 0, 1, 1, 0]})
-    >>> sweep_thresholds(j, h)[["rule", "threshold", "max_abs_error", "tpr", "tnr"]]
-                rule  threshold  max_abs_error  tpr  tnr
-    0       majority          1       0.333333  1.0  0.333333
-    1       majority          2       0.000000  1.0  1.0
-    2  minority_veto          1       0.000000  1.0  1.0
-    3  minority_veto          2       0.333333  1.0  0.333333
+    >>> sweep_thresholds(j, h)[["rule", "threshold", "max_abs_error", "tpr", "tnr"]].round(4)
+                rule  threshold  max_abs_error  tpr     tnr
+    0       majority          1         0.3333  1.0  0.3333
+    1       majority          2         0.0000  1.0  1.0000
+    2  minority_veto          1         0.0000  1.0  1.0000
+    3  minority_veto          2         0.3333  1.0  0.3333
     """
     check_missing(missing)
     for rule in rules:

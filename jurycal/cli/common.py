@@ -204,7 +204,11 @@ def n_boot_value(text: str) -> int:
     >>> n_boot_value("1000000000")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: '1000000000': a whole number of replicates from 2 to 1,000,000 (fewer than two replicates give no spread, more cost memory for no digits)
+    argparse.ArgumentTypeError: '1000000000': a whole number of replicates from 2 to 1,000,000 (more cost memory for no digits)
+    >>> n_boot_value("1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '1': a whole number of replicates from 2 to 1,000,000 (fewer than two replicates give no spread)
     """
     try:
         value = int(text)

@@ -222,8 +222,8 @@ class PairedJudgeTable:
     Examples
     --------
     >>> t = PairedJudgeTable.from_labels([1, 1, 0, None], [1, 0, 0, 1])
-    >>> t, t.p_a, t.p_b
-    (PairedJudgeTable(both=1, a_only=1, b_only=0, neither=1, n_dropped=1), 0.6666666666666666, 0.3333333333333333)
+    >>> t, round(t.p_a, 4), round(t.p_b, 4)
+    (PairedJudgeTable(both=1, a_only=1, b_only=0, neither=1, n_dropped=1), 0.6667, 0.3333)
     """
 
     both: int
