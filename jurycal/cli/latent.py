@@ -195,7 +195,12 @@ EXAMPLES = {
 #: The defaults of the options of the likelihood and paper-loss fits.
 LIKELIHOOD_DEFAULTS = {"backend": "scipy", "restarts": 25, "interval": "auto", "n_boot": 200}
 #: The options that are estimator settings -> the setting (the rest are the result's options).
-SETTING_OF = {"backend": "backend", "restarts": "n_restarts", "seed": "seed"}
+SETTING_OF = {
+    "backend": "backend",
+    "restarts": "n_restarts",
+    "seed": "seed",
+    "transfer_bias": "transfer_bias",
+}
 
 
 def make_model(args: argparse.Namespace) -> Any:
@@ -238,6 +243,12 @@ def make_model(args: argparse.Namespace) -> Any:
             f"{options} set(s) the likelihood and paper-loss fits; the {args.estimator} "
             "estimator has no optimiser and its interval comes from its own held-out errors. "
             "Add --estimator likelihood (or paper) to use them."
+        )
+    if args.transfer_bias is not None and "transfer_bias" not in entry.settings:
+        raise ValueError(
+            f"--transfer-bias applies to the partially labelled generators of the transfer "
+            f"estimator; the {args.estimator} estimator takes every labelled generator as "
+            "calibration."
         )
     for name, value in LIKELIHOOD_DEFAULTS.items():
         if getattr(args, name) is None and name not in refused:
@@ -291,7 +302,6 @@ def _read_and_fit(args: argparse.Namespace, advance: Any) -> tuple[Any, list[str
             None,
             calibration,
             shared_items=args.shared_items,
-            transfer_bias=args.transfer_bias,
         )
     return design, calibration, result
 
@@ -548,9 +558,7 @@ def _fit_with(
     start from the first fit's estimates) that keeps the partial labels and
     the item votes of ``design`` (``counts``: its counts, for the new row).
     """
-    base = model.fit_table(
-        design.without([new]), None, calibration, transfer_bias=args.transfer_bias
-    )
+    base = model.fit_table(design.without([new]), None, calibration)
     rows = [new]
     result = base.add_generators(
         counts.rates.loc[rows], counts.n_labelled.loc[rows].astype(float), design=design

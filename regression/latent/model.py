@@ -158,10 +158,10 @@ class LatentTraitModel(Solver):
             return
         super().check_settings()
 
-    def _transfer_alias(self) -> TransferModel:
+    def _transfer_alias(self, transfer_bias: float | str | None = None) -> TransferModel:
         """The estimator ``LatentTraitModel()`` with no loss stands for, with its warning."""
         warnings.warn(ALIAS_WARNING, FutureWarning, stacklevel=3)
-        return TransferModel()
+        return TransferModel(transfer_bias=transfer_bias)
 
     @classmethod
     def paper_release(cls, **overrides: Any) -> LatentTraitModel:
@@ -303,12 +303,8 @@ class LatentTraitModel(Solver):
                     "loss='likelihood'."
                 )
         if self.loss is None:
-            result: Any = self._transfer_alias().fit_table(
-                judgments,
-                human_labels,
-                calibration_generators,
-                shared_items=shared_items,
-                transfer_bias=transfer_bias,
+            result: Any = self._transfer_alias(transfer_bias).fit_table(
+                judgments, human_labels, calibration_generators, shared_items=shared_items
             )
             return result
         if isinstance(judgments, LabelDesign):

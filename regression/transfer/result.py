@@ -18,9 +18,9 @@ import pandas as pd
 from regression.checks import check_alpha, check_alternative
 from regression.data.anchors import Anchors
 from regression.data.matrix import check_new_rows
-from regression.intervals import TableIntervalMixin, wilson_interval
+from regression.intervals import TableIntervalMixin, normal_quantile, wilson_interval
 from regression.labels.design import LabelDesign
-from regression.labels.result import LABELS_NOTE, PartialLabels, fit_partial
+from regression.labels.result import LABELS_NOTE, PartialLabels
 from regression.ranking import N_DRAWS, Ranked
 from regression.results import METHODS, JointError, Summary, interval_frame, with_roles
 from regression.transfer.estimators import (
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     # the model builds this class, so the result names it for the type checker only
     from regression.transfer.model import TransferModel
 
-__all__ = ["COVERS", "TransferResult", "with_labels", "with_partial"]
+__all__ = ["COVERS", "TransferResult", "with_partial"]
 
 #: The generators whose diagnostic note :meth:`TransferResult.summary` prints.
 SUMMARY_NOTES = 20
@@ -108,7 +108,6 @@ class TransferResult(Ranked, TableIntervalMixin):
     anchors: Anchors | None = field(default=None, repr=False)
     data: TransferData | None = field(default=None, repr=False)
     partial: PartialLabels | None = field(default=None, repr=False)
-    transfer_bias: float | str | None = field(default=None, repr=False)
 
     #: The keyword options :meth:`summary` passes to :meth:`to_frame`, beyond ``alpha``: the
     #: interval is the estimator's own, so it has no interval settings (the CLI reads this).
@@ -179,6 +178,16 @@ class TransferResult(Ranked, TableIntervalMixin):
     def covers(self) -> str:
         """What the interval accounts for."""
         return COVERS[self.method]
+
+    def transfer_sd(self) -> pd.Series:
+        """Each generator's transfer estimate's sd: the normal sd its 95 % interval implies (NaN if none).
+
+        The half-width of its 95 % interval over ``z_0.975``: the bias-aware
+        combination (:mod:`regression.labels.bias`) takes the transfer
+        estimate as normal, with the spread of its t interval at that level.
+        """
+        low, high = self.estimate.bounds(0.05)
+        return pd.Series((high - low) / (2 * normal_quantile(0.05)), index=self.precision.index)
 
     def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
         """Per-generator interval for the precision.
@@ -421,7 +430,7 @@ class TransferResult(Ranked, TableIntervalMixin):
         :class:`~regression.labels.design.LabelDesign` of the whole table (the
         fitted generators and the new ones), every partially labelled
         generator, new ones included, is estimated again from its labels,
-        votes and the refit (:func:`regression.labels.fit_partial`, with this
+        votes and the refit (:meth:`TransferModel.label_partial`, with this
         fit's ``transfer_bias``); without it the new rows are unlabelled and
         the partially labelled generators keep the estimates of this fit.
 
@@ -444,33 +453,10 @@ class TransferResult(Ranked, TableIntervalMixin):
             if self.n is None or counts is None
             else pd.concat([self.n, counts.reindex(columns=self.rates.columns)])
         )
-        refit = replace(
-            self.model.fit(new_rates, new_n, anchors=self.anchors), transfer_bias=self.transfer_bias
-        )
+        refit = self.model.fit(new_rates, new_n, anchors=self.anchors)
         if design is not None:
-            return with_labels(refit, design)
+            return self.model.label_partial(refit, design)
         return refit if self.partial is None else with_partial(refit, self.partial)
-
-
-def with_labels(result: TransferResult, design: LabelDesign) -> TransferResult:
-    """``result`` with every partially labelled generator of ``design`` estimated from its labels.
-
-    :func:`regression.labels.fit_partial` combines each one's labels and votes
-    with ``result``'s transfer estimate as ``result.transfer_bias`` allows
-    (the held-out bound from ``result``'s own held-out errors).
-    """
-    assert result.anchors is not None  # a fit keeps its anchors
-    held_out = None
-    if result.transfer_bias == "held-out" and len(result.loo_errors):
-        held_out = result.loo_errors[result.method]
-    partial = fit_partial(
-        design,
-        result.interval(0.05),
-        exclude=result.anchors.calibration_generators,
-        transfer_bias=result.transfer_bias,
-        held_out_errors=held_out,
-    )
-    return with_partial(result, partial)
 
 
 def with_partial(result: TransferResult, partial: PartialLabels) -> TransferResult:
