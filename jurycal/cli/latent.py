@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jurycal.cli.choices import BACKENDS, ESTIMATORS, INTERVAL_METHODS
+from jurycal.cli.choices import BACKENDS, INTERVAL_METHODS
 from jurycal.cli.common import (
     ALPHA_HELP,
     MAX_RESTARTS,
@@ -46,6 +46,7 @@ from jurycal.cli.reading import (
     vote_sources,
 )
 from jurycal.cli.report import REPORT_HELP
+from regression.registry import DEFAULT, REGISTRY
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -128,15 +129,17 @@ def register(subparsers: Any) -> None:
         )
         parser.add_argument(
             "--estimator",
-            choices=ESTIMATORS,
+            choices=tuple(REGISTRY),
             default=None,
-            help=f"{ESTIMATORS[0]} (default): the estimator for new generators, with its self-check "
-            "on the calibration generators; likelihood / paper: the latent-trait fit of "
-            "section 5 (the options below apply to these two only)",
+            help="; ".join(
+                f"{name}{' (default)' if name == DEFAULT else ''}: {entry.help}"
+                for name, entry in REGISTRY.items()
+            )
+            + " (the options below apply to the latent-trait fits only)",
         )
         parser.add_argument(
             "--loss",
-            choices=ESTIMATORS,
+            choices=tuple(REGISTRY),
             default=None,
             help="deprecated: the old name of --estimator",
         )
@@ -216,7 +219,7 @@ def make_model(args: argparse.Namespace) -> Any:
     ValueError
         An option the estimator has not, naming it.
     """
-    from regression.registry import DEFAULT, REGISTRY, make_estimator
+    from regression.registry import make_estimator
 
     if args.loss is not None:
         with warnings.catch_warnings():
@@ -235,7 +238,7 @@ def make_model(args: argparse.Namespace) -> Any:
         name
         for name in given
         if (name in SETTING_OF and SETTING_OF[name] not in entry.settings)
-        or (name not in SETTING_OF and "method" not in entry.result.SUMMARY_OPTIONS)
+        or (name not in SETTING_OF and "method" not in entry.load_result().SUMMARY_OPTIONS)
     ]
     if refused:
         options = ", ".join("--" + name.replace("_", "-") for name in refused)

@@ -10,6 +10,7 @@ diagnostics. ``LatentTraitModel()`` with no ``loss=`` fits ``TransferModel()``.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable
 
 import numpy as np
@@ -19,10 +20,11 @@ from regression.data.anchors import Anchors
 from regression.data.counts import Counts, counts_from_encoded
 from regression.data.judgments import HumanLabels
 from regression.data.matrix import default_n, matrix_inputs
-from regression.labels.bias import HELD_OUT, bias_bound, check_transfer_bias
+from regression.labels.bias import HELD_OUT, bias_bound
 from regression.labels.design import LabelDesign, label_design
 from regression.labels.result import fit_partial
-from regression.settings import Settings
+from regression.registry import TRANSFER_METHODS
+from regression.settings import Interval, Options, Settings
 from regression.transfer.adapter import transfer_data
 from regression.transfer.estimators import ESTIMATORS, logit_spread, pooled_anchors
 from regression.transfer.result import TransferResult, with_partial
@@ -38,7 +40,7 @@ class TransferModel(Settings):
     method : str
         One of ``"transfer"`` (default: :func:`~regression.transfer.estimators.transfer`),
         ``"hierarchical"``, ``"offset"``, ``"rogan_gladen_pooled"``, ``"calibration_mean"``,
-        ``"mean_of_judges"`` (:data:`~regression.transfer.estimators.ESTIMATORS`).
+        ``"mean_of_judges"`` (:data:`regression.registry.TRANSFER_METHODS`).
     transfer_bias : None, "held-out" or float
         What is assumed of the transfer estimate's bias for a partially
         labelled generator (:meth:`label_partial`): None (default: nothing,
@@ -63,16 +65,10 @@ class TransferModel(Settings):
         self.method = method
         self.transfer_bias = transfer_bias
 
-    def __repr__(self) -> str:
-        return f"TransferModel(method={self.method!r}, transfer_bias={self.transfer_bias!r})"
-
-    def check_settings(self) -> None:
-        """Raise ValueError on a method not recognized or a bad ``transfer_bias``."""
-        if self.method not in ESTIMATORS:
-            raise ValueError(
-                f"method ({self.method!r}) not recognized; must be one of {tuple(ESTIMATORS)}."
-            )
-        check_transfer_bias(self.transfer_bias)
+    parameter_constraints = {
+        "method": [Options(tuple(TRANSFER_METHODS))],
+        "transfer_bias": [None, Options((HELD_OUT,)), Interval(numbers.Real, 0, 1)],
+    }
 
     def fit(
         self,
