@@ -8,7 +8,7 @@ The checked inputs it fits live in :mod:`regression.data`.
 
 from regression.latent.data import LatentData, latent_data
 from regression.latent.fit import FitInputs, fit_result
-from regression.latent.model import ALIAS_WARNING, LatentTraitModel
+from regression.latent.model import LatentTraitModel
 from regression.latent.result import INTERVAL_METHODS, LatentTraitResult
 from regression.latent.simulate import (
     ItemWorld,
@@ -33,7 +33,6 @@ __all__ = [
     "BACKENDS",
     "INTERVAL_METHODS",
     "LOSSES",
-    "ALIAS_WARNING",
     "TRANSFER_WORLDS",
     "ConvergenceWarning",
     "FitInputs",

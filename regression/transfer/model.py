@@ -5,7 +5,7 @@ takes (a matrix with its counts and :class:`~regression.data.anchors.Anchors`,
 or the judgments table with human labels) and returns a :class:`TransferResult`:
 the precision per generator, its interval, the self-check (every estimator's
 error on the calibration generators, each held out in turn) and per-generator
-diagnostics. ``LatentTraitModel()`` with no ``loss=`` fits ``TransferModel()``.
+diagnostics.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import regression
 from jurycal.cli import COMMANDS, build_parser
 from regression import REGISTRY, LatentTraitModel, TransferModel, make_estimator
 from regression.errors import InputError
-from regression.latent import ALIAS_WARNING, LatentTraitResult
+from regression.latent import LatentTraitResult
 from regression.pairwise import PairwiseModel
 from regression.registry import (
     DEFAULT,
@@ -68,20 +68,11 @@ def test_the_one_line_entry_fits_the_default_estimator():
     assert isinstance(latent, LatentTraitResult) and latent.loss_name == "likelihood"
 
 
-def test_the_old_default_entry_is_an_alias_that_says_what_it_returns():
-    world = _world()
-    with pytest.warns(FutureWarning) as caught:
-        result = LatentTraitModel().fit_table(world.judgments, world.human_labels)
-    assert ALIAS_WARNING in [str(w.message) for w in caught]
-    assert "returns TransferModel()'s TransferResult" in ALIAS_WARNING
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        direct = TransferModel().fit_table(world.judgments, world.human_labels)
-    assert isinstance(result, TransferResult) and result.precision.equals(direct.precision)
-    with pytest.raises(ValueError, match=r"transfer estimator has no setting n_restarts, backend"):
-        LatentTraitModel(n_restarts=5, backend="torch").fit_table(
-            world.judgments, world.human_labels
-        )
+def test_the_latent_trait_model_is_the_likelihood_fit_by_default():
+    """No alias: ``LatentTraitModel()`` is a latent-trait fit, and has no transfer setting."""
+    assert LatentTraitModel().loss == "likelihood"
+    with pytest.raises(ValueError, match=r"likelihood estimator has no setting transfer_bias"):
+        make_estimator("likelihood", transfer_bias=0.05)
 
 
 def test_a_latent_trait_fit_never_returns_a_transfer_result():
