@@ -19,7 +19,7 @@ from label_study import label_study
 from timing import best_of
 
 from jurycal.datasets import load_agreeableness_judgments
-from regression import LatentTraitModel, suggest_labels
+from regression import TransferModel, suggest_labels
 from regression.latent.simulate import simulate_item_votes
 
 DRAWS = 200
@@ -89,8 +89,8 @@ def bench_speed() -> None:
     judgments, human = load_agreeableness_judgments()
     own = human[human["generator"] == "gpt-4o"].sample(50, random_state=0)
     partial = pd.concat([human[human["generator"] != "gpt-4o"], own], ignore_index=True)
-    full = best_of(lambda: LatentTraitModel().fit_table(judgments, human))
-    with_partial = best_of(lambda: LatentTraitModel().fit_table(judgments, partial))
+    full = best_of(lambda: TransferModel().fit_table(judgments, human))
+    with_partial = best_of(lambda: TransferModel().fit_table(judgments, partial))
     others = human[human["generator"] != "gpt-4o"]
     suggest = best_of(lambda: suggest_labels(judgments, others, 50, seed=0))
     print("### Speed on the bundled data (best of 3; ratio to fit_table with full labels)")

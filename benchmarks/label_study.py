@@ -24,8 +24,9 @@ import pandas as pd
 
 from regression import TransferModel
 from regression.intervals import wilson_interval
+from regression.labels.bias import bias_bound
 from regression.labels.design import label_design
-from regression.labels.partial import combine_transfer, ppi_design_mean, transfer_bias_bound
+from regression.labels.partial import combine_transfer, ppi_design_mean
 from regression.labels.plan import (
     active_probabilities,
     drawn_design,
@@ -33,7 +34,6 @@ from regression.labels.plan import (
     systematic_sample,
 )
 from regression.labels.predict import predict_generator
-from regression.labels.result import transfer_sd
 
 __all__ = [
     "WORLDS",
@@ -123,9 +123,9 @@ def label_study(
         design = label_design(judgments, others)
         q, _, _ = predict_generator(design, g)
         result = TransferModel().fit_table(judgments, others)
-        t, sd = transfer_sd(result.interval(0.05), g)
+        t, sd = float(result.precision[g]), float(result.transfer_sd()[g])
         held_out = result.loo_errors[result.method]
-        bounds = [transfer_bias_bound(option, design, held_out) for option in options]
+        bounds = [bias_bound(option, design, held_out) for option in options]
         y_natural = design_all.items["human"].to_numpy(dtype=float)[design_all.rows(g)]
         big_n = y_natural.size
         for shift in shifts:

@@ -363,12 +363,9 @@ def score_baselines(
 
 def transfer_method(model: Model) -> str | None:
     """The :data:`~regression.transfer.estimators.ESTIMATORS` entry a model runs, or None for an optimiser fit."""
-    if isinstance(model, TransferModel):
-        model.check_settings()
-        return model.method
     model.check_settings()
-    # LatentTraitModel() with no loss: the deprecated alias of TransferModel()
-    return "transfer" if model.loss is None else None
+    method: str | None = model.get_params().get("method")  # the transfer estimator's setting
+    return method
 
 
 def score_transfer(

@@ -1,72 +1,157 @@
-"""The estimators of the generators' precision from many judges, chosen by name: the one selector.
+"""Every estimator chosen by name, in one place: its name, its class and its help, loaded lazily.
 
-Each entry names a class with its own settings (:class:`~regression.settings.Settings`:
-the keyword-only ``__init__`` parameters, declared once) and the result it returns:
+Four families, each a mapping of name -> :class:`Entry`; an entry names its
+class (or function) as a ``"module:Name"`` string, imported on first use, so
+the CLI builds its choices and help from here without importing numpy:
 
-* ``"transfer"`` (the default): :class:`~regression.transfer.model.TransferModel`
-  (``method``), which holds when the judges' TPR / TNR move between generators
-  (``docs/new-generators.md``);
-* ``"likelihood"`` and ``"paper"``: the latent-trait fit of the agreeableness
-  paper (section 5), :class:`~regression.latent.model.LatentTraitModel` with
-  that ``loss`` (the optimiser's settings: ``n_restarts``, ``backend``, ``seed``, ...).
+* :data:`REGISTRY`, the generators' precision from many judges
+  (:func:`make_estimator`, :func:`fit`, the CLI's ``--estimator``):
+  ``"transfer"`` (the default), :class:`~regression.transfer.model.TransferModel`,
+  which holds when the judges' TPR / TNR move between generators
+  (``docs/new-generators.md``); ``"likelihood"`` and ``"paper"``, the
+  latent-trait fit of the agreeableness paper (section 5),
+  :class:`~regression.latent.model.LatentTraitModel` with that ``loss``;
+* :data:`TRANSFER_METHODS`, ``TransferModel(method=)``: the functions of
+  :mod:`regression.transfer.estimators`;
+* :data:`SINGLE_JUDGE_METHODS`, ``estimate_prevalence(method=)``;
+* :data:`PAIRWISE_ESTIMANDS`, ``PairwiseModel(estimand=)``.
 
-:func:`make_estimator` builds one by name and is the only place that refuses a
-setting the estimator has not, naming it; :func:`fit` is the one-line entry.
-The CLI's ``--estimator`` lists :data:`REGISTRY`. Adding an estimator: one entry
-here (docs/design.md, "Adding an estimator").
+Adding an estimator: one entry here, its class a
+:class:`~regression.settings.Settings` with its ``parameter_constraints``
+(docs/design.md, "Adding an estimator").
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+from regression.settings import Options, check_params
 
-from regression.latent.model import LatentTraitModel
-from regression.latent.result import LatentTraitResult
-from regression.results import Result
-from regression.settings import Settings
-from regression.transfer.model import TransferModel
-from regression.transfer.result import TransferResult
+if TYPE_CHECKING:
+    import pandas as pd
 
-__all__ = ["DEFAULT", "REGISTRY", "Entry", "fit", "make_estimator"]
+    from regression.results import Result
+
+__all__ = [
+    "DEFAULT",
+    "PAIRWISE_ESTIMANDS",
+    "REGISTRY",
+    "SINGLE_JUDGE_DEFAULT",
+    "SINGLE_JUDGE_METHODS",
+    "TRANSFER_METHODS",
+    "Entry",
+    "fit",
+    "make_estimator",
+]
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One estimator: its class, the result it returns, the settings its name fixes.
+    """One estimator: where its class lives, what the CLI says of it, the settings its name fixes.
 
     Attributes
     ----------
-    estimator : type
-        A :class:`~regression.settings.Settings` class with ``fit`` and ``fit_table``.
-    result : type
-        What ``fit`` returns; its ``SUMMARY_OPTIONS`` and ``JOINT_OPTIONS`` say
-        which interval options it takes.
+    target : str
+        ``"module:Name"``: the class (a :class:`~regression.settings.Settings`
+        with ``fit_table``) or function, imported by :meth:`load`.
+    help : str
+        One line for ``--help``.
     fixed : Mapping
         Settings the name sets (``loss="likelihood"``); a caller cannot give them.
+    result : str
+        ``"module:Name"`` of what ``fit`` returns (estimators of :data:`REGISTRY`):
+        its ``SUMMARY_OPTIONS`` and ``JOINT_OPTIONS`` say which interval options it takes.
     """
 
-    estimator: type[Settings]
-    result: type[Any]
+    target: str
+    help: str
     fixed: Mapping[str, Any] = field(default_factory=dict)
+    result: str = ""
+
+    def load(self) -> Any:
+        """The class or function ``target`` names (imports its module)."""
+        return _load(self.target)
+
+    def load_result(self) -> Any:
+        """The result class ``result`` names (imports its module)."""
+        return _load(self.result)
 
     @property
     def settings(self) -> tuple[str, ...]:
-        """The settings a caller may give this estimator."""
-        return tuple(s for s in self.estimator.setting_names() if s not in self.fixed)
+        """The settings a caller may give this estimator (imports its class)."""
+        return tuple(s for s in self.load().setting_names() if s not in self.fixed)
 
 
-#: Name -> estimator, in the order the CLI lists them.
+def _load(target: str) -> Any:
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+_LATENT = "regression.latent.model:LatentTraitModel"
+_LATENT_RESULT = "regression.latent.result:LatentTraitResult"
+
+#: Name -> estimator of the generators' precision, in the order the CLI lists them.
 REGISTRY: dict[str, Entry] = {
-    "transfer": Entry(TransferModel, TransferResult),
-    "likelihood": Entry(LatentTraitModel, LatentTraitResult, {"loss": "likelihood"}),
-    "paper": Entry(LatentTraitModel, LatentTraitResult, {"loss": "paper"}),
+    "transfer": Entry(
+        "regression.transfer.model:TransferModel",
+        "the estimator for new generators, with its self-check on the calibration generators",
+        result="regression.transfer.result:TransferResult",
+    ),
+    "likelihood": Entry(
+        _LATENT,
+        "the latent-trait fit of section 5, by likelihood",
+        {"loss": "likelihood"},
+        _LATENT_RESULT,
+    ),
+    "paper": Entry(
+        _LATENT,
+        "the latent-trait fit of section 5, the paper's loss",
+        {"loss": "paper"},
+        _LATENT_RESULT,
+    ),
 }
 #: The estimator :func:`fit` and the CLI use when none is named.
 DEFAULT = "transfer"
+
+_TRANSFER = "regression.transfer.estimators:"
+#: ``TransferModel(method=)``: name -> estimator function, in the order reports list them.
+TRANSFER_METHODS: dict[str, Entry] = {
+    "transfer": Entry(_TRANSFER + "transfer", "the stacked transfer estimator (default)"),
+    "hierarchical": Entry(_TRANSFER + "hierarchical", "partial pooling of the judges' rates"),
+    "offset": Entry(_TRANSFER + "offset_mean", "the offset-corrected mean of judges"),
+    "rogan_gladen_pooled": Entry(
+        _TRANSFER + "rogan_gladen_pooled", "Rogan-Gladen with pooled TPR / TNR"
+    ),
+    "calibration_mean": Entry(_TRANSFER + "calibration_mean", "the calibration generators' mean"),
+    "mean_of_judges": Entry(_TRANSFER + "mean_of_judges", "the judges' mean valid rate"),
+}
+
+_SINGLE = "regression.single_judge."
+#: ``estimate_prevalence(method=)``: one judge's prevalence; name -> the function it runs.
+SINGLE_JUDGE_METHODS: dict[str, Entry] = {
+    "naive": Entry(_SINGLE + "estimators:naive_estimate", "the judge's valid rate, uncorrected"),
+    "rogan-gladen": Entry(
+        _SINGLE + "rogan_gladen:rg_estimate", "corrected by the judge's sensitivity and specificity"
+    ),
+    "ppi++": Entry(
+        _SINGLE + "ppi:ppi_binary_from_counts", "prediction-powered, with power-tuned lam"
+    ),
+}
+#: The method ``estimate_prevalence`` and ``jurycal judge`` report when none is named.
+SINGLE_JUDGE_DEFAULT = "rogan-gladen"
+
+#: ``PairwiseModel(estimand=)``: name -> the function that fits it.
+PAIRWISE_ESTIMANDS: dict[str, Entry] = {
+    "win_rate": Entry(
+        "regression.pairwise.win_rate:win_rates", "the generator's mean human score (tie 1/2)"
+    ),
+    "bradley_terry": Entry(
+        "regression.pairwise.davidson:bradley_terry", "Davidson's Bradley-Terry model with ties"
+    ),
+}
 
 
 def make_estimator(name: str = DEFAULT, **settings: Any) -> Any:
@@ -84,14 +169,14 @@ def make_estimator(name: str = DEFAULT, **settings: Any) -> Any:
     >>> make_estimator("transfer", n_restarts=3)
     Traceback (most recent call last):
     ...
-    ValueError: the transfer estimator has no setting n_restarts; its settings are ['method'].
+    ValueError: the transfer estimator has no setting n_restarts; its settings are ['method', 'transfer_bias'].
     """
-    if name not in REGISTRY:
-        raise ValueError(f"estimator ({name!r}) not recognized; must be one of {list(REGISTRY)}.")
+    check_params("make_estimator", {"estimator": name}, {"estimator": [Options(tuple(REGISTRY))]})
     entry = REGISTRY[name]
-    entry.estimator.refuse_unknown(settings, name, fixed=tuple(entry.fixed))
-    estimator = entry.estimator(**entry.fixed, **settings)
-    estimator.check_settings()  # type: ignore[attr-defined]  # every registered class has it
+    estimator_class = entry.load()
+    estimator_class.refuse_unknown(settings, name, fixed=tuple(entry.fixed))
+    estimator = estimator_class(**entry.fixed, **settings)
+    estimator.check_settings()
     return estimator
 
 

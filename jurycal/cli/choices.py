@@ -1,5 +1,8 @@
 """The choices and bounds the command line offers, spelt here so that ``--help`` imports nothing heavy.
 
+The estimators' names are not here: the CLI reads them from :mod:`regression.registry`,
+which imports nothing heavy.
+
 Each name mirrors the library constant named beside it; the library modules
 import numpy, pandas or scipy, which a ``--help`` or a usage error must not
 wait for (clig.dev; SPEC 1). ``tests/jurycal/test_cli_streams.py`` checks
@@ -10,7 +13,6 @@ from __future__ import annotations
 
 __all__ = [
     "BACKENDS",
-    "ESTIMATORS",
     "DEFAULT_MEMORY_LIMIT",
     "IMPORTER_NAMES",
     "INTERVAL_METHODS",
@@ -25,18 +27,13 @@ __all__ = [
     "PARTIAL_POLICIES",
     "RULES",
     "SHARED_CALIBRATIONS",
-    "SINGLE_JUDGE_METHODS",
     "SUGGEST_OBJECTIVES",
 ]
 
 #: regression.latent.BACKENDS
 BACKENDS = ("scipy", "torch")
-#: regression.registry.REGISTRY (its keys; the first is the default)
-ESTIMATORS = ("transfer", "likelihood", "paper")
 #: regression.latent.INTERVAL_METHODS
 INTERVAL_METHODS = ("auto", "profile", "parametric", "nonparametric", "items")
-#: regression.single_judge.METHODS
-SINGLE_JUDGE_METHODS = ("naive", "rogan-gladen", "ppi++")
 #: regression.single_judge.SHARED_CALIBRATIONS
 SHARED_CALIBRATIONS = ("pooled", "a", "b")
 #: ensemble.RULES
@@ -65,9 +62,7 @@ MIN_N_BOOT, MAX_N_BOOT = 2, 1_000_000
 #: Each name above -> (the library module, its name there, how to read it), for the test.
 MIRRORS = {
     "BACKENDS": ("regression.latent", "BACKENDS", tuple),
-    "ESTIMATORS": ("regression.registry", "REGISTRY", tuple),
     "INTERVAL_METHODS": ("regression.latent", "INTERVAL_METHODS", tuple),
-    "SINGLE_JUDGE_METHODS": ("regression.single_judge", "METHODS", tuple),
     "SHARED_CALIBRATIONS": ("regression.single_judge", "SHARED_CALIBRATIONS", tuple),
     "RULES": ("ensemble", "RULES", tuple),
     "METRICS": ("ensemble", "METRICS", tuple),

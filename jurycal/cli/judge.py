@@ -6,7 +6,6 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jurycal.cli.choices import SINGLE_JUDGE_METHODS
 from jurycal.cli.common import (
     ALPHA_HELP,
     add_command,
@@ -22,6 +21,7 @@ from jurycal.cli.reading import (
     find_name,
     read_input,
 )
+from regression.registry import SINGLE_JUDGE_DEFAULT, SINGLE_JUDGE_METHODS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -50,9 +50,9 @@ def register(subparsers: Any) -> None:
     add_files(parser, "calibration", "test")
     parser.add_argument(
         "--method",
-        choices=SINGLE_JUDGE_METHODS,
-        default="rogan-gladen",
-        help="the reported estimator (default rogan-gladen); all three are shown",
+        choices=tuple(SINGLE_JUDGE_METHODS),
+        default=SINGLE_JUDGE_DEFAULT,
+        help=f"the reported estimator (default {SINGLE_JUDGE_DEFAULT}); all are shown",
     )
     parser.add_argument("--model", metavar="NAME", help="use only this model's rows of both files")
     parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jurycal.cli.choices import BACKENDS, ESTIMATORS, INTERVAL_METHODS
+from jurycal.cli.choices import BACKENDS, INTERVAL_METHODS
 from jurycal.cli.common import (
     ALPHA_HELP,
     MAX_RESTARTS,
@@ -46,6 +46,7 @@ from jurycal.cli.reading import (
     vote_sources,
 )
 from jurycal.cli.report import REPORT_HELP
+from regression.registry import DEFAULT, REGISTRY
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -128,15 +129,17 @@ def register(subparsers: Any) -> None:
         )
         parser.add_argument(
             "--estimator",
-            choices=ESTIMATORS,
+            choices=tuple(REGISTRY),
             default=None,
-            help=f"{ESTIMATORS[0]} (default): the estimator for new generators, with its self-check "
-            "on the calibration generators; likelihood / paper: the latent-trait fit of "
-            "section 5 (the options below apply to these two only)",
+            help="; ".join(
+                f"{name}{' (default)' if name == DEFAULT else ''}: {entry.help}"
+                for name, entry in REGISTRY.items()
+            )
+            + " (the options below apply to the latent-trait fits only)",
         )
         parser.add_argument(
             "--loss",
-            choices=ESTIMATORS,
+            choices=tuple(REGISTRY),
             default=None,
             help="deprecated: the old name of --estimator",
         )
@@ -195,7 +198,12 @@ EXAMPLES = {
 #: The defaults of the options of the likelihood and paper-loss fits.
 LIKELIHOOD_DEFAULTS = {"backend": "scipy", "restarts": 25, "interval": "auto", "n_boot": 200}
 #: The options that are estimator settings -> the setting (the rest are the result's options).
-SETTING_OF = {"backend": "backend", "restarts": "n_restarts", "seed": "seed"}
+SETTING_OF = {
+    "backend": "backend",
+    "restarts": "n_restarts",
+    "seed": "seed",
+    "transfer_bias": "transfer_bias",
+}
 
 
 def make_model(args: argparse.Namespace) -> Any:
@@ -211,7 +219,7 @@ def make_model(args: argparse.Namespace) -> Any:
     ValueError
         An option the estimator has not, naming it.
     """
-    from regression.registry import DEFAULT, REGISTRY, make_estimator
+    from regression.registry import make_estimator
 
     if args.loss is not None:
         with warnings.catch_warnings():
@@ -230,7 +238,7 @@ def make_model(args: argparse.Namespace) -> Any:
         name
         for name in given
         if (name in SETTING_OF and SETTING_OF[name] not in entry.settings)
-        or (name not in SETTING_OF and "method" not in entry.result.SUMMARY_OPTIONS)
+        or (name not in SETTING_OF and "method" not in entry.load_result().SUMMARY_OPTIONS)
     ]
     if refused:
         options = ", ".join("--" + name.replace("_", "-") for name in refused)
@@ -238,6 +246,12 @@ def make_model(args: argparse.Namespace) -> Any:
             f"{options} set(s) the likelihood and paper-loss fits; the {args.estimator} "
             "estimator has no optimiser and its interval comes from its own held-out errors. "
             "Add --estimator likelihood (or paper) to use them."
+        )
+    if args.transfer_bias is not None and "transfer_bias" not in entry.settings:
+        raise ValueError(
+            f"--transfer-bias applies to the partially labelled generators of the transfer "
+            f"estimator; the {args.estimator} estimator takes every labelled generator as "
+            "calibration."
         )
     for name, value in LIKELIHOOD_DEFAULTS.items():
         if getattr(args, name) is None and name not in refused:
@@ -291,7 +305,6 @@ def _read_and_fit(args: argparse.Namespace, advance: Any) -> tuple[Any, list[str
             None,
             calibration,
             shared_items=args.shared_items,
-            transfer_bias=args.transfer_bias,
         )
     return design, calibration, result
 
@@ -551,9 +564,7 @@ def _fit_with(
     start from the first fit's estimates) that keeps the partial labels and
     the item votes of ``design`` (``counts``: its counts, for the new row).
     """
-    base = model.fit_table(
-        design.without([new]), None, calibration, transfer_bias=args.transfer_bias
-    )
+    base = model.fit_table(design.without([new]), None, calibration)
     rows = [new]
     result = model.add_generators(
         base, counts.rates.loc[rows], counts.n_labelled.loc[rows].astype(float), design=design

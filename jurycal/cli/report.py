@@ -13,7 +13,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from jurycal.cli.choices import SINGLE_JUDGE_METHODS
 from jurycal.cli.common import (
     ALPHA_HELP,
     N_BOOT_HELP,
@@ -28,6 +27,7 @@ from jurycal.cli.common import (
     summary_text,
 )
 from jurycal.cli.pairwise import add_board_options
+from regression.registry import SINGLE_JUDGE_DEFAULT, SINGLE_JUDGE_METHODS
 
 __all__ = ["REPORT_HELP", "register", "run"]
 
@@ -94,7 +94,7 @@ def register(subparsers: Any) -> None:
         "--method",
         choices=[m for m in SINGLE_JUDGE_METHODS if m != "naive"],
         default=None,
-        help="the reported estimator (default rogan-gladen)",
+        help=f"the reported estimator (default {SINGLE_JUDGE_DEFAULT})",
     )
     parser.add_argument(
         "--n-boot", type=n_boot_value, default=None, help=f"{N_BOOT_HELP} (default 10,000)"

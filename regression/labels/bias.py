@@ -34,15 +34,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from scipy import special
 
 from regression.intervals import normal_quantile
+from regression.labels.design import LabelDesign
 
 __all__ = [
     "HELD_OUT",
     "WEIGHT_GRID",
     "BiasAwareWeight",
     "bias_aware_weight",
+    "bias_bound",
     "check_transfer_bias",
     "critical_value",
     "held_out_bound",
@@ -182,3 +185,31 @@ def held_out_bound(errors: np.ndarray, label_se: np.ndarray, alpha: float = 0.05
     )
     errors = errors[np.isfinite(errors)]
     return float(errors.max()) if errors.size else float("inf")
+
+
+def bias_bound(
+    transfer_bias: float | str | None,
+    design: LabelDesign,
+    held_out_errors: pd.Series | None = None,
+) -> float:
+    """The bound ``B`` the option ``transfer_bias`` means: NaN (None), the number, or :func:`held_out_bound`.
+
+    ``held_out_errors``: the transfer's signed errors on the calibration
+    generators held out in turn, indexed by generator; each one's label
+    sampling error comes from its labels in ``design``.
+    """
+    transfer_bias = check_transfer_bias(transfer_bias)
+    if transfer_bias is None:
+        return float("nan")
+    if transfer_bias != HELD_OUT:
+        return float(transfer_bias)
+    if held_out_errors is None:
+        raise ValueError(
+            "transfer_bias='held-out' needs the transfer's held-out errors on the "
+            "calibration generators (held_out_errors); fit with TransferModel.fit_table."
+        )
+    labels = design.items.groupby("generator", sort=False)["human"]
+    p = labels.mean().reindex(held_out_errors.index).to_numpy(dtype=float)
+    n = labels.count().reindex(held_out_errors.index).to_numpy(dtype=float)
+    label_se = np.sqrt(p * (1 - p) / np.maximum(n, 1.0))
+    return held_out_bound(held_out_errors.to_numpy(dtype=float), label_se)

@@ -46,18 +46,11 @@ import functools
 from dataclasses import dataclass, replace
 
 import numpy as np
-import pandas as pd
 
 from regression.core.sampling import design_weights, hajek_mean
 from regression.core.tuning import design_moments, guarded_lam, with_pseudo_outcomes
 from regression.intervals import ConfidenceInterval, normal_quantile
-from regression.labels.bias import (
-    HELD_OUT,
-    bias_aware_weight,
-    check_transfer_bias,
-    critical_value,
-    held_out_bound,
-)
+from regression.labels.bias import bias_aware_weight, critical_value
 from regression.labels.design import PROBABILITY_COLUMN, LabelDesign
 from regression.labels.predict import predict_generator
 
@@ -69,7 +62,6 @@ __all__ = [
     "estimate_generator",
     "ppi_design_mean",
     "score_interval",
-    "transfer_bias_bound",
     "tuned_lam",
 ]
 
@@ -487,31 +479,3 @@ def estimate_generator(
     pi = items[PROBABILITY_COLUMN].to_numpy(dtype=float)[labelled]
     base = ppi_design_mean(y, q[labelled], q, pi)
     return combine_transfer(base, transfer, transfer_sd, bias_bound)
-
-
-def transfer_bias_bound(
-    transfer_bias: float | str | None,
-    design: LabelDesign,
-    held_out_errors: pd.Series | None = None,
-) -> float:
-    """The bound ``B`` an option means: NaN (none), the number, or :func:`~regression.labels.bias.held_out_bound`.
-
-    ``held_out_errors``: the transfer's signed errors on the calibration
-    generators held out in turn, indexed by generator; each one's label
-    sampling error comes from its labels in ``design``.
-    """
-    transfer_bias = check_transfer_bias(transfer_bias)
-    if transfer_bias is None:
-        return float("nan")
-    if transfer_bias == HELD_OUT:
-        if held_out_errors is None:
-            raise ValueError(
-                "transfer_bias='held-out' needs the transfer's held-out errors on the "
-                "calibration generators (held_out_errors); fit with TransferModel.fit_table."
-            )
-        labels = design.items.groupby("generator", sort=False)["human"]
-        p = labels.mean().reindex(held_out_errors.index).to_numpy(dtype=float)
-        n = labels.count().reindex(held_out_errors.index).to_numpy(dtype=float)
-        label_se = np.sqrt(p * (1 - p) / np.maximum(n, 1.0))
-        return held_out_bound(held_out_errors.to_numpy(dtype=float), label_se)
-    return float(transfer_bias)

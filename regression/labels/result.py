@@ -9,18 +9,11 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha, check_alternative
-from regression.intervals import normal_quantile
-from regression.labels.bias import check_transfer_bias
 from regression.labels.design import LabelDesign
-from regression.labels.partial import (
-    COVERS,
-    PartialEstimate,
-    estimate_generator,
-    transfer_bias_bound,
-)
+from regression.labels.partial import COVERS, PartialEstimate, estimate_generator
 from regression.results import Result, interval_frame
 
-__all__ = ["LABELS_NOTE", "PartialLabels", "fit_partial", "transfer_sd"]
+__all__ = ["LABELS_NOTE", "PartialLabels", "fit_partial"]
 
 #: The report card's sentence above :meth:`PartialLabels.worth`.
 LABELS_NOTE = (
@@ -31,17 +24,6 @@ LABELS_NOTE = (
     "(transfer_worth: the labels it adds, bias-aware); n_eff is the effective sample size of "
     "the interval and guarantee says what the interval's coverage rests on."
 )
-
-
-def transfer_sd(
-    table: pd.DataFrame | None, generator: str, alpha: float = 0.05
-) -> tuple[float, float]:
-    """The transfer estimate and the normal sd its ``1 - alpha`` interval implies (NaN if none)."""
-    if table is None or generator not in table.index:
-        return float("nan"), float("nan")
-    row = table.loc[generator]
-    sd = (float(row["high"]) - float(row["low"])) / (2 * normal_quantile(alpha))
-    return float(row["estimate"]), sd
 
 
 @dataclass(frozen=True, eq=False)
@@ -162,11 +144,11 @@ class PartialLabels(Result):
 
 def fit_partial(
     design: LabelDesign,
-    transfer: pd.DataFrame | None = None,
+    transfer: pd.Series | None = None,
+    transfer_sd: pd.Series | None = None,
     *,
     exclude: tuple[str, ...] | list[str] = (),
-    transfer_bias: float | str | None = None,
-    held_out_errors: pd.Series | None = None,
+    bias_bound: float = float("nan"),
     seed: int = 0,
 ) -> PartialLabels:
     """Estimate every partially labelled generator of ``design``.
@@ -174,38 +156,36 @@ def fit_partial(
     Parameters
     ----------
     design : LabelDesign
-    transfer : DataFrame, optional
-        The transfer estimate's 95 % interval table (``estimate, low, high``
-        indexed by generator), fitted without the partial labels; rows with a
-        NaN bound are not combined.
+    transfer, transfer_sd : Series, optional
+        The transfer estimate and its standard deviation per generator,
+        fitted without the partial labels; a generator absent, or with a NaN
+        sd, is not combined.
     exclude : sequence of str
         Partially labelled generators to leave out (named calibration generators).
-    transfer_bias : None, "held-out" or float
-        What is assumed of the transfer estimate's bias for a partially
-        labelled generator. None (default): nothing, and the transfer estimate
-        gets no weight (the interval holds whatever its bias). A number ``B``
-        in [0, 1]: ``|bias| <= B`` (a fraction: 0.05 is 5 points), and the
-        bias-aware interval for that bound (:mod:`regression.labels.bias`).
-        ``"held-out"``: ``B`` from the transfer's held-out errors
-        (:func:`~regression.labels.bias.held_out_bound`).
-    held_out_errors : Series, optional
-        The transfer estimate's signed errors on the calibration generators,
-        each held out in turn, indexed by generator (a column of
-        ``TransferResult.loo_errors``); needed for ``transfer_bias="held-out"``.
+    bias_bound : float
+        The bound ``B`` assumed on the transfer estimate's bias, ``|bias| <= B``
+        (a fraction: 0.05 is 5 points; :func:`~regression.labels.bias.bias_bound`
+        reads it from the option ``transfer_bias``). NaN (default): nothing is
+        assumed, and the transfer estimate gets no weight (the interval holds
+        whatever its bias).
     seed : int
         Seeds the cross-fit folds (used only where the other generators hold
         too few labels).
     """
-    check_transfer_bias(transfer_bias)
     estimates = {}
     roles = design.roles.copy()
     for generator in exclude:
         if generator in roles.index:
             roles[generator] = "calibration"
+    nan = float("nan")
     for generator in [g for g in design.partial if g not in set(exclude)]:
-        t, sd = transfer_sd(transfer, generator)
-        bound = transfer_bias_bound(transfer_bias, design, held_out_errors)
+        known = transfer is not None and transfer_sd is not None and generator in transfer.index
         estimates[generator] = estimate_generator(
-            design, generator, t, sd, bias_bound=bound, seed=seed
+            design,
+            generator,
+            float(transfer[generator]) if known else nan,  # type: ignore[index]
+            float(transfer_sd[generator]) if known else nan,  # type: ignore[index]
+            bias_bound=bias_bound,
+            seed=seed,
         )
     return PartialLabels(roles, design.n_labels().reindex(design.roles.index), estimates)

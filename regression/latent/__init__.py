@@ -9,7 +9,7 @@ The checked inputs it fits live in :mod:`regression.data`.
 from regression.latent.data import LatentData, latent_data
 from regression.latent.fit import fit_result
 from regression.latent.inputs import FitInputs
-from regression.latent.model import ALIAS_WARNING, LatentTraitModel
+from regression.latent.model import LatentTraitModel
 from regression.latent.result import INTERVAL_METHODS, LatentTraitResult
 from regression.latent.simulate import (
     ItemWorld,
@@ -34,7 +34,6 @@ __all__ = [
     "BACKENDS",
     "INTERVAL_METHODS",
     "LOSSES",
-    "ALIAS_WARNING",
     "TRANSFER_WORLDS",
     "ConvergenceWarning",
     "FitInputs",

@@ -23,16 +23,10 @@ new generators whose judges move between generators, the default estimator is
 The model is a :class:`~regression.latent.solver.Solver` (its settings and
 minimisation) with the two ways in: :meth:`LatentTraitModel.fit` (a matrix) and
 :meth:`LatentTraitModel.fit_table` (the judgments table).
-
-``LatentTraitModel()`` with no ``loss`` was the transfer estimator's entry; it
-stays one release as an alias that warns (:data:`ALIAS_WARNING`) and returns
-what ``TransferModel().fit(...)`` / ``.fit_table(...)`` return, a
-:class:`~regression.transfer.result.TransferResult`.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable
 from typing import Any
 
@@ -48,17 +42,8 @@ from regression.latent.fit import add_generators, fit_result
 from regression.latent.items import encode_items
 from regression.latent.result import LatentTraitResult
 from regression.latent.solver import Solver
-from regression.transfer.model import TransferModel
 
-__all__ = ["ALIAS_WARNING", "LatentTraitModel"]
-
-#: What ``LatentTraitModel()`` with no ``loss`` says: it is the transfer estimator's old entry.
-ALIAS_WARNING = (
-    "LatentTraitModel() with no loss is the old entry of the transfer estimator: it returns "
-    "TransferModel()'s TransferResult, not a latent-trait fit. Write TransferModel() or "
-    "regression.fit(judgments, human_labels) for it, or LatentTraitModel(loss='likelihood') "
-    "(or 'paper') for the latent-trait fit; the alias goes in the next release."
-)
+__all__ = ["LatentTraitModel"]
 
 
 class LatentTraitModel(Solver):
@@ -67,13 +52,9 @@ class LatentTraitModel(Solver):
     Parameters
     ----------
     loss : {"likelihood", "paper"}
-        ``"likelihood"``: joint binomial likelihood of the counts and the
+        ``"likelihood"`` (default): joint binomial likelihood of the counts and the
         calibration data (eq. (1) with fixed TPR / TNR). ``"paper"``: App. C.4,
-        eqs. (11)-(13). None (the old default) is a deprecated alias of
-        :class:`~regression.transfer.model.TransferModel`: it warns
-        (``FutureWarning``, :data:`ALIAS_WARNING`), returns a
-        :class:`~regression.transfer.result.TransferResult`, and refuses the
-        settings below, which it has not.
+        eqs. (11)-(13).
     lambdas : (float, float, float)
         ``(lambda_g, lambda_v+, lambda_v-)`` of the paper loss (section 5.1:
         2, 1, 10). Ignored by the likelihood.
@@ -142,27 +123,6 @@ class LatentTraitModel(Solver):
     0.94
     """
 
-    def __init__(self, *, loss: str | None = None, **settings: Any) -> None:
-        # the settings and their defaults are the Solver's; loss=None is the transfer alias
-        super().__init__(loss=loss, **settings)  # type: ignore[arg-type]
-
-    def check_settings(self) -> None:
-        """Raise a ``ValueError`` naming the first setting that is not recognized or clashes."""
-        if self.loss is None:
-            changed = {
-                name: value
-                for name, value in self.get_params().items()
-                if name != "loss" and value != self.setting_defaults()[name]
-            }
-            TransferModel.refuse_unknown(changed, "transfer")
-            return
-        super().check_settings()
-
-    def _transfer_alias(self) -> TransferModel:
-        """The estimator ``LatentTraitModel()`` with no loss stands for, with its warning."""
-        warnings.warn(ALIAS_WARNING, FutureWarning, stacklevel=3)
-        return TransferModel()
-
     @classmethod
     def paper_release(cls, **overrides: Any) -> LatentTraitModel:
         """The paper's released configuration: paper loss, 10 runs from TPR = TNR = 0.5,
@@ -177,13 +137,6 @@ class LatentTraitModel(Solver):
         settings.update(overrides)
         return cls(**settings)
 
-    def __repr__(self) -> str:
-        return (
-            f"LatentTraitModel(loss={self.loss!r}, lambdas={self.lambdas!r}, n_restarts="
-            f"{self.n_restarts!r}, start={self.start!r}, backend={self.backend!r}, "
-            f"gradient={self.gradient!r}, seed={self.seed!r})"
-        )
-
     # --------------------------------------------------------------- fitting
     def fit(
         self,
@@ -191,7 +144,7 @@ class LatentTraitModel(Solver):
         counts: pd.DataFrame | Counts | None = None,
         anchors: Anchors | None = None,
     ) -> LatentTraitResult:
-        """Fit g, v+, v- to a generator x validator matrix (no ``loss``: the alias, see the class).
+        """Fit g, v+, v- to a generator x validator matrix.
 
         Parameters
         ----------
@@ -210,7 +163,6 @@ class LatentTraitModel(Solver):
         Returns
         -------
         LatentTraitResult
-            (The alias, no ``loss``: a :class:`~regression.transfer.result.TransferResult`.)
 
         Raises
         ------
@@ -222,9 +174,6 @@ class LatentTraitModel(Solver):
             duplicate generators or validators.
         """
         self.check_settings()
-        if self.loss is None:
-            result: Any = self._transfer_alias().fit(rates, counts, anchors)
-            return result
         table, n = matrix_inputs(rates, counts)
         return fit_result(self, table, n, Anchors() if anchors is None else anchors)
 
@@ -235,7 +184,6 @@ class LatentTraitModel(Solver):
         calibration_generators: Iterable[str] | None = None,
         *,
         shared_items: bool = False,
-        transfer_bias: float | str | None = None,
     ) -> LatentTraitResult:
         """Fit from the judgments table and human labels, each checked once.
 
@@ -257,16 +205,11 @@ class LatentTraitModel(Solver):
             bootstrap redraws prompts (:func:`~regression.latent.items.draw_item_weights`),
             and the transfer estimator pairs the calibration generators' labels
             (:func:`~regression.data.anchors.paired_precision_correlation`).
-        transfer_bias : None, "held-out" or float
-            The alias (no ``loss``) only: what is assumed of the transfer
-            estimate's bias for a partially labelled generator
-            (:func:`regression.labels.fit_partial`; default nothing).
 
         Returns
         -------
         LatentTraitResult
             Keeps the encoded votes, so ``interval(method="items")`` works.
-            (The alias, no ``loss``: a :class:`~regression.transfer.result.TransferResult`.)
 
         Raises
         ------
@@ -284,33 +227,12 @@ class LatentTraitModel(Solver):
         bootstrap (:func:`~regression.latent.items.encode_items`) derive from it.
         """
         self.check_settings()
-        if self.loss is not None and transfer_bias is not None:
-            raise ValueError(
-                f"transfer_bias {transfer_bias!r} applies to the partially labelled generators of "
-                f"the transfer estimator; loss={self.loss!r} takes every labelled generator as "
-                "calibration."
-            )
         designed = isinstance(judgments, LabelDesign)
         if designed and human_labels is not None:
             raise ValueError("give a LabelDesign alone: it already holds the human labels.")
         if not designed and human_labels is None:
             if calibration_generators:
                 raise ValueError("calibration_generators given without human_labels.")
-            if self.loss is None:
-                raise ValueError(
-                    "LatentTraitModel() with no loss (the transfer estimator) needs human_labels "
-                    "on at least one calibration generator; for an unanchored fit use "
-                    "loss='likelihood'."
-                )
-        if self.loss is None:
-            result: Any = self._transfer_alias().fit_table(
-                judgments,
-                human_labels,
-                calibration_generators,
-                shared_items=shared_items,
-                transfer_bias=transfer_bias,
-            )
-            return result
         if isinstance(judgments, LabelDesign):
             return self._fit_encoded(judgments.encoded, calibration_generators, shared_items)
         encoded = encode_judgments(judgments, human_labels)
@@ -328,8 +250,7 @@ class LatentTraitModel(Solver):
 
         The fit starts from ``result``'s estimates (the new generators from
         their row means) with its anchors (section 5.1;
-        :func:`regression.latent.fit.add_generators`). No ``loss``: the
-        alias's :meth:`TransferModel.add_generators`.
+        :func:`regression.latent.fit.add_generators`).
 
         Parameters
         ----------
@@ -350,9 +271,6 @@ class LatentTraitModel(Solver):
             counts given (or missing) where the original fit had none (or had them).
         """
         self.check_settings()
-        if self.loss is None:  # the alias warned when it fitted ``result``
-            refit: Any = TransferModel().add_generators(result, rates, counts, design=design)
-            return refit
         return add_generators(self, result, rates, counts, design=design)
 
     def _fit_encoded(

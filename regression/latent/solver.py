@@ -16,6 +16,7 @@ App. D (g = row means, TPR = TNR = 1) or the paper's released code (TPR = TNR
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,7 +33,7 @@ from regression.errors import ConvergenceWarning, MisfitWarning, UnidentifiedWar
 from regression.latent.data import LatentData, latent_data
 from regression.latent.losses import likelihood_loss, paper_loss, predicted_rates, split_theta
 from regression.progress import show_progress
-from regression.settings import Settings
+from regression.settings import Interval, Options, Settings
 
 __all__ = [
     "BACKENDS",
@@ -151,6 +152,17 @@ class Solver(Settings):
     which documents them.
     """
 
+    parameter_constraints = {
+        "loss": [Options(LOSSES)],
+        "start": [None, Options(STARTS)],
+        "backend": [Options(BACKENDS)],
+        "gradient": [Options(GRADIENTS)],
+        "n_restarts": [Interval(numbers.Integral, 1, None)],
+        "ftol": [None, Interval(numbers.Real, 0, None)],
+        "gtol": [None, Interval(numbers.Real, 0, None)],
+        "max_iter": [Interval(numbers.Integral, 1, None)],
+    }
+
     def __init__(
         self,
         *,
@@ -178,15 +190,12 @@ class Solver(Settings):
 
     # ------------------------------------------------------------------ settings
     def check_settings(self) -> None:
-        """Raise a ``ValueError`` naming the first setting that is not recognized or clashes."""
-        for name, value, allowed in (
-            ("loss", self.loss, LOSSES),
-            ("start", self.start_name, STARTS),
-            ("backend", self.backend, BACKENDS),
-            ("gradient", self.gradient, GRADIENTS),
-        ):
-            if value not in allowed:
-                raise ValueError(f"{name} ({value!r}) not recognized; must be one of {allowed}.")
+        """Raise a ``ValueError`` naming the first setting that is not recognized or clashes.
+
+        Each setting against :attr:`parameter_constraints` (an
+        :class:`~regression.errors.InputError`), then the settings that clash.
+        """
+        super().check_settings()
         if self.gradient == "released" and self.loss != "paper":
             raise ValueError("gradient='released' exists only for loss='paper'.")
         if self.gradient == "released" and self.backend != "scipy":
@@ -196,8 +205,6 @@ class Solver(Settings):
         lambdas = np.asarray(self.lambdas, dtype=float)
         if lambdas.shape != (3,) or not np.all(np.isfinite(lambdas) & (lambdas >= 0)):
             raise ValueError(f"lambdas ({self.lambdas!r}) must be three finite numbers >= 0.")
-        if not isinstance(self.n_restarts, (int, np.integer)) or self.n_restarts < 1:
-            raise ValueError(f"n_restarts ({self.n_restarts!r}) must be a whole number >= 1.")
 
     @property
     def start_name(self) -> str:

@@ -17,7 +17,7 @@ and :mod:`~regression.pairwise.plan` says how many votes a width needs;
 """
 
 from regression.pairwise.davidson import bradley_terry
-from regression.pairwise.model import ESTIMANDS, PairwiseModel
+from regression.pairwise.model import PairwiseModel
 from regression.pairwise.plan import plan_labels
 from regression.pairwise.result import (
     FewVotesWarning,
@@ -43,7 +43,6 @@ from regression.pairwise.verdicts import (
 from regression.pairwise.win_rate import win_rates
 
 __all__ = [
-    "ESTIMANDS",
     "HUMAN_VERDICT_COLUMNS",
     "POSITIONS",
     "VERDICTS",

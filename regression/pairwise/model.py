@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
+import numbers
+
 import pandas as pd
 
-from regression.pairwise.davidson import bradley_terry
 from regression.pairwise.result import PairwiseResult
 from regression.pairwise.table import check_pairwise
-from regression.pairwise.win_rate import win_rates
+from regression.registry import PAIRWISE_ESTIMANDS
+from regression.settings import Interval, Options, Settings
 
-__all__ = ["ESTIMANDS", "PairwiseModel"]
-
-#: The estimands :class:`PairwiseModel` fits, and the function that fits each.
-ESTIMANDS = {"win_rate": win_rates, "bradley_terry": bradley_terry}
+__all__ = ["PairwiseModel"]
 
 
-class PairwiseModel:
+class PairwiseModel(Settings):
     """Win rates or Bradley-Terry strengths from several judges' pairwise verdicts and a few
     human votes, prediction-powered, with one joint error.
 
     Parameters
     ----------
     estimand : {"win_rate", "bradley_terry"}
+        (:data:`regression.registry.PAIRWISE_ESTIMANDS`)
         ``"win_rate"``: the generator's mean human score over its battles in
         the table (a win 1, a tie 1/2; :func:`~regression.pairwise.win_rates`).
         ``"bradley_terry"``: Davidson's Bradley-Terry model with ties, the
@@ -40,6 +40,12 @@ class PairwiseModel:
     >>> PairwiseModel().fit_table(verdicts, human).interval()["estimate"].to_dict()
     {'x': 0.5, 'y': 0.5}
     """
+
+    parameter_constraints = {
+        "estimand": [Options(tuple(PAIRWISE_ESTIMANDS))],
+        "judges": [bool],
+        "seed": [Interval(numbers.Integral, 0, None)],
+    }
 
     def __init__(self, *, estimand: str = "win_rate", judges: bool = True, seed: int = 0) -> None:
         self.estimand = estimand
@@ -60,12 +66,10 @@ class PairwiseModel:
         Raises
         ------
         ValueError
-            An estimand outside :data:`ESTIMANDS` (named), or bad tables.
+            A setting outside its constraints (named), or bad tables.
         """
-        if self.estimand not in ESTIMANDS:
-            raise ValueError(
-                f"estimand ({self.estimand!r}) not recognized; must be one of "
-                f"{', '.join(map(repr, ESTIMANDS))}."
-            )
+        self.check_settings()
         table = check_pairwise(verdicts, human)
-        return ESTIMANDS[self.estimand](table, judges=self.judges, seed=self.seed)
+        estimate = PAIRWISE_ESTIMANDS[self.estimand].load()
+        result: PairwiseResult = estimate(table, judges=self.judges, seed=self.seed)
+        return result

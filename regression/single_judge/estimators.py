@@ -30,6 +30,8 @@ from regression.intervals import (
     wald_interval,
     wilson_interval,
 )
+from regression.registry import SINGLE_JUDGE_DEFAULT, SINGLE_JUDGE_METHODS
+from regression.settings import Options, check_params
 from regression.single_judge.diagnostics import (
     LOW_J,
     YoudenJResult,
@@ -56,7 +58,8 @@ __all__ = [
     "naive_estimate",
 ]
 
-METHODS = ("naive", "rogan-gladen", "ppi++")
+#: The methods of :func:`estimate_prevalence` (:data:`regression.registry.SINGLE_JUDGE_METHODS`).
+METHODS = tuple(SINGLE_JUDGE_METHODS)
 
 #: What randomness each method's interval covers (Fiedler section 7, item 4).
 COVERS = {
@@ -444,7 +447,7 @@ def estimate_prevalence(
     test: Any,
     alpha: float = 0.05,
     *,
-    method: str = "rogan-gladen",
+    method: str = SINGLE_JUDGE_DEFAULT,
     alternative: str = "two-sided",
     naive_interval: str = "wilson",
     low_j: float = LOW_J,
@@ -506,10 +509,7 @@ def estimate_prevalence(
     >>> res.interval().loc["theta", ["low", "high"]].round(3).tolist()
     [0.237, 0.543]
     """
-    if method not in METHODS:
-        raise ValueError(
-            f"method ({method!r}) not recognized; must be 'rogan-gladen', 'ppi++' or 'naive'."
-        )
+    check_params("estimate_prevalence", {"method": method}, {"method": [Options(METHODS)]})
     alpha = check_alpha(alpha)
     check_alternative(alternative)
     table = as_calibration_table(calibration, human=human, judge=judge)

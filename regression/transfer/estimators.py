@@ -44,6 +44,8 @@ from types import MappingProxyType
 import numpy as np
 from scipy import stats
 
+from regression.registry import TRANSFER_METHODS
+
 __all__ = [
     "ESTIMATORS",
     "MSE_FLOOR",
@@ -477,14 +479,8 @@ def transfer(data: TransferData) -> Estimate:
     return stack(data, TRANSFER_PARTS)
 
 
-#: Name -> estimator, in the order reports list them.
+#: Name -> estimator, in the order reports list them: the functions
+#: :data:`regression.registry.TRANSFER_METHODS` names (the one list of names).
 ESTIMATORS: Mapping[str, Estimator] = MappingProxyType(
-    {
-        "transfer": transfer,
-        "hierarchical": hierarchical,
-        "offset": offset_mean,
-        "rogan_gladen_pooled": rogan_gladen_pooled,
-        "calibration_mean": calibration_mean,
-        "mean_of_judges": mean_of_judges,
-    }
+    {name: entry.load() for name, entry in TRANSFER_METHODS.items()}
 )

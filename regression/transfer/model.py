@@ -5,13 +5,13 @@ takes (a matrix with its counts and :class:`~regression.data.anchors.Anchors`,
 or the judgments table with human labels) and returns a :class:`TransferResult`:
 the precision per generator, its interval, the self-check (every estimator's
 error on the calibration generators, each held out in turn) and per-generator
-diagnostics. ``LatentTraitModel()`` with no ``loss=`` fits ``TransferModel()``.
+diagnostics.
 """
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -20,11 +20,14 @@ from regression.data.anchors import Anchors
 from regression.data.counts import Counts, counts_from_encoded
 from regression.data.judgments import HumanLabels
 from regression.data.matrix import check_new_rows, default_n, matrix_inputs
+from regression.labels.bias import HELD_OUT, bias_bound
 from regression.labels.design import LabelDesign, label_design
-from regression.settings import Settings
+from regression.labels.result import fit_partial
+from regression.registry import TRANSFER_METHODS
+from regression.settings import Interval, Options, Settings
 from regression.transfer.adapter import transfer_data
 from regression.transfer.estimators import ESTIMATORS, logit_spread, pooled_anchors
-from regression.transfer.result import TransferResult, with_labels, with_partial
+from regression.transfer.result import TransferResult, with_partial
 
 __all__ = ["TransferModel"]
 
@@ -37,7 +40,13 @@ class TransferModel(Settings):
     method : str
         One of ``"transfer"`` (default: :func:`~regression.transfer.estimators.transfer`),
         ``"hierarchical"``, ``"offset"``, ``"rogan_gladen_pooled"``, ``"calibration_mean"``,
-        ``"mean_of_judges"`` (:data:`~regression.transfer.estimators.ESTIMATORS`).
+        ``"mean_of_judges"`` (:data:`regression.registry.TRANSFER_METHODS`).
+    transfer_bias : None, "held-out" or float
+        What is assumed of the transfer estimate's bias for a partially
+        labelled generator (:meth:`label_partial`): None (default: nothing,
+        its interval rests on its labels and votes), a bound in [0, 1] (a
+        fraction: 0.05 is 5 points), or ``"held-out"`` (a bound from the
+        held-out errors, :func:`~regression.labels.bias.held_out_bound`).
 
     Examples
     --------
@@ -50,18 +59,16 @@ class TransferModel(Settings):
     0.918
     """
 
-    def __init__(self, *, method: str = "transfer") -> None:
+    def __init__(
+        self, *, method: str = "transfer", transfer_bias: float | str | None = None
+    ) -> None:
         self.method = method
+        self.transfer_bias = transfer_bias
 
-    def __repr__(self) -> str:
-        return f"TransferModel(method={self.method!r})"
-
-    def check_settings(self) -> None:
-        """Raise ValueError on a method not recognized."""
-        if self.method not in ESTIMATORS:
-            raise ValueError(
-                f"method ({self.method!r}) not recognized; must be one of {tuple(ESTIMATORS)}."
-            )
+    parameter_constraints = {
+        "method": [Options(tuple(TRANSFER_METHODS))],
+        "transfer_bias": [None, Options((HELD_OUT,)), Interval(numbers.Real, 0, 1)],
+    }
 
     def fit(
         self,
@@ -101,7 +108,6 @@ class TransferModel(Settings):
         calibration_generators: Iterable[str] | None = None,
         *,
         shared_items: bool = False,
-        transfer_bias: float | str | None = None,
     ) -> TransferResult:
         """Fit from the judgments table and the human labels (default: every labelled generator calibrates).
 
@@ -109,10 +115,9 @@ class TransferModel(Settings):
         of both tables, already checked and encoded (the CLI builds it once);
         ``human_labels`` is then not given.
 
-        ``transfer_bias`` is what is assumed of the transfer estimate's bias
-        for a partially labelled generator (:func:`regression.labels.fit_partial`):
-        None (nothing: its interval rests on its labels and votes), a bound
-        in [0, 1], or ``"held-out"`` (a bound from the held-out errors).
+        Each partially labelled generator is estimated from its labels and
+        votes, with the transfer estimate as ``transfer_bias`` allows
+        (:meth:`label_partial`).
 
         ``shared_items=True`` says an item id names the same prompt for every
         generator (all answered one benchmark): the calibration generators'
@@ -139,7 +144,27 @@ class TransferModel(Settings):
                 )
         anchors = Anchors.from_encoded(encoded, calibration, shared_items=shared_items)
         result = self._fit(counts.rates, counts.n_labelled.astype(float), anchors)
-        return with_labels(replace(result, transfer_bias=transfer_bias), design)
+        return self.label_partial(result, design)
+
+    def label_partial(self, result: TransferResult, design: LabelDesign) -> TransferResult:
+        """``result`` with every partially labelled generator of ``design`` estimated from its labels.
+
+        :func:`regression.labels.fit_partial` combines each one's labels and
+        votes with ``result``'s transfer estimate as :attr:`transfer_bias`
+        allows (``"held-out"``: the bound from ``result``'s own held-out errors).
+        """
+        assert result.anchors is not None  # a fit keeps its anchors
+        held_out = None
+        if self.transfer_bias == HELD_OUT and len(result.loo_errors):
+            held_out = result.loo_errors[self.method]
+        partial = fit_partial(
+            design,
+            result.precision,
+            result.transfer_sd(),
+            exclude=result.anchors.calibration_generators,
+            bias_bound=bias_bound(self.transfer_bias, design, held_out),
+        )
+        return with_partial(result, partial)
 
     def add_generators(
         self,
@@ -156,8 +181,8 @@ class TransferModel(Settings):
         :class:`~regression.labels.design.LabelDesign` of the whole table (the
         fitted generators and the new ones), every partially labelled
         generator, new ones included, is estimated again from its labels,
-        votes and the new fit (:func:`regression.labels.fit_partial`, with
-        ``result``'s ``transfer_bias``); without it the new rows are unlabelled
+        votes and the new fit (:meth:`label_partial`, with this model's
+        ``transfer_bias``); without it the new rows are unlabelled
         and the partially labelled generators keep their estimates of ``result``.
 
         Raises
@@ -181,11 +206,9 @@ class TransferModel(Settings):
             if result.n is None or counts is None
             else pd.concat([result.n, counts.reindex(columns=result.rates.columns)])
         )
-        refit = replace(
-            self._fit(new_rates, new_n, result.anchors), transfer_bias=result.transfer_bias
-        )
+        refit = self._fit(new_rates, new_n, result.anchors)
         if design is not None:
-            return with_labels(refit, design)
+            return self.label_partial(refit, design)
         return refit if result.partial is None else with_partial(refit, result.partial)
 
     def _fit(self, rates: pd.DataFrame, n: pd.DataFrame | None, anchors: Anchors) -> TransferResult:

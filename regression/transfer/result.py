@@ -17,9 +17,8 @@ import pandas as pd
 
 from regression.checks import check_alpha, check_alternative
 from regression.data.anchors import Anchors
-from regression.intervals import wilson_interval
-from regression.labels.design import LabelDesign
-from regression.labels.result import LABELS_NOTE, PartialLabels, fit_partial
+from regression.intervals import normal_quantile, wilson_interval
+from regression.labels.result import LABELS_NOTE, PartialLabels
 from regression.ranking import N_DRAWS, Ranked
 from regression.results import METHODS, JointError, Result, interval_frame, with_roles
 from regression.transfer.estimators import (
@@ -32,7 +31,7 @@ from regression.transfer.estimators import (
 from regression.transfer.joint import COVERS as JOINT_COVERS
 from regression.transfer.joint import JointParts, joint_parts, sample_errors
 
-__all__ = ["COVERS", "TransferResult", "with_labels", "with_partial"]
+__all__ = ["COVERS", "TransferResult", "with_partial"]
 
 #: The generators whose diagnostic note :meth:`TransferResult.summary` prints.
 SUMMARY_NOTES = 20
@@ -102,7 +101,6 @@ class TransferResult(Ranked, Result):
     anchors: Anchors | None = field(default=None, repr=False)
     data: TransferData | None = field(default=None, repr=False)
     partial: PartialLabels | None = field(default=None, repr=False)
-    transfer_bias: float | str | None = field(default=None, repr=False)
 
     #: The keyword options :meth:`summary` passes to :meth:`to_frame`, beyond ``alpha``: the
     #: interval is the estimator's own, so it has no interval settings (the CLI reads this).
@@ -173,6 +171,16 @@ class TransferResult(Ranked, Result):
     def covers(self) -> str:
         """What the interval accounts for."""
         return COVERS[self.method]
+
+    def transfer_sd(self) -> pd.Series:
+        """Each generator's transfer estimate's sd: the normal sd its 95 % interval implies (NaN if none).
+
+        The half-width of its 95 % interval over ``z_0.975``: the bias-aware
+        combination (:mod:`regression.labels.bias`) takes the transfer
+        estimate as normal, with the spread of its t interval at that level.
+        """
+        low, high = self.estimate.bounds(0.05)
+        return pd.Series((high - low) / (2 * normal_quantile(0.05)), index=self.precision.index)
 
     def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
         """Per-generator interval for the precision.
@@ -401,27 +409,6 @@ class TransferResult(Ranked, Result):
         if self.partial is not None and self.partial.estimates:
             tables["labels"] = self.partial.worth()
         return tables
-
-
-def with_labels(result: TransferResult, design: LabelDesign) -> TransferResult:
-    """``result`` with every partially labelled generator of ``design`` estimated from its labels.
-
-    :func:`regression.labels.fit_partial` combines each one's labels and votes
-    with ``result``'s transfer estimate as ``result.transfer_bias`` allows
-    (the held-out bound from ``result``'s own held-out errors).
-    """
-    assert result.anchors is not None  # a fit keeps its anchors
-    held_out = None
-    if result.transfer_bias == "held-out" and len(result.loo_errors):
-        held_out = result.loo_errors[result.method]
-    partial = fit_partial(
-        design,
-        result.interval(0.05),
-        exclude=result.anchors.calibration_generators,
-        transfer_bias=result.transfer_bias,
-        held_out_errors=held_out,
-    )
-    return with_partial(result, partial)
 
 
 def with_partial(result: TransferResult, partial: PartialLabels) -> TransferResult:

@@ -189,14 +189,13 @@ def test_adding_a_partially_labelled_generator_keeps_its_labels(files, transfer_
     calibration = design.calibration
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        base = TransferModel().fit_table(
-            design.without([new]), None, calibration, transfer_bias=transfer_bias
-        )
+        model = TransferModel(transfer_bias=transfer_bias)
+        base = model.fit_table(design.without([new]), None, calibration)
         counts = counts_from_encoded(design.encoded)
         added = TransferModel().add_generators(
             base, counts.rates.loc[[new]], counts.n_labelled.loc[[new]].astype(float), design=design
         )
-        whole = TransferModel().fit_table(design, None, calibration, transfer_bias=transfer_bias)
+        whole = model.fit_table(design, None, calibration)
     assert added.interval().loc[new, "role"] == "partially labelled"
     pd.testing.assert_frame_equal(
         added.interval().loc[whole.precision.index], whole.interval(), check_exact=False
@@ -237,6 +236,6 @@ def test_a_partially_labelled_generator_is_not_said_to_rest_on_the_calibration(f
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         note = TransferModel().fit_table(world.judgments, labels).diagnostics().loc[new, "note"]
-        bounded = TransferModel().fit_table(world.judgments, labels, transfer_bias=0.05)
+        bounded = TransferModel(transfer_bias=0.05).fit_table(world.judgments, labels)
     assert note.startswith("partially labelled") and "not on the transfer" in note
     assert "within the bias bound" in bounded.diagnostics().loc[new, "note"]

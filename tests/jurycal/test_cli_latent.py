@@ -7,7 +7,7 @@ import pytest
 
 from jurycal.cli import main
 from jurycal.datasets import load_agreeableness_judgments
-from regression import LatentTraitModel
+from regression import LatentTraitModel, TransferModel
 from regression.errors import MisfitWarning
 
 CALIBRATION = ["gpt-4o", "claude_3_opus", "deepseek-chat"]
@@ -71,7 +71,7 @@ def test_fit_by_default_estimates_with_the_transfer_estimator_and_its_self_check
     card = tmp_path / "card.md"
     assert main(argv + CALIBRATION + ["--json", "--report", str(card)]) == 0
     payload = json.loads(capsys.readouterr().out)
-    expected = LatentTraitModel().fit_table(judgments, human, CALIBRATION)
+    expected = TransferModel().fit_table(judgments, human, CALIBRATION)
     rows = {r["generator"]: r for r in payload["generators"]}
     for generator, value in expected.precision.items():
         assert rows[generator]["estimate"] == pytest.approx(value, abs=1e-9)
@@ -114,7 +114,7 @@ def test_estimate_with_the_default_equals_a_full_fit(files, capsys):
         == 0
     )
     rows = {r["generator"]: r for r in json.loads(capsys.readouterr().out)["generators"]}
-    full = LatentTraitModel().fit_table(judgments, human, CALIBRATION)
+    full = TransferModel().fit_table(judgments, human, CALIBRATION)
     assert rows["qwen-coder-plus"]["estimate"] == pytest.approx(
         full.precision["qwen-coder-plus"], abs=1e-9
     )

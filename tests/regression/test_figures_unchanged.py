@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from jurycal.datasets import load_agreeableness_judgments
-from regression import LatentTraitModel
+from regression import LatentTraitModel, TransferModel
 
 CALIBRATION = ["gpt-4o", "claude_3_opus", "gemini-1.5-pro"]
 
@@ -85,7 +85,7 @@ def _figures(model):
     "name, model, atol",
     [
         # closed form: equal up to rounding
-        ("transfer", LatentTraitModel(), 1e-9),
+        ("transfer", TransferModel(), 1e-9),
         # an optimum found to ftol 1e-13 and profile ends found by root search: equal to 1e-6
         ("likelihood", LatentTraitModel(loss="likelihood", n_restarts=3), 1e-6),
     ],

@@ -8,7 +8,7 @@ import pytest
 from ppi_py import ppi_mean_ci
 
 from jurycal.datasets import load_agreeableness_judgments
-from regression import LatentTraitModel, plan_labels, suggest_labels
+from regression import TransferModel, plan_labels, suggest_labels
 from regression.errors import InputError
 from regression.intervals import wilson_interval
 from regression.labels import (
@@ -162,7 +162,7 @@ def test_score_interval_never_collapses():
 
 def test_fit_table_partial_rows(bundled):
     judgments, human = bundled
-    result = LatentTraitModel().fit_table(judgments, _partial(human, "gpt-4o", 50))
+    result = TransferModel().fit_table(judgments, _partial(human, "gpt-4o", 50))
     table = result.interval(alpha=0.05)
     assert {"estimate", "low", "high", "role", "n_labels"} <= set(table.columns)
     assert table.loc["gpt-4o", "role"] == "partially labelled"
@@ -187,7 +187,7 @@ def test_default_gives_the_transfer_no_weight(bundled):
         assert combined.guarantee == "labels and votes: valid for any transfer bias"
         assert combined.bounds() == base.bounds()
     judgments, human = bundled
-    result = LatentTraitModel().fit_table(judgments, _partial(human, "gpt-4o", 50))
+    result = TransferModel().fit_table(judgments, _partial(human, "gpt-4o", 50))
     assert result.partial.worth().loc["gpt-4o", "transfer_worth"] == 0.0
 
 
@@ -207,7 +207,7 @@ def test_suggest_labels_budget_and_probabilities(bundled):
     pd.testing.assert_frame_equal(table, again)
     # the rows come back with their labels and fit as partial labels
     back = table.merge(human, on=["generator", "item"])
-    result = LatentTraitModel().fit_table(judgments, pd.concat([labels, back], ignore_index=True))
+    result = TransferModel().fit_table(judgments, pd.concat([labels, back], ignore_index=True))
     assert result.interval().loc["gpt-4o", "n_labels"] == 40
 
 
@@ -309,7 +309,7 @@ def test_no_calibration_generator(bundled):
     judgments, human = bundled
     labels = human.groupby("generator").sample(60, random_state=0)
     with pytest.raises(ValueError, match="fit_partial"):
-        LatentTraitModel().fit_table(judgments, labels)
+        TransferModel().fit_table(judgments, labels)
     table = fit_partial(label_design(judgments, labels)).interval()
     assert set(table["role"]) == {"partially labelled"} and (table["n_labels"] == 60).all()
     truth = human.groupby("generator")["human"].mean().reindex(table.index)

@@ -12,18 +12,18 @@ from hypothesis import strategies as st
 from scipy import optimize, stats
 
 from jurycal.datasets import load_agreeableness_judgments
-from regression import LatentTraitModel
+from regression import TransferModel
 from regression.labels import (
     PartialEstimate,
     active_probabilities,
     combine_transfer,
-    fit_partial,
     label_design,
     ppi_design_mean,
     systematic_sample,
 )
 from regression.labels.bias import (
     bias_aware_weight,
+    bias_bound,
     check_transfer_bias,
     critical_value,
     held_out_bound,
@@ -105,7 +105,7 @@ def test_held_out_bound_on_the_bundled_data(bundled):
     """The bound fit_table derives: its largest held-out error plus the label sampling error."""
     judgments, human = bundled
     labels = _partial(human, "gpt-4o", 50)
-    result = LatentTraitModel().fit_table(judgments, labels, transfer_bias="held-out")
+    result = TransferModel(transfer_bias="held-out").fit_table(judgments, labels)
     errors = result.loo_errors[result.method]
     others = human[human["generator"].isin(errors.index)].groupby("generator")["human"]
     se = np.sqrt(others.mean() * (1 - others.mean()) / others.count()).reindex(errors.index)
@@ -174,9 +174,9 @@ def test_guarantee_names_the_bound():
 def test_fit_table_transfer_bias_option(bundled):
     judgments, human = bundled
     labels = _partial(human, "gpt-4o", 50)
-    default = LatentTraitModel().fit_table(judgments, labels)
-    held = LatentTraitModel().fit_table(judgments, labels, transfer_bias="held-out")
-    fixed = LatentTraitModel().fit_table(judgments, labels, transfer_bias=0.02)
+    default = TransferModel().fit_table(judgments, labels)
+    held = TransferModel(transfer_bias="held-out").fit_table(judgments, labels)
+    fixed = TransferModel(transfer_bias=0.02).fit_table(judgments, labels)
     worth = held.partial.worth()
     assert worth.loc["gpt-4o", "guarantee"].startswith(("bias-aware", "labels and votes"))
     assert default.partial.worth().loc["gpt-4o", "guarantee"].startswith("labels and votes")
@@ -191,15 +191,14 @@ def test_fit_table_transfer_bias_option(bundled):
         default.interval().loc[others], held.interval().loc[others], check_exact=True
     )
     with pytest.raises(ValueError, match="transfer_bias"):
-        LatentTraitModel().fit_table(judgments, labels, transfer_bias=-1)
+        TransferModel(transfer_bias=-1).fit_table(judgments, labels)
 
 
 def test_held_out_needs_the_errors(bundled):
     judgments, human = bundled
     design = label_design(judgments, _partial(human, "gpt-4o", 50))
-    transfer = pd.DataFrame({"estimate": [0.8], "low": [0.74], "high": [0.86]}, index=["gpt-4o"])
     with pytest.raises(ValueError, match="held_out_errors"):
-        fit_partial(design, transfer, transfer_bias="held-out")
+        bias_bound("held-out", design)
 
 
 def test_moved_transfer_default_covers(bundled, benchmark):

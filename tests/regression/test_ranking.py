@@ -285,7 +285,7 @@ def test_a_mix_of_calibration_partially_labelled_and_unlabelled_generators_ranks
     calibration = ["claude_3_opus", "gpt-4-turbo", "gemini-1.5-pro"]
     own = human[human["generator"] == "gpt-4o"].sample(80, random_state=0)
     labels = pd.concat([human[human["generator"].isin(calibration)], own], ignore_index=True)
-    result = LatentTraitModel().fit_table(judgments, labels)
+    result = TransferModel().fit_table(judgments, labels)
     board = result.leaderboard()
     assert board.table.loc["gpt-4o", "role"] == "partially labelled"
     assert set(board.table["role"]) == {"calibration", "partially labelled", "unlabelled"}

@@ -248,7 +248,8 @@ def test_calibration_generator_without_invalid_items_is_noted_on_the_result():
         ({"start": "zero"}, r"start \('zero'\) not recognized"),
         ({"gradient": "released"}, r"gradient='released' exists only for loss='paper'"),
         ({"lambdas": (1, -1, 1)}, r"lambdas \(\(1, -1, 1\)\) must be three finite numbers >= 0"),
-        ({"n_restarts": 0}, r"n_restarts \(0\) must be a whole number >= 1"),
+        ({"n_restarts": 0}, r"n_restarts \(0\) not recognized; must be an integer in \[1, inf\]"),
+        ({"max_iter": 2.5}, r"max_iter \(2.5\) not recognized; must be an integer in \[1, inf\]"),
     ],
 )
 def test_bad_settings_are_named(settings, message):

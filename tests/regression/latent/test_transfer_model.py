@@ -16,6 +16,7 @@ from jurycal.datasets import (
     load_paper_regression_errors,
     load_validator_rates,
 )
+from regression import make_estimator
 from regression.data import Anchors, counts_from_judgments
 from regression.latent import (
     LatentTraitModel,
@@ -72,7 +73,7 @@ def test_bundled_leave_s_out_meets_the_issue(bundled_sweep):
 
 def test_default_model_is_the_transfer_estimator():
     cal = list(ANNOTATED_GENERATORS[:3])
-    result = LatentTraitModel().fit(load_validator_rates("none"), anchors=bundled_anchors(cal))
+    result = TransferModel().fit(load_validator_rates("none"), anchors=bundled_anchors(cal))
     assert isinstance(result, TransferResult)
     assert result.method == "transfer"
     held = [g for g in ANNOTATED_GENERATORS if g not in cal]
@@ -85,7 +86,7 @@ def test_default_model_is_the_transfer_estimator():
 def test_fit_table_and_the_self_check():
     judgments, human = load_agreeableness_judgments()
     cal = list(ANNOTATED_GENERATORS[:4])
-    result = LatentTraitModel().fit_table(judgments, human, cal)
+    result = TransferModel().fit_table(judgments, human, cal)
     check = result.self_check
     assert list(check.index)[0] == "transfer"
     assert set(check.columns) == {"n", "rms", "min_abs", "max_abs"}
@@ -101,9 +102,7 @@ def test_fit_table_and_the_self_check():
 
 
 def test_one_calibration_generator_says_no_self_check():
-    result = LatentTraitModel().fit(
-        load_validator_rates("none"), anchors=bundled_anchors(["gpt-4o"])
-    )
+    result = TransferModel().fit(load_validator_rates("none"), anchors=bundled_anchors(["gpt-4o"]))
     assert "no self-check possible" in result.self_check_text()
     assert any("no self-check" in w for w in result.warnings)
     table = result.interval(0.05)
@@ -112,7 +111,7 @@ def test_one_calibration_generator_says_no_self_check():
 
 
 def test_interval_columns_covers_and_one_sided_bounds():
-    result = LatentTraitModel().fit(
+    result = TransferModel().fit(
         load_validator_rates("none"), anchors=bundled_anchors(list(ANNOTATED_GENERATORS[:4]))
     )
     two = result.interval(0.05)
@@ -161,14 +160,14 @@ def test_add_generators_matches_a_fit_on_all_rows():
 def test_inputs_it_cannot_use_are_named():
     rates = load_validator_rates("none")
     with pytest.raises(ValueError, match="at least one calibration generator"):
-        LatentTraitModel().fit(rates)
+        TransferModel().fit(rates)
     pooled_only = Anchors(precision={"gpt-4o": 0.93}, tpr={"gpt-4o": 0.9}, tnr={"gpt-4o": 0.2})
     with pytest.raises(ValueError, match="each\\s+calibration generator's own confusion table"):
-        LatentTraitModel().fit(rates, anchors=pooled_only)
+        TransferModel().fit(rates, anchors=pooled_only)
     with pytest.raises(ValueError, match=r"method \('median'\) not recognized"):
         TransferModel(method="median").fit(rates, anchors=bundled_anchors(["gpt-4o"]))
     with pytest.raises(ValueError, match=r"transfer estimator has no setting backend"):
-        LatentTraitModel(backend="jax").fit(rates, anchors=bundled_anchors(["gpt-4o"]))
+        make_estimator("transfer", backend="jax")
 
 
 def test_leave_out_scores_the_baselines_and_s0_is_undefined():
@@ -223,16 +222,6 @@ def test_fig6_style_plot_draws_every_estimator():
     figure = plot_leave_out(table)
     labels = figure.axes[1].get_legend_handles_labels()[1]
     assert set(methods) <= set(labels)
-
-
-def test_optimiser_settings_with_the_transfer_alias_are_refused_by_name():
-    rates = load_validator_rates("none")
-    anchors = bundled_anchors(["gpt-4o", "gpt-4-turbo"])
-    with pytest.raises(ValueError, match=r"^the transfer estimator has no setting n_restarts"):
-        LatentTraitModel(n_restarts=5, backend="torch").fit(rates, anchors=anchors)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        LatentTraitModel(loss="likelihood", n_restarts=1).check_settings()
 
 
 def test_added_generators_keep_the_partially_labelled_estimates():

@@ -13,13 +13,13 @@ import pandas as pd
 import pytest
 
 from regression.pairwise import (
-    ESTIMANDS,
     FewVotesWarning,
     PairwiseModel,
     PairwiseTable,
     check_pairwise,
 )
 from regression.ranking import Leaderboard, rank_sets
+from regression.registry import PAIRWISE_ESTIMANDS
 
 World = Callable[..., Any]  # the fixtures of conftest.py
 SampleVotes = Callable[[PairwiseTable, int, int], PairwiseTable]
@@ -53,7 +53,7 @@ def test_without_human_votes_the_ranking_is_refused(world: World) -> None:
             rank()
 
 
-@pytest.mark.parametrize("estimand", list(ESTIMANDS))
+@pytest.mark.parametrize("estimand", list(PAIRWISE_ESTIMANDS))
 def test_step_down_rank_sets_hold_for_every_generator_at_once(
     estimand: str, world: World, sample_votes: SampleVotes
 ) -> None:
@@ -69,8 +69,8 @@ def test_step_down_rank_sets_hold_for_every_generator_at_once(
             full = check_pairwise(
                 *world(2000 + seed, n_battles=220, n_votes=220, accuracy=(0.8, 0.7, 0.0))[:2]
             )
-            true = ESTIMANDS[estimand](full, judges=False).estimate
-            fit = ESTIMANDS[estimand](sample_votes(full, 100, seed), seed=seed)
+            true = PAIRWISE_ESTIMANDS[estimand].load()(full, judges=False).estimate
+            fit = PAIRWISE_ESTIMANDS[estimand].load()(sample_votes(full, 100, seed), seed=seed)
             sets = rank_sets(fit.joint_error(), alpha, n_draws=2000, seed=seed)
             true_rank = true.rank(ascending=False).reindex(sets.index)
             held.append(
