@@ -177,7 +177,7 @@ def test_estimate_reads_once_and_fits_once(files, capsys, monkeypatch, estimator
 @pytest.mark.parametrize("transfer_bias", [None, "held-out"])
 def test_adding_a_partially_labelled_generator_keeps_its_labels(files, transfer_bias):
     """``add_generators(design=...)`` estimates a new partially labelled generator from its
-    labels as a fit of the whole table does, and the fit's ``transfer_bias`` carries over."""
+    labels as a fit of the whole table does, with the model's ``transfer_bias``."""
     from regression.labels import label_design
 
     _, world = files
@@ -192,7 +192,7 @@ def test_adding_a_partially_labelled_generator_keeps_its_labels(files, transfer_
         model = TransferModel(transfer_bias=transfer_bias)
         base = model.fit_table(design.without([new]), None, calibration)
         counts = counts_from_encoded(design.encoded)
-        added = TransferModel().add_generators(
+        added = model.add_generators(
             base, counts.rates.loc[[new]], counts.n_labelled.loc[[new]].astype(float), design=design
         )
         whole = model.fit_table(design, None, calibration)
