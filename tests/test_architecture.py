@@ -23,7 +23,6 @@ GROUND_FLOOR = (
     "regression.checks",
     "regression.errors",
     "regression.intervals",
-    "regression.lazy",
     "regression.progress",
     "regression.results",
     "regression.settings",

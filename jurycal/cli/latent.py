@@ -135,12 +135,6 @@ def register(subparsers: Any) -> None:
             "section 5 (the options below apply to these two only)",
         )
         parser.add_argument(
-            "--loss",
-            choices=ESTIMATORS,
-            default=None,
-            help="deprecated: the old name of --estimator",
-        )
-        parser.add_argument(
             "--backend",
             choices=BACKENDS,
             help=f"the optimiser's library (default {LIKELIHOOD_DEFAULTS['backend']})",
@@ -201,7 +195,6 @@ SETTING_OF = {"backend": "backend", "restarts": "n_restarts", "seed": "seed"}
 def make_model(args: argparse.Namespace) -> Any:
     """The estimator ``--estimator`` names, with the settings given; fills the other defaults.
 
-    ``--loss`` is the deprecated name of ``--estimator`` (a warning on stderr).
     The estimator refuses a setting it has not (:func:`regression.registry.make_estimator`,
     the one place), reported here by its option; ``--interval`` and ``--n-boot``
     are refused where the estimator's result takes no interval options.
@@ -213,16 +206,6 @@ def make_model(args: argparse.Namespace) -> Any:
     """
     from regression.registry import DEFAULT, REGISTRY, make_estimator
 
-    if args.loss is not None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("always", FutureWarning)  # every run, not once per process
-            warnings.warn(
-                f"--loss is deprecated; write --estimator {args.loss} (--loss goes in the next "
-                "release).",
-                FutureWarning,
-                stacklevel=2,
-            )
-        args.estimator = args.estimator or args.loss
     args.estimator = args.estimator or DEFAULT
     entry = REGISTRY[args.estimator]
     given = [name for name in LIKELIHOOD_DEFAULTS if getattr(args, name) is not None]

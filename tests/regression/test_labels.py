@@ -268,14 +268,6 @@ def test_plan_is_labels_and_votes_alone(strong):
     assert row["width_now"] == simulated_width(q, 30, "uniform")
 
 
-def test_plan_labels_old_path_warns():
-    from regression.labels.plan import plan_labels as home
-
-    with pytest.warns(FutureWarning, match="from regression import plan_labels"):
-        from regression.transfer.label_budget import plan_labels as old
-    assert old is home is plan_labels
-
-
 def test_plan_labels_with_every_generator_labelled_is_an_empty_table(strong):
     """Nothing to plan: an empty table with the plan's columns (it raised KeyError 'generator')."""
     annotated = list(strong.annotated)
