@@ -268,7 +268,9 @@ def test_estimate_of_a_labelled_generator_checks_it_against_its_labels(votes, ru
     row = {r["generator"]: r for r in payload["generators"]}["4"]
     assert payload["n_human_labels"] == 80 and row["role"] == "held out"
     assert row["abs_error"] == pytest.approx(abs(row["estimate"] - row["human"]))
-    code, out, _ = run_cli(argv + ["--estimator", "likelihood", "--restarts", "2", "--interval", "none"])
+    code, out, _ = run_cli(
+        argv + ["--estimator", "likelihood", "--restarts", "2", "--interval", "none"]
+    )
     assert "its 80 human labels (precision" in out and "no human label" not in out
 
 

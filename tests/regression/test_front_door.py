@@ -67,4 +67,3 @@ def test_the_warnings_load_no_solver(code):
 def test_a_name_not_at_the_front_door_is_an_attribute_error():
     with pytest.raises(AttributeError, match="rg_estimate"):
         regression.rg_estimate  # noqa: B018 -- it lives in regression.single_judge only
-

@@ -104,4 +104,3 @@ def test_chunked_counting_equals_counting_at_once(rows, n_chunks):
         summed.n_labelled.loc[whole.generators, whole.validators], whole.n_labelled
     )
     assert int(whole.n_labelled.to_numpy().sum()) == int(table["label"].notna().sum())
-
