@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from ppi_py import ppi_mean_ci
 
-from jurycal.datasets import load_agreeableness_judgments
 from regression import LatentTraitModel, plan_labels, suggest_labels
+from regression.datasets import load_agreeableness_judgments
 from regression.errors import InputError
 from regression.intervals import wilson_interval
 from regression.labels import (

@@ -82,8 +82,8 @@ def _latent() -> Any:
 
 def _pairwise(estimand: str) -> Callable[[], Any]:
     def fit() -> Any:
-        from jurycal.datasets import load_arena_pairwise
         from regression import PairwiseModel
+        from regression.datasets import load_arena_pairwise
 
         verdicts, human = load_arena_pairwise()
         votes = human.sample(200, random_state=0)

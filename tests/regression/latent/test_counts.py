@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jurycal.datasets import load_agreeableness_judgments
 from regression.data.counts import Counts, counts_from_judgments
+from regression.datasets import load_agreeableness_judgments
 
 
 def _judgments(rows):

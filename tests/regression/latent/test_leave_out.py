@@ -2,7 +2,8 @@
 
 import pytest
 
-from jurycal.datasets import (
+from regression import LatentTraitModel, leave_out_evaluation
+from regression.datasets import (
     ANNOTATED_GENERATORS,
     load_agreeableness_judgments,
     load_confusion,
@@ -10,7 +11,6 @@ from jurycal.datasets import (
     load_paper_regression_errors,
     load_validator_rates,
 )
-from regression import LatentTraitModel, leave_out_evaluation
 from regression.leave_out import DEFAULT_BASELINES
 from regression.simulate import simulate_latent_world
 
