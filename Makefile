@@ -37,6 +37,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check regression ensemble repair jurycal tests benchmarks docs
 	$(BIN)/ruff format --check regression ensemble repair jurycal tests benchmarks docs
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # the figures that depend on the floating-point path, under every OpenBLAS kernel (.ci/run runs it)
 blas-check: $(VENV)/.installed-test

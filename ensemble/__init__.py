@@ -8,12 +8,10 @@ TNR / PPV / NPV against humans, Wilson intervals); ``sweep_thresholds`` and
 validators and missing votes. Figures live in ``ensemble.plots``.
 
 The public names are listed once, in ``__init__.pyi``, and load on first use
-(:func:`regression.lazy.attach_stub`), so ``import ensemble`` (and a
+(``lazy_loader.attach_stub``), so ``import ensemble`` (and a
 ``jurycal`` command's ``--help``) imports neither pandas nor scipy.
 """
 
-from __future__ import annotations
+import lazy_loader
 
-from regression.lazy import attach_stub
-
-__getattr__, __dir__, __all__ = attach_stub(__name__, __file__)
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)

@@ -1,5 +1,5 @@
 """The public names of ensemble, listed once: ensemble/__init__.py reads this stub
-(regression.lazy.attach_stub) and loads each name on first use."""
+(lazy_loader.attach_stub) and loads each name on first use."""
 
 from .baselines import VOTING_BASELINES as VOTING_BASELINES
 from .baselines import majority_baseline as majority_baseline

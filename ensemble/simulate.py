@@ -1,6 +1,6 @@
 """Simulated votes: generators x validators x items, with correlated validators and missing votes.
 
-The agreeableness paper's released votes (``jurycal.datasets.load_item_votes``)
+The agreeableness paper's released votes (``regression.datasets.load_item_votes``)
 have only 1-4 % of votes missing, too few to show section 4's point that
 majority voting is fragile to missing data (its Fig. 5a has 9.4 %). This
 simulator makes data with any amount of missingness so the claims can be

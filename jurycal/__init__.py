@@ -10,33 +10,9 @@ The names below are imported on first use, so ``import jurycal`` stays cheap
 (the counting engine and the stages load only when asked for).
 """
 
-from __future__ import annotations
-
-from regression.lazy import attach
+import lazy_loader
 
 __version__ = "0.1.0"
 
-#: Public name -> the module that defines it.
-_EXPORTS = {
-    "IMPORTERS": "jurycal.importers",
-    "ImportFormatError": "jurycal.importers",
-    "ImportResult": "jurycal.importers",
-    "import_judgments": "jurycal.importers",
-    "read_alpaca_eval_annotations": "jurycal.importers",
-    "read_deepeval_run": "jurycal.importers",
-    "read_inspect_log": "jurycal.importers",
-    "read_mt_bench_judgments": "jurycal.importers",
-    "read_promptfoo_results": "jurycal.importers",
-    "confusion_files": "jurycal.counting",
-    "confusion_frame": "jurycal.counting",
-    "count_files": "jurycal.counting",
-    "count_frame": "jurycal.counting",
-    "count_judgments": "jurycal.io",
-    "read_table": "jurycal.io",
-    "write_table": "jurycal.io",
-}
-
-__all__ = ["__version__", *sorted(_EXPORTS)]
-
-
-__getattr__, __dir__ = attach("jurycal", _EXPORTS)
+__getattr__, __dir__, _names = lazy_loader.attach_stub(__name__, __file__)
+__all__ = ["__version__", *_names]

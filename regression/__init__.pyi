@@ -1,6 +1,6 @@
 """The front door of regression: the stable names a user needs, listed once.
 
-regression/__init__.py reads this stub (regression.lazy.attach_stub) and loads
+regression/__init__.py reads this stub (lazy_loader.attach_stub) and loads
 each name on first use; everything else is imported from its own module
 (regression.single_judge, regression.latent, regression.transfer, ...). Each
 name is imported ``as`` itself, the stub form of a re-export, so that a type

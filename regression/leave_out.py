@@ -204,7 +204,7 @@ def leave_out_evaluation(
 
     Examples
     --------
-    >>> from jurycal.datasets import load_confusion, load_human_precision, load_validator_rates
+    >>> from regression.datasets import load_confusion, load_human_precision, load_validator_rates
     >>> truth = load_human_precision()
     >>> table = leave_out_evaluation(load_validator_rates("none"), confusion=load_confusion("none"),
     ...                              precision=truth, sizes=[5], models={})

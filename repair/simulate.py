@@ -13,7 +13,7 @@ mismatched fields, feedback not reproduced, other line-number keys and
 formats, invented labels) and the ones validators are known for (prose around
 the JSON, trailing commas, Python literals, cut-off output) at configurable
 rates. The intended label of each (item, validator) pair is given (e.g. the
-real votes of ``jurycal.datasets``), so a repair can be scored against it.
+real votes of ``regression.datasets``), so a repair can be scored against it.
 """
 
 from __future__ import annotations

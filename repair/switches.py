@@ -57,7 +57,7 @@ PARSING, FEEDBACK, LINES, LABELS = Repair.PARSING, Repair.FEEDBACK, Repair.LINES
 ALL = PARSING | FEEDBACK | LINES | LABELS
 
 #: The paper's four data versions, by the names of its released files (the bundled data's
-#: ``jurycal.datasets.REPAIR_LEVELS`` takes its names from here).
+#: ``regression.datasets.REPAIR_LEVELS`` takes its names from here).
 PAPER_LEVELS: dict[str, Repair] = {
     "none": NONE,
     "feedback": FEEDBACK,

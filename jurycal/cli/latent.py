@@ -138,12 +138,6 @@ def register(subparsers: Any) -> None:
             + " (the options below apply to the latent-trait fits only)",
         )
         parser.add_argument(
-            "--loss",
-            choices=tuple(REGISTRY),
-            default=None,
-            help="deprecated: the old name of --estimator",
-        )
-        parser.add_argument(
             "--backend",
             choices=BACKENDS,
             help=f"the optimiser's library (default {LIKELIHOOD_DEFAULTS['backend']})",
@@ -209,7 +203,6 @@ SETTING_OF = {
 def make_model(args: argparse.Namespace) -> Any:
     """The estimator ``--estimator`` names, with the settings given; fills the other defaults.
 
-    ``--loss`` is the deprecated name of ``--estimator`` (a warning on stderr).
     The estimator refuses a setting it has not (:func:`regression.registry.make_estimator`,
     the one place), reported here by its option; ``--interval`` and ``--n-boot``
     are refused where the estimator's result takes no interval options.
@@ -221,16 +214,6 @@ def make_model(args: argparse.Namespace) -> Any:
     """
     from regression.registry import make_estimator
 
-    if args.loss is not None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("always", FutureWarning)  # every run, not once per process
-            warnings.warn(
-                f"--loss is deprecated; write --estimator {args.loss} (--loss goes in the next "
-                "release).",
-                FutureWarning,
-                stacklevel=2,
-            )
-        args.estimator = args.estimator or args.loss
     args.estimator = args.estimator or DEFAULT
     entry = REGISTRY[args.estimator]
     given = [name for name in LIKELIHOOD_DEFAULTS if getattr(args, name) is not None]

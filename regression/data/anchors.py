@@ -177,7 +177,7 @@ class Anchors:
         ----------
         confusion : DataFrame
             ``generator, validator, tp, fn, fp, tn`` against the human labels
-            (valid = positive), e.g. :func:`jurycal.datasets.load_confusion`.
+            (valid = positive), e.g. :func:`regression.datasets.load_confusion`.
         calibration_generators : iterable of str, optional
             The generators whose human labels may be used; default every
             generator in ``confusion``. An empty list gives empty anchors.

@@ -13,7 +13,6 @@ of their labels, so a table too large for memory is counted as
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,17 +91,6 @@ class Counts:
         columns = valid.columns.rename("validator")
         object.__setattr__(self, "n_valid", pd.DataFrame(k, index=index, columns=columns))
         object.__setattr__(self, "n_labelled", pd.DataFrame(n, index=index, columns=columns))
-
-    @property
-    def n_labeled(self) -> pd.DataFrame:
-        """The old spelling of :attr:`n_labelled`; it warns and goes in the next release."""
-        warnings.warn(
-            "Counts.n_labeled is deprecated; write Counts.n_labelled (jurycal spells it so on "
-            "every surface). The old name goes in the next release.",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return self.n_labelled
 
     @property
     def generators(self) -> pd.Index:

@@ -113,7 +113,7 @@ class LatentTraitModel(Solver):
 
     Examples
     --------
-    >>> from jurycal.datasets import load_confusion, load_human_precision, load_validator_rates
+    >>> from regression.datasets import load_confusion, load_human_precision, load_validator_rates
     >>> rates = load_validator_rates("none")
     >>> truth = load_human_precision()
     >>> anchors = Anchors.from_confusion(load_confusion("none"), ["gpt-4o", "gpt-4-turbo"],

@@ -126,7 +126,7 @@ def plot_validator_rates(confusion: pd.DataFrame) -> Figure:
     """Each validator's TPR against its TNR, pooled over the generators given: agreeableness Fig. 4.
 
     ``confusion`` has columns ``validator, tp, fn, fp, tn`` (one row per
-    generator and validator, as ``jurycal.datasets.load_confusion``). The
+    generator and validator, as ``regression.datasets.load_confusion``). The
     labels are placed by :func:`label_points`, so they do not overlap.
     """
     import matplotlib.pyplot as plt
@@ -166,7 +166,7 @@ def plot_leave_out(
         (panel a, Fig. 6a); default the first model method in ``table``.
     released : DataFrame, optional
         The paper's released errors for one repair level (``calibration_size,
-        max_abs_error``, e.g. from ``jurycal.datasets.load_paper_regression_errors``),
+        max_abs_error``, e.g. from ``regression.datasets.load_paper_regression_errors``),
         drawn as a reference line in panel b.
     title : str, optional
 

@@ -50,7 +50,7 @@ class TransferModel(Settings):
 
     Examples
     --------
-    >>> from jurycal.datasets import load_confusion, load_human_precision, load_validator_rates
+    >>> from regression.datasets import load_confusion, load_human_precision, load_validator_rates
     >>> truth = load_human_precision()
     >>> cal = ["gpt-4o", "gpt-4-turbo", "claude_3_opus", "gemini-1.5-pro"]
     >>> anchors = Anchors.from_confusion(load_confusion("none"), cal, precision=truth[cal])

@@ -3,8 +3,8 @@
 import pytest
 
 from ensemble import VOTING_BASELINES, ensemble_precision, vote, vote_matrix
-from jurycal.datasets import load_agreeableness_judgments
 from regression import leave_out_evaluation
+from regression.datasets import load_agreeableness_judgments
 from regression.leave_out import DEFAULT_BASELINES
 
 

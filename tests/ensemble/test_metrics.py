@@ -114,7 +114,7 @@ def test_rates_swap_under_relabelling(pairs):
 
 
 def test_rates_against_the_human_table():
-    from jurycal.datasets import load_agreeableness_judgments
+    from regression.datasets import load_agreeableness_judgments
 
     judgments, human = load_agreeableness_judgments("feedback+lines+labels")
     labels = vote(judgments, "minority_veto", 4)

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from ensemble import ensemble_rates, simulate_votes, sweep_thresholds, tally_votes
-from jurycal.datasets import load_confusion, load_human_precision
+from regression.datasets import load_confusion, load_human_precision
 
 N_REPLICATES = 8
 

@@ -20,7 +20,7 @@ from ensemble import (
     vote,
     vote_matrix,
 )
-from jurycal.datasets import (
+from regression.datasets import (
     VOTE_REPAIR_LEVELS,
     load_agreeableness_judgments,
     load_human_precision,

@@ -147,7 +147,7 @@ def test_pairs_never_labelled_are_missing_votes():
 
 
 def test_paper_data_every_item_has_a_vote():
-    from jurycal.datasets import load_agreeableness_judgments
+    from regression.datasets import load_agreeableness_judgments
 
     judgments, human = load_agreeableness_judgments("feedback")
     t = tally_votes(judgments)

@@ -52,16 +52,6 @@ def test_estimator_names_a_registered_estimator(files, capsys):
     assert json.loads(out)["method"] == "likelihood"
 
 
-def test_loss_is_a_deprecated_alias_that_warns_on_stderr(files, capsys):
-    root, _ = files
-    code, out, err = _fit(
-        root, capsys, "--loss", "likelihood", "--restarts", "1", "--interval", "none"
-    )
-    assert code == 0, err
-    assert json.loads(out)["method"] == "likelihood"
-    assert "--loss is deprecated; write --estimator likelihood" in err
-
-
 def test_an_option_the_estimator_has_not_is_refused_naming_it(files, capsys):
     root, _ = files
     code, out, err = _fit(root, capsys, "--estimator", "transfer", "--restarts", "3")

@@ -166,7 +166,7 @@ def test_the_cli_never_crashes_or_changes_an_input(data):
         if command == "compare":
             argv += ["--models", "a", "b", "--n-boot", "20"]
         if command in ("fit", "estimate"):
-            argv += ["--loss", "likelihood", "--restarts", "1", "--interval", "none"]
+            argv += ["--estimator", "likelihood", "--restarts", "1", "--interval", "none"]
         if command == "estimate":
             argv += ["--generator", "b"]
         for option in data.draw(st.lists(st.sampled_from(options), unique=True, max_size=3)):

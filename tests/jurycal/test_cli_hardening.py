@@ -233,14 +233,14 @@ def test_huge_bootstrap_and_restart_counts_are_refused(votes, run_cli):
 def test_integer_looking_generator_names_match_across_files(votes, run_cli):
     argv = ["fit", str(votes / "j.parquet"), str(votes / "h.csv"), "--calibration", "1", "2"]
     code, out, err = run_cli(
-        argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none", "--json"]
+        argv + ["--estimator", "likelihood", "--restarts", "2", "--interval", "none", "--json"]
     )
     assert code == 0, err
     roles = {r["generator"]: r["role"] for r in json.loads(out)["generators"]}
     assert roles == {"1": "calibration", "2": "calibration", "3": "held out", "4": "unlabelled"}
     argv = ["estimate", str(votes / "j.csv"), str(votes / "h.csv"), "--generator", "4"]
     code, out, err = run_cli(
-        argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none"]
+        argv + ["--estimator", "likelihood", "--restarts", "2", "--interval", "none"]
     )
     assert code == 0, err
     assert out.startswith("4: precision ") and "no human label of its own" in out
@@ -261,14 +261,16 @@ def test_unknown_names_list_known_ones(votes, run_cli):
 def test_estimate_of_a_labelled_generator_checks_it_against_its_labels(votes, run_cli):
     argv = ["estimate", str(votes / "j.csv"), str(votes / "h_all.jsonl"), "--generator", "4"]
     code, out, err = run_cli(
-        argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none", "--json"]
+        argv + ["--estimator", "likelihood", "--restarts", "2", "--interval", "none", "--json"]
     )
     assert code == 0, err
     payload = json.loads(out)
     row = {r["generator"]: r for r in payload["generators"]}["4"]
     assert payload["n_human_labels"] == 80 and row["role"] == "held out"
     assert row["abs_error"] == pytest.approx(abs(row["estimate"] - row["human"]))
-    code, out, _ = run_cli(argv + ["--loss", "likelihood", "--restarts", "2", "--interval", "none"])
+    code, out, _ = run_cli(
+        argv + ["--estimator", "likelihood", "--restarts", "2", "--interval", "none"]
+    )
     assert "its 80 human labels (precision" in out and "no human label" not in out
 
 
@@ -400,7 +402,7 @@ def test_no_json_output_has_a_stray_index_key(votes, tmp_path, run_cli):
         ["vote", j, "--human", h],
         ["count", j],
         ["pick-threshold", j, h],
-        ["fit", j, h, "--loss", "likelihood", "--restarts", "2", "--interval", "none"],
+        ["fit", j, h, "--estimator", "likelihood", "--restarts", "2", "--interval", "none"],
     ]
     for argv in runs:
         code, out, err = run_cli(argv + ["--json"])
@@ -414,7 +416,7 @@ def test_plot_into_a_directory_names_the_file(votes, tmp_path, run_cli):
         "fit",
         str(votes / "j.csv"),
         str(votes / "h.csv"),
-        "--loss",
+        "--estimator",
         "likelihood",
         "--restarts",
         "2",
@@ -440,7 +442,7 @@ def test_fit_plot_draws_the_computed_intervals(votes, tmp_path, monkeypatch, run
         "fit",
         str(votes / "j.csv"),
         str(votes / "h.csv"),
-        "--loss",
+        "--estimator",
         "likelihood",
         "--restarts",
         "2",

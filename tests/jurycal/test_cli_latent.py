@@ -26,7 +26,7 @@ def test_fit_matches_the_library_and_marks_roles(files, capsys, tmp_path):
     root, judgments, human = files
     argv = ["fit", str(root / "judgments.parquet"), str(root / "human.csv"), "--calibration"]
     card = tmp_path / "card.md"
-    options = ["--loss", "likelihood", "--n-boot", "20", "--json", "--report", str(card)]
+    options = ["--estimator", "likelihood", "--n-boot", "20", "--json", "--report", str(card)]
     assert main(argv + CALIBRATION + options) == 0
     payload = json.loads(capsys.readouterr().out)
     with pytest.warns(MisfitWarning):
@@ -51,7 +51,7 @@ def test_fit_matches_the_library_and_marks_roles(files, capsys, tmp_path):
 def test_estimate_a_new_generator_equals_a_full_refit(files, capsys):
     root, judgments, human = files
     argv = ["estimate", str(root / "judgments.parquet"), str(root / "human.csv")]
-    argv += ["--generator", "qwen-coder-plus", "--loss", "likelihood", "--interval", "none"]
+    argv += ["--generator", "qwen-coder-plus", "--estimator", "likelihood", "--interval", "none"]
     argv += ["--json", "--calibration"]
     assert main(argv + CALIBRATION) == 0
     payload = json.loads(capsys.readouterr().out)

@@ -43,3 +43,14 @@ def test_chatbot_arena_tables_check_and_match_the_source():
     assert shares["gpt-3.5-turbo", "a"] == pytest.approx(0.867, abs=0.001)
     assert shares["claude-3-opus", "b"] > shares["claude-3-opus", "a"] + 0.1
     assert human["human"].value_counts()["tie"] == 4_265  # "tie" and "tie (bothbad)"
+
+
+def test_the_applications_loaders_are_the_stages_loaders():
+    import regression.datasets
+    import repair.datasets
+
+    stages = set(regression.datasets.__all__) | set(repair.datasets.__all__)
+    assert set(datasets.__all__) == stages
+    for name in datasets.__all__:
+        home = regression.datasets if name in regression.datasets.__all__ else repair.datasets
+        assert getattr(datasets, name) is getattr(home, name), name

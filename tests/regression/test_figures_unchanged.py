@@ -11,8 +11,8 @@ import warnings
 import pandas as pd
 import pytest
 
-from jurycal.datasets import load_agreeableness_judgments
 from regression import LatentTraitModel, TransferModel
+from regression.datasets import load_agreeableness_judgments
 
 CALIBRATION = ["gpt-4o", "claude_3_opus", "gemini-1.5-pro"]
 

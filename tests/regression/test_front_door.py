@@ -1,15 +1,26 @@
 """The front door: a few stable names listed once in regression/__init__.pyi, loaded on first use."""
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import ensemble
+import jurycal
 import regression
-from regression.lazy import read_stub
+import repair
 
-STUB = Path(regression.__file__).with_suffix(".pyi")
+PACKAGES = (regression, ensemble, repair, jurycal)
+
+
+def _stub_names(package):
+    """The names ``package/__init__.pyi`` re-exports (``from .module import name as name``)."""
+    stub = ast.parse(Path(package.__file__).with_suffix(".pyi").read_text(encoding="utf-8"))
+    return sorted(
+        alias.name for node in stub.body if isinstance(node, ast.ImportFrom) for alias in node.names
+    )
 
 
 def _loaded_after(code):
@@ -19,11 +30,16 @@ def _loaded_after(code):
 
 
 def test_the_front_door_is_the_stub_and_small():
-    exports = read_stub("regression", STUB)
-    assert sorted(exports) == regression.__all__
+    assert _stub_names(regression) == regression.__all__
     assert len(regression.__all__) <= 30
-    for name in regression.__all__:
-        assert getattr(regression, name) is not None, name
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda package: package.__name__)
+def test_every_package_loads_its_stubs_names_on_first_use(package):
+    assert set(_stub_names(package)) <= set(package.__all__)
+    assert not _loaded_after(f"import {package.__name__}") & {"numpy", "pandas", "scipy"}
+    for name in _stub_names(package):
+        assert getattr(package, name) is not None, name
 
 
 def test_simulators_live_under_one_namespace():
@@ -48,15 +64,6 @@ def test_the_warnings_load_no_solver(code):
     assert not loaded & {"scipy.optimize", "torch", "regression.latent.solver"}
 
 
-def test_a_name_that_left_the_front_door_resolves_with_a_warning_naming_its_home():
-    from regression.single_judge import rg_estimate
-
-    with pytest.warns(FutureWarning, match=r"import it from regression\.single_judge"):
-        assert regression.rg_estimate is rg_estimate
-
-
-def test_a_stub_line_that_is_not_a_relative_import_is_refused(tmp_path):
-    stub = tmp_path / "__init__.pyi"
-    stub.write_text("import os\n")
-    with pytest.raises(ValueError, match="line 1: only 'from .module import name' lines"):
-        read_stub("demo", stub)
+def test_a_name_not_at_the_front_door_is_an_attribute_error():
+    with pytest.raises(AttributeError, match="rg_estimate"):
+        regression.rg_estimate  # noqa: B018 -- it lives in regression.single_judge only

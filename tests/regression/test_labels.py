@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from ppi_py import ppi_mean_ci
 
-from jurycal.datasets import load_agreeableness_judgments
 from regression import TransferModel, plan_labels, suggest_labels
+from regression.datasets import load_agreeableness_judgments
 from regression.errors import InputError
 from regression.intervals import wilson_interval
 from regression.labels import (
@@ -266,14 +266,6 @@ def test_plan_is_labels_and_votes_alone(strong):
     assert row["uniform"] == labels_needed(q, 0.06, "uniform")
     assert row["active"] == labels_needed(q, 0.06, "active")
     assert row["width_now"] == simulated_width(q, 30, "uniform")
-
-
-def test_plan_labels_old_path_warns():
-    from regression.labels.plan import plan_labels as home
-
-    with pytest.warns(FutureWarning, match="from regression import plan_labels"):
-        from regression.transfer.label_budget import plan_labels as old
-    assert old is home is plan_labels
 
 
 def test_plan_labels_with_every_generator_labelled_is_an_empty_table(strong):

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import optimize, stats
 
-from jurycal.datasets import load_agreeableness_judgments
 from regression import TransferModel
+from regression.datasets import load_agreeableness_judgments
 from regression.labels import (
     PartialEstimate,
     active_probabilities,

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from jurycal.datasets import load_agreeableness_judgments
 from regression import InputError, JointError, LatentTraitModel
 from regression.data.anchors import Anchors
+from regression.datasets import load_agreeableness_judgments
 from regression.latent.worlds import transfer_world
 from regression.ranking import (
     bonferroni_rank_sets,

@@ -8,8 +8,9 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from jurycal.datasets import load_agreeableness_judgments, load_repair_sample
+from regression.datasets import load_agreeableness_judgments
 from repair import repair_judgments
+from repair.datasets import load_repair_sample
 
 # The worked example of the agreeableness paper's validator prompt (App. A.2): a student who
 # should swap x and y; the TA's feedback lines. Item 0 is the prompt's own feedback line.

@@ -12,7 +12,7 @@ from repair import PAPER_LEVELS, repair_judgments
 
 from .test_pipeline import check_accounting
 
-SCRIPT = Path(__file__).resolve().parents[2] / "jurycal" / "data" / "make_repair_sample.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "repair" / "datasets" / "make_repair_sample.py"
 
 
 def test_sample_shapes(sample, votes):
@@ -74,3 +74,9 @@ def test_the_papers_levels_each_repair_more(sample):
         rates.append(report.missing_rate_after)
     assert rates[0] == report.missing_rate_before
     assert all(a > b for a, b in zip(rates, rates[1:], strict=False))
+
+
+def test_the_bundled_datas_levels_are_the_papers_levels():
+    from regression.datasets import REPAIR_LEVELS
+
+    assert REPAIR_LEVELS == tuple(PAPER_LEVELS)

@@ -4,12 +4,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from jurycal.datasets import load_agreeableness_judgments, load_confusion
 from regression.data.anchors import Anchors, confusion_from_judgments
+from regression.datasets import load_agreeableness_judgments, load_confusion
 
 
 def test_pooled_anchors_match_the_data_readme_facts():
-    # jurycal/data/README.md: pooled over the 6 annotated generators,
+    # regression/datasets/README.md: pooled over the 6 annotated generators,
     # TPR 0.84-0.98 and TNR 0.14-0.54 per validator (repaired data).
     anchors = Anchors.from_confusion(load_confusion("feedback+lines+labels"))
     assert round(anchors.tpr.min(), 2) == 0.84 and round(anchors.tpr.max(), 2) == 0.98

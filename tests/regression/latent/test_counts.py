@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jurycal.datasets import load_agreeableness_judgments
 from regression.data.counts import Counts, counts_from_judgments
+from regression.datasets import load_agreeableness_judgments
 
 
 def _judgments(rows):
@@ -104,12 +104,3 @@ def test_chunked_counting_equals_counting_at_once(rows, n_chunks):
         summed.n_labelled.loc[whole.generators, whole.validators], whole.n_labelled
     )
     assert int(whole.n_labelled.to_numpy().sum()) == int(table["label"].notna().sum())
-
-
-def test_the_old_spelling_n_labeled_warns_and_reads_n_labelled():
-    counts = counts_from_judgments(
-        pd.DataFrame({"generator": ["g"], "item": [1], "validator": ["v"], "label": [1]})
-    )
-    with pytest.warns(FutureWarning, match="n_labelled"):
-        old = counts.n_labeled
-    assert old is counts.n_labelled

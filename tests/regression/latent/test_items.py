@@ -207,7 +207,7 @@ def test_cli_fit_and_estimate_with_item_intervals(tmp_path, capsys):
     world.human_labels.to_csv(tmp_path / "human.csv", index=False)
     files = [str(tmp_path / "judgments.csv"), str(tmp_path / "human.csv")]
     options = [
-        "--loss",
+        "--estimator",
         "likelihood",
         "--interval",
         "items",

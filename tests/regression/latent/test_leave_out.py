@@ -2,14 +2,14 @@
 
 import pytest
 
-from jurycal.datasets import (
+from regression import LatentTraitModel, leave_out_evaluation
+from regression.datasets import (
     ANNOTATED_GENERATORS,
     load_agreeableness_judgments,
     load_confusion,
     load_human_precision,
     load_validator_rates,
 )
-from regression import LatentTraitModel, leave_out_evaluation
 from regression.leave_out import DEFAULT_BASELINES
 from regression.simulate import simulate_latent_world
 

@@ -5,9 +5,9 @@ import pytest
 from scipy.optimize import check_grad
 from scipy.optimize._numdiff import approx_derivative
 
-from jurycal.datasets import load_confusion, load_human_precision, load_validator_rates
 from regression import LatentTraitModel
 from regression.data.anchors import Anchors
+from regression.datasets import load_confusion, load_human_precision, load_validator_rates
 from regression.latent.losses import likelihood_loss, paper_loss
 from regression.latent.simulate import simulate_latent_world
 

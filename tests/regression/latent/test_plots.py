@@ -11,13 +11,13 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from jurycal.datasets import (  # noqa: E402
+from regression import LatentTraitModel, leave_out_evaluation
+from regression.datasets import (  # noqa: E402
     load_confusion,
     load_human_precision,
     load_paper_regression_errors,
     load_validator_rates,
 )
-from regression import LatentTraitModel, leave_out_evaluation
 from regression.latent.plots import (  # noqa: E402
     plot_latent_fit,
     plot_leave_out,

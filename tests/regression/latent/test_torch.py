@@ -6,14 +6,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from jurycal.datasets import (
+from regression import Anchors, LatentTraitModel
+from regression.datasets import (
     ANNOTATED_GENERATORS,
     load_agreeableness_judgments,
     load_confusion,
     load_human_precision,
     load_validator_rates,
 )
-from regression import Anchors, LatentTraitModel
 from regression.simulate import simulate_latent_world
 
 

@@ -6,13 +6,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from jurycal.datasets import (
+from regression import Anchors, Counts, LatentTraitModel
+from regression.datasets import (
     load_agreeableness_judgments,
     load_confusion,
     load_human_precision,
     load_validator_rates,
 )
-from regression import Anchors, Counts, LatentTraitModel
 from regression.errors import ConvergenceWarning, MisfitWarning, UnidentifiedWarning
 from regression.simulate import simulate_latent_world
 

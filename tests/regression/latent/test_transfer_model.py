@@ -8,7 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from jurycal.datasets import (
+from regression import make_estimator
+from regression.data import Anchors, counts_from_judgments
+from regression.datasets import (
     ANNOTATED_GENERATORS,
     load_agreeableness_judgments,
     load_confusion,
@@ -16,8 +18,6 @@ from jurycal.datasets import (
     load_paper_regression_errors,
     load_validator_rates,
 )
-from regression import make_estimator
-from regression.data import Anchors, counts_from_judgments
 from regression.latent import (
     LatentTraitModel,
     MisfitWarning,

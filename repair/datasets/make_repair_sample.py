@@ -1,9 +1,9 @@
-"""Write the bundled sample of messy validator outputs: ``python jurycal/data/make_repair_sample.py``.
+"""Write the bundled sample of messy validator outputs: ``python -m repair.datasets.make_repair_sample``.
 
 The agreeableness paper's raw validator responses are not public, so the
 sample is simulated (``repair.simulate_validator_outputs``) from the real
 generator items and the real per-validator votes of the 6 annotated generators
-(``jurycal.datasets.load_item_votes("feedback+lines+labels")``), with the
+(``regression.datasets.load_item_votes("feedback+lines+labels")``), with the
 default mess rates scaled per validator by that validator's missing-vote rate
 at the paper's ``feedback`` level relative to the mean (the paper's Fig. 8:
 some validators fail far more often). The output is deterministic (fixed seed,
@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from jurycal.datasets import load_agreeableness_judgments, load_item_votes
+from regression.datasets import load_agreeableness_judgments, load_item_votes
 from repair.simulate import simulate_validator_outputs
 
 SEED = 20250704
-HERE = Path(__file__).resolve().parent / "repair_sample"
+HERE = Path(__file__).resolve().parent
 
 
 def validator_scale() -> dict[str, float]:
