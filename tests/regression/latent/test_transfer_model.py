@@ -153,7 +153,8 @@ def test_add_generators_matches_a_fit_on_all_rows():
     part = TransferModel().fit(rates.loc[first], n.loc[first], anchors=anchors)
     grown = TransferModel().add_generators(part, rates.loc[rest], n.loc[rest])
     full = TransferModel().fit(rates, n, anchors=anchors)
-    pd.testing.assert_series_equal(grown.precision, full.precision)
+    # adding generators to a fit against fitting them all at once: two routes
+    pd.testing.assert_series_equal(grown.precision, full.precision, check_exact=False, rtol=1e-10)
     with pytest.raises(ValueError, match="already in the fit"):
         TransferModel().add_generators(part, rates.loc[first[:1]], n.loc[first[:1]])
 
