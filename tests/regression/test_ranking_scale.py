@@ -85,6 +85,7 @@ def test_pairs_asked_for_are_those_of_every_pair_x_draw(reference):
     pd.testing.assert_frame_equal(new[list(old.columns)], old, check_exact=False, rtol=1e-12)
 
 
+@pytest.mark.float_sensitive
 def test_a_transfer_fits_joint_error_ranks_as_before(reference):
     world = transfer_world("informative", seed=4, n_generators=12, n_validators=5, n_items=300)
     calibration = list(world.precision.index[:4])
@@ -109,6 +110,7 @@ def test_a_transfer_fits_joint_error_ranks_as_before(reference):
     st.sampled_from([0.01, 0.05, 0.3]),
     st.sampled_from([None, 1, 3]),
 )
+@pytest.mark.float_sensitive
 def test_any_small_board_decides_as_before(reference, g, seed, alpha, digits):
     # random covariance, estimates and draws (rounded to `digits` decimals: ties) of any size
     rng = np.random.default_rng(seed)
@@ -134,6 +136,7 @@ def test_threads_change_nothing():
     )
 
 
+@pytest.mark.float_sensitive
 @pytest.mark.parametrize("ordered", [False, True])
 def test_the_tails_hold_the_top_of_each_pairs_null_law(ordered):
     # ordered: draws sorted by size, so that the first draws (where the candidate threshold is

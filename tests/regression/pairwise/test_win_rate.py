@@ -92,6 +92,7 @@ def test_judges_that_say_nothing_give_the_human_votes_alone() -> None:
     )
 
 
+@pytest.mark.float_sensitive
 def test_judges_off_is_the_votes_alone_with_the_same_joint_error() -> None:
     verdicts, human, _ = world(9)
     alone = PairwiseModel(judges=False).fit_table(verdicts, human)
