@@ -122,6 +122,9 @@ class PartialLabels(Result):
         alone; unlabelled rows: no labels to count from). ``guarantee`` says
         what a partially labelled row's coverage rests on (any transfer bias,
         or a bias within the assumed bound); blank on the other rows.
+        ``judges_worth`` is exactly 0 where the judges add nothing (``lam`` 0), set
+        by structure: the two effective sizes come from different code paths and
+        round differently under AVX-512 BLAS kernels.
         """
         table = pd.DataFrame(
             {"role": self.roles, "n_labels": self.n_labels.reindex(self.roles.index).fillna(0)},
@@ -132,7 +135,7 @@ class PartialLabels(Result):
         table.loc[table["role"] == "calibration", "n_eff"] = table["n_labels"]
         for g, e in self.estimates.items():
             table.loc[g, ["judges_worth", "transfer_worth", "n_eff", "lam", "guarantee"]] = [
-                e.n_eff_ppi - e.n_labels,
+                0.0 if e.lam == 0 else e.n_eff_ppi - e.n_labels,
                 e.n_transfer,
                 e.n_eff,
                 e.lam,

@@ -196,18 +196,25 @@ class PairwiseResult(Ranked, Result):
     def worth(self) -> pd.Series:
         """Per generator: the human votes the judges are worth, ``n (V_votes / V - 1)``.
 
-        0 where the judges add nothing (``lam`` 0); NaN without an interval.
+        0 where the judges add nothing (``lam`` 0); NaN without an interval. The 0 is set by
+        structure, not left to the ratio: the two variances come from different code paths and
+        round differently (by about 1e-13 under AVX-512 BLAS kernels).
         """
         ratio = (self.se_labels_only / self.se) ** 2
-        return (self.n_labels * (ratio - 1.0)).clip(lower=0.0).rename("judges_worth")
+        worth = (self.n_labels * (ratio - 1.0)).clip(lower=0.0)
+        no_help = (self.lam == 0) & worth.notna()
+        return worth.mask(no_help, 0.0).rename("judges_worth")
 
     def total_worth(self) -> float:
         """The human votes the judges are worth over all generators: the votes alone would need
         ``n_votes * (sum V_votes / sum V)`` votes for the total variance the judges give, this
-        many more than ``n_votes``; NaN without intervals."""
+        many more than ``n_votes``; NaN without intervals; exactly 0 where the judges add nothing
+        (``lam`` 0 on every kept generator), as the two variances round differently."""
         kept = self.se.notna() & self.se_labels_only.notna()
         if not kept.any():
             return float("nan")
+        if bool((self.lam[kept] == 0).all()):
+            return 0.0
         ratio = float((self.se_labels_only[kept] ** 2).sum() / (self.se[kept] ** 2).sum())
         return max(self.table.n_labels * (ratio - 1.0), 0.0)
 

@@ -173,7 +173,7 @@ def test_seeded_and_named():
     tpr = pd.Series({"judge_1": 0.9, "judge_2": 0.8})
     one = simulate_votes(precision, tpr, [0.3, 0.4], [5, 7], missing_rate=0.2, seed=9)
     two = simulate_votes(precision, tpr, [0.3, 0.4], [5, 7], missing_rate=0.2, seed=9)
-    pd.testing.assert_frame_equal(one.votes, two.votes)
+    pd.testing.assert_frame_equal(one.votes, two.votes)  # exact: same seed, same path
     assert list(one.votes.columns) == ["judge_1", "judge_2"]
     assert one.votes.index.get_level_values("generator").value_counts().to_dict() == {
         "gen_b": 7,

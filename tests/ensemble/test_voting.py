@@ -71,7 +71,9 @@ def test_tally_counts_each_kind_of_vote():
     ],
 )
 def test_rules_by_hand_paper_missing_policy(rule, threshold, expected):
-    np.testing.assert_array_equal(quiet_vote(VOTES, rule, threshold), expected)
+    np.testing.assert_array_equal(  # exact: votes and labels are 0, 1 or NaN
+        quiet_vote(VOTES, rule, threshold), expected
+    )
 
 
 @pytest.mark.parametrize(
@@ -86,7 +88,9 @@ def test_rules_by_hand_paper_missing_policy(rule, threshold, expected):
     ],
 )
 def test_rules_by_hand_ignore_missing(rule, threshold, expected):
-    np.testing.assert_array_equal(quiet_vote(VOTES, rule, threshold, missing="ignore"), expected)
+    np.testing.assert_array_equal(  # exact: votes and labels are 0, 1 or NaN
+        quiet_vote(VOTES, rule, threshold, missing="ignore"), expected
+    )
 
 
 def test_no_vote_items_are_reported():
@@ -134,7 +138,9 @@ def test_judgments_table_gives_generator_item_index():
 def test_vote_matrix_and_per_generator_matrices():
     wide = vote_matrix(judgments_table())
     assert list(wide.columns) == ["a", "b"]
-    np.testing.assert_array_equal(wide.to_numpy(), [[1, 1], [1, NAN], [0, 1]])
+    np.testing.assert_array_equal(  # exact: votes and labels are 0, 1 or NaN
+        wide.to_numpy(), [[1, 1], [1, NAN], [0, 1]]
+    )
     per = vote_matrices(judgments_table())
     assert list(per) == ["g", "h"]
     assert per["h"].index.tolist() == [7]
@@ -173,7 +179,7 @@ def test_mirror_identity_without_missing_votes(votes, data):
     # Fig. 5 caption: valid voting at k mirrors minority veto at V - k + 1.
     n_validators = votes.shape[1]
     k = data.draw(st.integers(1, n_validators))
-    np.testing.assert_array_equal(
+    np.testing.assert_array_equal(  # exact: votes and labels are 0, 1 or NaN
         vote(votes, "majority", k), vote(votes, "minority_veto", n_validators - k + 1)
     )
 
@@ -182,7 +188,9 @@ def test_mirror_identity_without_missing_votes(votes, data):
 def test_ignore_policy_changes_nothing_without_missing_votes(votes, data):
     rule = data.draw(st.sampled_from(["majority", "supermajority", "minority_veto"]))
     k = data.draw(st.integers(1, votes.shape[1]))
-    np.testing.assert_array_equal(vote(votes, rule, k), vote(votes, rule, k, missing="ignore"))
+    np.testing.assert_array_equal(  # exact: votes and labels are 0, 1 or NaN
+        vote(votes, rule, k), vote(votes, rule, k, missing="ignore")
+    )
 
 
 @settings(max_examples=60)
@@ -198,9 +206,17 @@ def test_missing_votes_push_majority_down_and_veto_up(votes, data):
         warnings.simplefilter("ignore", NoVoteWarning)
         before, after = vote(votes, rule, k), vote(filled, rule, k)
     if rule == "majority":
-        assert np.all(before <= after) if fill == 1.0 else np.all(before == after)
+        assert (
+            np.all(before <= after)
+            if fill == 1.0  # exact: votes and labels are 0, 1 or NaN
+            else np.all(before == after)
+        )
     else:
-        assert np.all(before >= after) if fill == 0.0 else np.all(before == after)
+        assert (
+            np.all(before >= after)
+            if fill == 0.0  # exact: votes and labels are 0, 1 or NaN
+            else np.all(before == after)
+        )
 
 
 @settings(max_examples=60)
@@ -211,7 +227,7 @@ def test_labels_do_not_depend_on_validator_order(votes, data):
     order = data.draw(st.permutations(range(votes.shape[1])))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NoVoteWarning)
-        np.testing.assert_array_equal(
+        np.testing.assert_array_equal(  # exact: votes and labels are 0, 1 or NaN
             vote(votes, rule, missing=missing), vote(votes[:, order], rule, missing=missing)
         )
 
@@ -222,7 +238,9 @@ def test_ignore_policy_labels_missing_exactly_the_no_vote_items(votes):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NoVoteWarning)
         labels = vote(votes, "minority_veto", 1, missing="ignore")
-    np.testing.assert_array_equal(np.isnan(labels), np.isnan(votes).all(axis=1))
+    np.testing.assert_array_equal(  # exact: votes and labels are 0, 1 or NaN
+        np.isnan(labels), np.isnan(votes).all(axis=1)
+    )
 
 
 # -- bad input (section 4 of the issue) ----------------------------------------------------

@@ -56,7 +56,9 @@ def assert_same_counts(got: Counts, want: Counts) -> None:
     assert sorted(got.validators) == sorted(want.validators)
     for name in ("n_valid", "n_labelled"):
         expected = getattr(want, name).loc[got.generators, got.validators]
-        np.testing.assert_array_equal(getattr(got, name).to_numpy(), expected.to_numpy())
+        np.testing.assert_array_equal(  # exact: integer counts
+            getattr(got, name).to_numpy(), expected.to_numpy()
+        )
 
 
 @pytest.fixture
@@ -275,7 +277,7 @@ def test_confusion_files_join_judgments_with_human_labels(tmp_path, real):
     got = confusion_files(tmp_path / "votes.parquet", tmp_path / "human.csv")
     want = confusion_from_judgments(judgments, human)
     want = want.sort_values(["generator", "validator"], ignore_index=True)
-    pd.testing.assert_frame_equal(got, want, check_dtype=False)
+    pd.testing.assert_frame_equal(got, want, check_dtype=False)  # exact: integer counts
 
 
 def test_confusion_files_check_the_human_labels(tmp_path, votes, human):
@@ -299,7 +301,7 @@ def test_every_engine_counts_as_in_memory(real, engine):
     want = confusion_from_judgments(judgments, human)
     want = want.sort_values(["generator", "validator"], ignore_index=True)
     got = confusion_frame(frames[engine], _engines(human)[engine])
-    pd.testing.assert_frame_equal(got, want, check_dtype=False)
+    pd.testing.assert_frame_equal(got, want, check_dtype=False)  # exact: integer counts
 
 
 def test_dask_reads_partitioned_files_and_counts_as_duckdb(tmp_path, real):

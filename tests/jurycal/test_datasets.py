@@ -27,7 +27,9 @@ def test_arena_pairwise_tables_check_and_keep_every_row():
     assert int(table.n_labels) == 877
     # each battle keeps the arena's orientation: the human score is model_a's
     arena = datasets.load_arena().drop_duplicates("id")
-    assert np.array_equal(table.human, (arena["human_winner"] == "model_a").to_numpy(float))
+    assert np.array_equal(  # exact: 0/1 labels from strings
+        table.human, (arena["human_winner"] == "model_a").to_numpy(float)
+    )
 
 
 def test_chatbot_arena_tables_check_and_match_the_source():

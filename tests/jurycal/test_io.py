@@ -46,12 +46,12 @@ def test_count_judgments_adds_up(tmp_path, table):
     write_table(rows, path)
     streamed = count_judgments(path, progress=False)
     whole = counts_from_judgments(rows)
-    pd.testing.assert_frame_equal(
+    pd.testing.assert_frame_equal(  # exact: a file round trip
         streamed.n_valid.loc[whole.n_valid.index, whole.n_valid.columns],
         whole.n_valid,
         check_dtype=False,
     )
-    pd.testing.assert_frame_equal(
+    pd.testing.assert_frame_equal(  # exact: a file round trip
         streamed.n_labelled.loc[whole.n_labelled.index, whole.n_labelled.columns],
         whole.n_labelled,
         check_dtype=False,

@@ -14,6 +14,8 @@ import pytest
 from regression import LatentTraitModel, TransferModel
 from regression.datasets import load_agreeableness_judgments
 
+pytestmark = pytest.mark.float_sensitive
+
 CALIBRATION = ["gpt-4o", "claude_3_opus", "gemini-1.5-pro"]
 
 BEFORE = {

@@ -57,8 +57,12 @@ def test_the_interval_is_the_bounds_in_the_contracts_table(name):
         table = res.interval(alpha, alternative=alternative)
         low, high = res.bounds(alpha, alternative)
         # the same numbers through one code path: exact
-        np.testing.assert_array_equal(table["low"].to_numpy(), np.reshape(low, -1))
-        np.testing.assert_array_equal(table["high"].to_numpy(), np.reshape(high, -1))
+        np.testing.assert_array_equal(  # exact: bounds clipped to [0, 1]; one code path
+            table["low"].to_numpy(), np.reshape(low, -1)
+        )
+        np.testing.assert_array_equal(  # exact: bounds clipped to [0, 1]; one code path
+            table["high"].to_numpy(), np.reshape(high, -1)
+        )
         assert set(table["method"]) == {res.method}
     assert res.bounds()._fields == ("low", "high")
 
@@ -81,8 +85,10 @@ def test_one_row_is_named_by_the_estimand_and_an_array_numbers_its_rows():
 def test_one_sided_follows_scipy():
     # 'less' is an upper confidence bound (low at the lower limit), 'greater' a lower bound.
     share = _Share(3, 10)
-    assert share.bounds(0.05, "less").low == 0.0
-    assert share.bounds(0.05, "greater").high == 1.0
+    assert share.bounds(0.05, "less").low == 0.0  # exact: bounds clipped to [0, 1]; one code path
+    assert (
+        share.bounds(0.05, "greater").high == 1.0  # exact: bounds clipped to [0, 1]; one code path
+    )
     upper = share.bounds(0.05, "less").high
     assert upper < share.bounds(0.05).high  # z_{0.95} < z_{0.975}
 
@@ -98,7 +104,9 @@ def test_a_class_without_bounds_says_so():
 def test_to_frame_and_summary_are_built_from_interval_and_diagnostics():
     res = _results()["ppi"]
     frame = res.to_frame(0.1)
-    pd.testing.assert_frame_equal(frame[list(res.interval(0.1).columns)], res.interval(0.1))
+    pd.testing.assert_frame_equal(  # exact: bounds clipped to [0, 1]; one code path
+        frame[list(res.interval(0.1).columns)], res.interval(0.1)
+    )
     summary = res.summary(0.1)
     assert summary.title == res.title and summary.warnings == res.warnings
     assert "90% interval" in " ".join(summary.notes)

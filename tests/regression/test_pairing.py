@@ -196,7 +196,14 @@ def test_anchors_refuse_a_bad_correlation():
             precision_correlation=pd.DataFrame(values, index=names, columns=names),
         )
 
-    assert anchors([[1, 0.3], [0.3, 1]]).precision_correlation.loc["a", "b"] == 0.3
+    assert (
+        anchors(  # exact: the input value, stored as given
+            [[1, 0.3], [0.3, 1]]
+        ).precision_correlation.loc[  # exact: the input value, stored as given
+            "a", "b"
+        ]
+        == 0.3
+    )
     with pytest.raises(ValueError, match=r"\['a', 'b'\] is 1.5"):
         anchors([[1, 1.5], [1.5, 1]])
     with pytest.raises(ValueError, match="symmetric"):

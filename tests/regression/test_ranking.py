@@ -134,8 +134,8 @@ def test_draws_follow_the_joint_law_and_the_seed():
     draws = error_draws(joint([0.5, 0.6], covariance), 50_000, seed=1)
     assert np.cov(draws, rowvar=False) == pytest.approx(np.asarray(covariance), rel=0.05)
     again = error_draws(joint([0.5, 0.6], covariance), 50_000, seed=1)
-    np.testing.assert_array_equal(draws, again)
-    pd.testing.assert_frame_equal(
+    np.testing.assert_array_equal(draws, again)  # exact: same seed, same path; strings
+    pd.testing.assert_frame_equal(  # exact: same seed, same path; strings
         compare(joint([0.5, 0.6], covariance), seed=4),
         compare(joint([0.5, 0.6], covariance), seed=4),
     )
@@ -176,7 +176,9 @@ def test_rank_sets_do_not_depend_on_the_order_of_generators(estimates, sd, order
     )
     first = rank_sets(JointError(j.estimate, j.covariance, draws=error_draws(j, 4000, seed=0)))
     second = rank_sets(shuffled)
-    pd.testing.assert_frame_equal(first.sort_index(), second.sort_index())
+    pd.testing.assert_frame_equal(  # exact: same seed, same path; strings
+        first.sort_index(), second.sort_index()
+    )
     assert (first["low_rank"] <= first["rank"]).all() and (
         first["rank"] <= first["high_rank"]
     ).all()
@@ -206,9 +208,11 @@ def test_the_transfer_joint_error_keeps_the_marginal_intervals():
     assert error.df == result.estimate.df
     residuals = result.loo_errors["transfer"]
     pairs = compare(error)
-    both = pairs["generator_a"].map(interval["role"]).eq("unlabelled") & pairs["generator_b"].map(
-        interval["role"]
-    ).eq("unlabelled")
+    both = pairs["generator_a"].map(interval["role"]).eq(  # exact: same seed, same path; strings
+        "unlabelled"
+    ) & pairs[  # exact: same seed, same path; strings
+        "generator_b"
+    ].map(interval["role"]).eq("unlabelled")
     # a difference of two unlabelled generators has the held-out errors' spread, twice, at most
     # the levels' (plus the calibration labels' small share through the estimates that lean on
     # them)

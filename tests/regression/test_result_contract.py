@@ -311,13 +311,17 @@ def test_to_frame_holds_the_interval(result):
         shown = frame.index.intersection(interval.index)
         assert len(shown)
         # one code path (to_frame calls interval): exact
-        pd.testing.assert_frame_equal(frame.loc[shown, list(interval.columns)], interval.loc[shown])
+        pd.testing.assert_frame_equal(  # exact: one code path: the table is the interval
+            frame.loc[shown, list(interval.columns)], interval.loc[shown]
+        )
 
 
 def test_summary_shows_to_frame_renders_and_keeps_the_warnings(result):
     summary = result.summary(0.1)
     assert isinstance(summary, Summary) and summary.title == result.title
-    pd.testing.assert_frame_equal(summary.tables[result.ESTIMATES], result.to_frame(0.1))
+    pd.testing.assert_frame_equal(  # exact: one code path: the table is the interval
+        summary.tables[result.ESTIMATES], result.to_frame(0.1)
+    )
     for text in (summary.as_text(), summary.as_markdown()):
         assert summary.title in text
     assert html.escape(summary.title) in summary.as_html()

@@ -71,7 +71,10 @@ def test_custom_synonyms_are_canonicalised():
 
 
 def test_strict_label_is_exact():
-    assert strict_label("valid") == 1.0 and strict_label("invalid") == 0.0
+    assert (
+        strict_label("valid") == 1.0  # exact: labels are 0 or 1 by construction
+        and strict_label("invalid") == 0.0  # exact: labels are 0 or 1 by construction
+    )
     assert all(math.isnan(strict_label(v)) for v in ("Valid", " valid", True, 1, None, "correct"))
 
 

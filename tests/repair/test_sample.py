@@ -33,7 +33,9 @@ def test_sample_is_reproducible_from_its_script(sample):
     spec.loader.exec_module(module)
     items, outputs, truth = module.make_repair_sample()
     bundled_items, bundled_outputs = sample
-    pd.testing.assert_frame_equal(items.reset_index(drop=True), bundled_items, check_dtype=False)
+    pd.testing.assert_frame_equal(  # exact: strings and integers from a file round trip
+        items.reset_index(drop=True), bundled_items, check_dtype=False
+    )
     assert outputs["raw"].fillna("").tolist() == bundled_outputs["raw"].fillna("").tolist()
     assert (
         outputs[["generator", "task", "validator"]].values.tolist()

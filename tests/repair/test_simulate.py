@@ -48,8 +48,8 @@ def test_same_seed_same_text_other_seed_other_text(small):
     a = simulate_validator_outputs(items, labels, seed=11, progress=False)
     b = simulate_validator_outputs(items, labels, seed=11, progress=False)
     c = simulate_validator_outputs(items, labels, seed=12, progress=False)
-    pd.testing.assert_frame_equal(a.outputs, b.outputs)
-    pd.testing.assert_frame_equal(a.truth, b.truth)
+    pd.testing.assert_frame_equal(a.outputs, b.outputs)  # exact: same seed, same path
+    pd.testing.assert_frame_equal(a.truth, b.truth)  # exact: same seed, same path
     assert not a.outputs["raw"].equals(c.outputs["raw"])
 
 

@@ -30,9 +30,11 @@ def run_cli(argv: list[str]) -> int:
 
 def test_registry_dispatches_by_name(fixtures: Path) -> None:
     result = import_judgments("mt_bench", fixtures / "mt_bench_gpt-4_single.jsonl", threshold=8)
-    assert result.threshold_used == 8.0
+    assert result.threshold_used == 8.0  # exact: a threshold passed through as given
     assert result.source_format == "mt_bench"
-    assert IMPORTERS["mt_bench"].default_threshold == 7.0
+    assert (
+        IMPORTERS["mt_bench"].default_threshold == 7.0  # exact: a threshold passed through as given
+    )
 
 
 def test_registry_refuses_unknown_format_and_foreign_option(fixtures: Path) -> None:

@@ -113,10 +113,10 @@ def test_numeric_scores_use_the_threshold(tmp_path: Path) -> None:
     path.write_text(json.dumps(log_with_values([0.2, 0.5, 0.9, 1, 0, True])))
     default = read_inspect_log(path)
     assert default.judgments["label"].tolist() == [0, 1, 1, 1, 0, 1]
-    assert default.threshold_used == 0.5
+    assert default.threshold_used == 0.5  # exact: a threshold passed through as given
     strict = read_inspect_log(path, threshold=0.95)
     assert strict.judgments["label"].tolist() == [0, 0, 0, 1, 0, 1]
-    assert strict.threshold_used == 0.95
+    assert strict.threshold_used == 0.95  # exact: a threshold passed through as given
 
 
 def test_binary_scores_need_no_threshold(tmp_path: Path) -> None:

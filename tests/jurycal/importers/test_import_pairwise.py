@@ -42,7 +42,7 @@ ALPACA_EXPECTED = [
 def test_alpaca_eval_reads_into_exact_rows(fixtures: Path) -> None:
     result = read_alpaca_eval_annotations(fixtures / "alpaca_eval_annotations.json")
     assert rows(result.judgments) == ALPACA_EXPECTED
-    assert result.threshold_used == 0.5
+    assert result.threshold_used == 0.5  # exact: a threshold passed through as given
     assert result.unknown_fields == ("annotation.length_bucket",)
     assert "1 draws read as missing" in result.notes
 
@@ -103,7 +103,7 @@ def test_mt_bench_reads_into_exact_rows(fixtures: Path) -> None:
     files = [fixtures / "mt_bench_gpt-4_single.jsonl", fixtures / "mt_bench_gpt-4_pair.jsonl"]
     result = read_mt_bench_judgments(files)
     assert rows(result.judgments) == MT_EXPECTED
-    assert result.threshold_used == 7.0
+    assert result.threshold_used == 7.0  # exact: a threshold passed through as given
     notes = " | ".join(result.notes)
     assert "1 pairwise inconsistent verdicts read as missing" in notes
     assert "1 unparsed ratings (-1) read as missing" in notes

@@ -233,7 +233,10 @@ def test_arena_battles_are_human_votes() -> None:
 
 def test_arena_battles_as_a_judge_and_with_human_votes_check_together(tmp_path: Path) -> None:
     judge = read_arena_battles(ARENA, validator="my-judge").verdicts
-    assert judge["position"].eq("ab").all() and judge["validator"].eq("my-judge").all()
+    assert (
+        judge["position"].eq("ab").all()  # exact: strings
+        and judge["validator"].eq("my-judge").all()  # exact: strings
+    )
     human = read_arena_battles(ARENA).human
     table = check_pairwise(judge, human)
     assert table.n_labels == 5

@@ -60,7 +60,7 @@ def test_promptfoo_threshold_reads_scores(fixtures: Path) -> None:
     result = read_promptfoo_results(fixtures / "promptfoo_results.json", threshold=0.85)
     # scores in the fixture: 1, 0.9, 0.3, (grader error), 0.8, 0.4
     assert result.judgments["label"].tolist() == [1, 1, 0, pd.NA, 0, 0]
-    assert result.threshold_used == 0.85
+    assert result.threshold_used == 0.85  # exact: a threshold passed through as given
 
 
 def test_promptfoo_items_by_vars_hash(fixtures: Path) -> None:
@@ -148,7 +148,7 @@ def test_deepeval_threshold_reads_scores(fixtures: Path) -> None:
     path = fixtures / "deepeval_latest_test_run.json"
     result = read_deepeval_run(path, threshold=0.95, generator="g")
     assert result.judgments["label"].tolist() == [0, 1, 0, pd.NA]
-    assert result.threshold_used == 0.95
+    assert result.threshold_used == 0.95  # exact: a threshold passed through as given
 
 
 def test_deepeval_rejects_other_files_by_name(fixtures: Path) -> None:

@@ -22,7 +22,7 @@ def test_counts_count_valid_and_labelled_and_skip_missing():
     assert counts.n_valid.loc["g1", "v1"] == 1 and counts.n_labelled.loc["g1", "v1"] == 2
     assert counts.n_labelled.loc["g1", "v2"] == 0  # never run: absent
     assert np.isnan(counts.rates.loc["g1", "v2"])
-    assert counts.rates.loc["g2", "v2"] == 1.0
+    assert counts.rates.loc["g2", "v2"] == 1.0  # exact: integer counts and their share
 
 
 def test_all_missing_pair_is_kept_as_an_absent_cell():
@@ -97,10 +97,10 @@ def test_chunked_counting_equals_counting_at_once(rows, n_chunks):
     whole = counts_from_judgments(table)
     chunks = np.array_split(np.arange(len(table)), n_chunks)
     summed = sum(counts_from_judgments(table.iloc[idx]) for idx in chunks if len(idx))
-    pd.testing.assert_frame_equal(
+    pd.testing.assert_frame_equal(  # exact: integer counts and their share
         summed.n_valid.loc[whole.generators, whole.validators], whole.n_valid
     )
-    pd.testing.assert_frame_equal(
+    pd.testing.assert_frame_equal(  # exact: integer counts and their share
         summed.n_labelled.loc[whole.generators, whole.validators], whole.n_labelled
     )
     assert int(whole.n_labelled.to_numpy().sum()) == int(table["label"].notna().sum())

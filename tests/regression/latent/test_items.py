@@ -50,7 +50,9 @@ def test_unit_weights_reproduce_counts_and_anchors_exactly():
     data = _data(result)  # built from counts_from_judgments and Anchors.from_human_labels
     (replicate,) = item_replicates(data, items, np.ones((1, items.n_items)))
     for name in ARRAYS:
-        np.testing.assert_array_equal(getattr(replicate, name), getattr(data, name), err_msg=name)
+        np.testing.assert_array_equal(  # exact: same seed, same path
+            getattr(replicate, name), getattr(data, name), err_msg=name
+        )
     assert data.g_n[0] == 41  # the unjudged human-labelled item counts in the precision anchor
 
 
@@ -158,7 +160,7 @@ def test_same_seed_same_interval():
     a = result.interval(0.1, method="items", n_boot=20, seed=11)
     b = result.interval(0.1, method="items", n_boot=20, seed=11)
     c = result.interval(0.1, method="items", n_boot=20, seed=12)
-    pd.testing.assert_frame_equal(a, b)
+    pd.testing.assert_frame_equal(a, b)  # exact: same seed, same path
     assert not np.allclose(a[["low", "high"]].to_numpy(), c[["low", "high"]].to_numpy())
     assert ((a.low <= a.estimate + 1e-9) & (a.estimate <= a.high + 1e-9)).all()
     upper = result.interval(0.1, method="items", n_boot=20, seed=11, alternative="less")

@@ -26,6 +26,7 @@ ANNOTATED = list(ANNOTATED_GENERATORS)
 FAST_SIZES = (0, 2)
 
 
+@pytest.mark.float_sensitive
 @pytest.mark.slow  # ~3 s a level: the one check in the unit run that paper_release() reproduces
 @pytest.mark.parametrize("level", ["none", "feedback+lines+labels"])
 def test_paper_release_reproduces_the_released_leave_s_out_errors(level, benchmark):
@@ -80,7 +81,7 @@ def test_judgments_input_with_a_batched_torch_model():
     )
     assert len(table) == 15 * 3
     fits = table[table.method == "likelihood"]
-    assert fits.converged.all() and fits.n_held_out.eq(4).all()
+    assert fits.converged.all() and fits.n_held_out.eq(4).all()  # exact: integer counts
 
 
 def test_likelihood_beats_the_paper_loss_where_the_model_holds():

@@ -47,6 +47,7 @@ def test_torch_matches_scipy_on_simulated_worlds(observed):
     np.testing.assert_allclose(torch_fit.theta, scipy_fit.theta, atol=1e-4)
 
 
+@pytest.mark.float_sensitive
 @pytest.mark.slow  # stays: 12 paper-loss fits, the one check of torch's L-BFGS on the RMSE kink
 def test_torch_paper_loss_stops_near_scipy_on_the_paper_matrix():
     """The paper loss's estimate is where the optimiser stops on its RMSE kink, so the backends

@@ -143,6 +143,7 @@ def test_diagnostics_say_where_the_estimate_rests():
     assert result.diagnostics().drop(index=cal)["follows_judges"].median() > 0.7
 
 
+@pytest.mark.float_sensitive
 def test_add_generators_matches_a_fit_on_all_rows():
     world = transfer_world("random", seed=2, n_generators=8, n_validators=6, n_items=300)
     cal = list(world.annotated[:3])
@@ -152,7 +153,8 @@ def test_add_generators_matches_a_fit_on_all_rows():
     part = TransferModel().fit(rates.loc[first], n.loc[first], anchors=anchors)
     grown = TransferModel().add_generators(part, rates.loc[rest], n.loc[rest])
     full = TransferModel().fit(rates, n, anchors=anchors)
-    pd.testing.assert_series_equal(grown.precision, full.precision)
+    # adding generators to a fit against fitting them all at once: two routes
+    pd.testing.assert_series_equal(grown.precision, full.precision, check_exact=False, rtol=1e-10)
     with pytest.raises(ValueError, match="already in the fit"):
         TransferModel().add_generators(part, rates.loc[first[:1]], n.loc[first[:1]])
 

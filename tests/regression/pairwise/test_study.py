@@ -20,12 +20,16 @@ def study(benchmark):
 def test_world_is_seeded_and_its_truth_is_the_mean_human_score() -> None:
     world = pairwise_world(8, 1200, 200, seed=5)
     again = pairwise_world(8, 1200, 200, seed=5)
-    pd.testing.assert_frame_equal(world.verdicts, again.verdicts)
-    pd.testing.assert_frame_equal(world.human, again.human)
+    pd.testing.assert_frame_equal(  # exact: same seed, same path; integer counts
+        world.verdicts, again.verdicts
+    )
+    pd.testing.assert_frame_equal(  # exact: same seed, same path; integer counts
+        world.human, again.human
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         everyone = PairwiseModel(judges=False).fit_table(world.verdicts, world.votes)
-    pd.testing.assert_series_equal(
+    pd.testing.assert_series_equal(  # exact: same seed, same path; integer counts
         everyone.estimate.reindex(world.truth.index), world.truth, check_names=False
     )
     assert len(world.human) == 200 and world.human["item"].isin(world.votes["item"]).all()
@@ -84,7 +88,12 @@ def test_arena_study_machinery(study) -> None:
 def test_arena_like_world_matches_the_real_set(study) -> None:
     verdicts, human, votes = study.arena_like_world(0)
     assert len(votes) == 15_000 and len(human) == 1_000 and (verdicts["position"] == "ab").all()
-    assert verdicts.groupby("validator").size().eq(15_000).all()  # every judge on every battle
+    assert (
+        verdicts.groupby("validator")  # exact: same seed, same path; integer counts
+        .size()
+        .eq(15_000)
+        .all()
+    )  # every judge on every battle
     judges = study.describe_arena_like(verdicts, votes)
     assert 0.83 < judges.loc["judge-1", "a"] < 0.9  # the real set's 86 %
     assert judges.loc["judge-2", "b"] > judges.loc["judge-2", "a"] + 0.1  # leans to b

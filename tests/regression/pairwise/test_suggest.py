@@ -69,7 +69,7 @@ def test_exact_budget_never_a_voted_battle_and_seeded(objective: str) -> None:
     assert not set(picks["item"]) & set(held["item"])
     assert not picks["item"].duplicated().any()
     assert picks["inclusion_probability"].between(0, 1, inclusive="right").all()
-    pd.testing.assert_frame_equal(picks, suggest(3))
+    pd.testing.assert_frame_equal(picks, suggest(3))  # exact: same seed, same path
     assert not picks.equals(suggest(4))
 
 
@@ -230,7 +230,9 @@ def test_without_pilot_votes_the_draw_narrows_the_win_rates_and_says_so() -> Non
     with pytest.warns(ObjectiveWarning, match="no human votes yet.*objective 'win rates'"):
         picks = suggest_labels(WORLD.verdicts, None, 40, **undecided)
     assert picks.attrs["objective"] == "win rates"
-    pd.testing.assert_frame_equal(picks, suggest_labels(WORLD.verdicts, None, 40, seed=2))
+    pd.testing.assert_frame_equal(  # exact: same seed, same path
+        picks, suggest_labels(WORLD.verdicts, None, 40, seed=2)
+    )
     with pytest.warns(ObjectiveWarning, match=r"fewer than three human votes \(first 'g0"):
         suggest_labels(WORLD.verdicts, WORLD.votes.iloc[:4], 40, **undecided)
     held = held_votes(0, 60)

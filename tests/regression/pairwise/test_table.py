@@ -54,11 +54,22 @@ def test_small_table_is_encoded_battle_by_battle() -> None:
     assert table.battle.tolist() == [0, 0, 0, 1, 2, 2]
     # row 1 listed y-x: turned to x-y, its "a" (y) becomes a score 0 for x, its position "ba"
     assert table.score.tolist()[:4] == [1.0, 0.0, 0.5, 0.0]
-    assert np.isnan(table.score[4]) and table.score[5] == 0.0
+    assert (
+        np.isnan(table.score[4])
+        and table.score[5]  # exact: scores 0, 0.5, 1 and probabilities as given; mirrored by 1 - x
+        == 0.0
+    )
     assert table.position.tolist() == [0, 1, 0, 0, 1, 1]
     # the human "b" on y-x is a win for x, the battle's generator_a
-    assert table.human[0] == 1.0
-    assert np.isnan(table.human[1]) and table.human[2] == 0.5
+    assert (
+        table.human[0]  # exact: scores 0, 0.5, 1 and probabilities as given; mirrored by 1 - x
+        == 1.0
+    )
+    assert (
+        np.isnan(table.human[1])
+        and table.human[2]  # exact: scores 0, 0.5, 1 and probabilities as given; mirrored by 1 - x
+        == 0.5
+    )
     assert table.human_row.tolist() == [0, -1, 1]
     assert table.n_battles == 3 and table.n_verdicts == 6 and table.n_labels == 2
     # a uniform sample: 2 votes on 3 battles
@@ -106,7 +117,9 @@ def test_inclusion_probabilities_are_kept() -> None:
     verdicts, human = small()
     table = check_pairwise(verdicts, human.assign(inclusion_probability=[0.5, 1.0]))
     assert table.weighted
-    np.testing.assert_array_equal(table.inclusion_probability[[0, 2]], [0.5, 1.0])
+    np.testing.assert_array_equal(  # exact: scores 0, 0.5, 1 and probabilities as given; mirrored by 1 - x
+        table.inclusion_probability[[0, 2]], [0.5, 1.0]
+    )
 
 
 # -- bad input: one error, naming the row, column and value ---------------------------------
@@ -289,9 +302,15 @@ def test_mirroring_the_table_mirrors_every_battle(data: tuple[pd.DataFrame, pd.D
     assert mirrored.battle.tolist() == table.battle.tolist()
     assert mirrored.battles["generator_a"].tolist() == table.battles["generator_b"].tolist()
     assert mirrored.battles["generator_b"].tolist() == table.battles["generator_a"].tolist()
-    np.testing.assert_array_equal(mirrored.score, 1.0 - table.score)
-    np.testing.assert_array_equal(mirrored.position, 1 - table.position)
-    np.testing.assert_array_equal(mirrored.human, 1.0 - table.human)
+    np.testing.assert_array_equal(  # exact: scores 0, 0.5, 1 and probabilities as given; mirrored by 1 - x
+        mirrored.score, 1.0 - table.score
+    )
+    np.testing.assert_array_equal(  # exact: scores 0, 0.5, 1 and probabilities as given; mirrored by 1 - x
+        mirrored.position, 1 - table.position
+    )
+    np.testing.assert_array_equal(  # exact: scores 0, 0.5, 1 and probabilities as given; mirrored by 1 - x
+        mirrored.human, 1.0 - table.human
+    )
     assert mirrored.battles_per_generator().to_dict() == table.battles_per_generator().to_dict()
 
 
@@ -315,7 +334,9 @@ def test_every_input_row_is_accounted_for(data: tuple[pd.DataFrame, pd.DataFrame
         .map({"a": 1.0, "A>B": 1.0, "tie": 0.5, "b": 0.0, "model_b": 0.0})
         .to_numpy(dtype=float)
     )
-    np.testing.assert_array_equal(as_given, expected)
+    np.testing.assert_array_equal(  # exact: scores 0, 0.5, 1 and probabilities as given; mirrored by 1 - x
+        as_given, expected
+    )
     # every human vote sits on one battle, once
     assert table.n_labels == len(human)
     assert sorted(table.human_row[table.human_row >= 0].tolist()) == list(range(len(human)))

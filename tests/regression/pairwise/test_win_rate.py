@@ -92,13 +92,20 @@ def test_judges_that_say_nothing_give_the_human_votes_alone() -> None:
     )
 
 
+@pytest.mark.float_sensitive
 def test_judges_off_is_the_votes_alone_with_the_same_joint_error() -> None:
     verdicts, human, _ = world(9)
     alone = PairwiseModel(judges=False).fit_table(verdicts, human)
     silent = PairwiseModel().fit_table(verdicts.assign(verdict="tie"), human)
-    assert alone.method == "labels_only" and alone.lam.eq(0).all()
-    pd.testing.assert_series_equal(alone.estimate, silent.estimate)
-    pd.testing.assert_frame_equal(alone.covariance, silent.covariance)
+    assert (
+        alone.method == "labels_only"
+        and alone.lam.eq(0).all()  # exact: lam 0 and a bound clipped to 1 by construction
+    )
+    # the labels-only path against the tuned path at lam 0: other sums, same values
+    pd.testing.assert_series_equal(alone.estimate, silent.estimate, check_exact=False, rtol=1e-12)
+    pd.testing.assert_frame_equal(
+        alone.covariance, silent.covariance, check_exact=False, rtol=1e-12
+    )
     np.testing.assert_allclose(alone.se, alone.se_labels_only)
     # a battle counts for both its generators: their errors are correlated (the difference
     # coverage test checks these terms)
@@ -148,7 +155,15 @@ def test_the_result_keeps_the_contract() -> None:
     assert (interval["low"] <= interval["estimate"]).all() and (
         interval["estimate"] <= interval["high"]
     ).all()
-    assert fit.interval(0.1, alternative="greater")["high"].eq(1.0).all()
+    assert (
+        fit.interval(  # exact: lam 0 and a bound clipped to 1 by construction
+            0.1, alternative="greater"
+        )[  # exact: lam 0 and a bound clipped to 1 by construction
+            "high"
+        ]
+        .eq(1.0)
+        .all()
+    )
     assert interval["n_labels"].sum() == 2 * len(human)  # a vote counts for both generators
     assert isinstance(fit.joint_error(), JointError)
     assert isinstance(fit.summary(), Summary) and "Win rates" in fit.summary().as_text()

@@ -49,7 +49,9 @@ def test_rg_estimate_limits_and_clipping():
     p = np.array([0.0, 0.2, 0.5, 1.0])
     np.testing.assert_allclose(rg_estimate(p, 1.0, 1.0), p)
     # p_hat below 1 - TNR or above TPR is clipped to [0, 1]
-    np.testing.assert_array_equal(rg_estimate([0.1, 0.95], 0.9, 0.7), [0.0, 1.0])
+    np.testing.assert_array_equal(  # exact: clipped to [0, 1] by construction
+        rg_estimate([0.1, 0.95], 0.9, 0.7), [0.0, 1.0]
+    )
     # J <= 0: not identified, NaN (not an exception)
     assert np.isnan(rg_estimate(0.5, 0.5, 0.5))
     assert np.isnan(rg_estimate(0.5, 0.3, 0.4))
@@ -97,7 +99,7 @@ def test_rg_interval_one_sided():
     low2, high2 = rg_interval(0.66, 0.9, 0.7, 1000, 100, 100)
     low_less, high_less = rg_interval(0.66, 0.9, 0.7, 1000, 100, 100, alternative="less")
     low_gr, high_gr = rg_interval(0.66, 0.9, 0.7, 1000, 100, 100, alternative="greater")
-    assert low_less == 0.0 and high_gr == 1.0
+    assert low_less == 0.0 and high_gr == 1.0  # exact: clipped to [0, 1] by construction
     # a one-sided 95 % bound uses z_0.95 < z_0.975: tighter than the two-sided end
     assert high_less < high2 and low_gr > low2
     assert low_gr < rg_estimate(0.66, 0.9, 0.7) < high_less
