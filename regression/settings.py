@@ -33,6 +33,8 @@ class Interval(NamedTuple):
     ('a number in [0, 1]', True)
     >>> True in Interval(numbers.Integral, 0, None)  # a bool is not a count
     False
+    >>> float("nan") in Interval(numbers.Real, 0, None)
+    False
     """
 
     kind: type
@@ -44,6 +46,8 @@ class Interval(NamedTuple):
         if isinstance(value, bool) or not isinstance(value, self.kind):
             return False
         number = float(value)  # type: ignore[arg-type]  # a numbers.Real
+        if number != number:  # NaN lies in no interval (every comparison with it is False)
+            return False
         if self.low is not None and (
             number < self.low or (number == self.low and self.closed in ("right", "neither"))
         ):
