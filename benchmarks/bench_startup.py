@@ -5,7 +5,8 @@ Each is run as a fresh process (the median of several runs), beside ``python -c 
 the interpreter's own start, measured in the same run. The CLI imports a command's
 module only when that command is named, and ``regression`` loads its estimators on
 first use, so neither pays for pandas, scipy or torch up front; a command registers its
-options from :mod:`jurycal.cli.choices` and checks its files before its heavy imports, so
+options from the library's light option modules (:mod:`regression.registry`, ...) and
+checks its files before its heavy imports, so
 ``jurycal fit --help``, a usage error and a missing file answer as fast as ``jurycal --help``.
 """
 

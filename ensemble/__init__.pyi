@@ -9,13 +9,13 @@ from .metrics import EnsembleRates as EnsembleRates
 from .metrics import Proportion as Proportion
 from .metrics import ensemble_precision as ensemble_precision
 from .metrics import ensemble_rates as ensemble_rates
-from .rules import MISSING_POLICIES as MISSING_POLICIES
-from .rules import RULES as RULES
+from .options import METRICS as METRICS
+from .options import MISSING_POLICIES as MISSING_POLICIES
+from .options import RULES as RULES
 from .rules import VoteTally as VoteTally
 from .rules import default_threshold as default_threshold
 from .simulate import SimulatedVotes as SimulatedVotes
 from .simulate import simulate_votes as simulate_votes
-from .threshold import METRICS as METRICS
 from .threshold import ThresholdChoice as ThresholdChoice
 from .threshold import pick_threshold as pick_threshold
 from .threshold import sweep_thresholds as sweep_thresholds

@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from ensemble.options import RULES
+
 __all__ = [
-    "MISSING_POLICIES",
-    "RULES",
     "VoteTally",
     "check_missing",
     "check_rule",
@@ -24,11 +24,6 @@ __all__ = [
     "default_threshold",
     "labels_from_tally",
 ]
-
-#: The voting rules :func:`vote` knows.
-RULES = ("majority", "supermajority", "minority_veto")
-#: The missing-vote policies: ``None`` (the paper's) and ``"ignore"``.
-MISSING_POLICIES = (None, "ignore")
 
 
 @dataclass(frozen=True)

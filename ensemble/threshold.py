@@ -26,14 +26,12 @@ import numpy as np
 import pandas as pd
 
 from ensemble.metrics import align_human_labels, confusion_counts
+from ensemble.options import METRICS
 from ensemble.rules import VoteTally, check_missing, check_rule, labels_from_tally
 from ensemble.voting import read_votes
 from regression.checks import check_probability
 
-__all__ = ["METRICS", "ThresholdChoice", "pick_threshold", "sweep_thresholds"]
-
-#: The scores :func:`pick_threshold` can optimise.
-METRICS = ("max_abs_error", "mean_abs_error", "balanced_accuracy")
+__all__ = ["ThresholdChoice", "pick_threshold", "sweep_thresholds"]
 
 
 @dataclass(frozen=True)
@@ -162,7 +160,7 @@ def pick_threshold(
     votes: Any,
     human: Any,
     rule: str,
-    metric: str = "max_abs_error",
+    metric: str = METRICS[0],
     *,
     precision: pd.Series | None = None,
     missing: str | None = None,

@@ -22,6 +22,7 @@ from regression.errors import (
     MissingColumnError,
     MissingValueError,
 )
+from regression.registry import MAX_N_BOOT, MIN_N_BOOT
 
 __all__ = [
     "ALTERNATIVES",
@@ -56,10 +57,6 @@ JUDGMENT_COLUMNS = ("generator", "item", "validator", "label")
 #: Human labels: one row per labelled item.
 HUMAN_COLUMNS = ("generator", "item", "human")
 
-#: A bootstrap needs two replicates for a spread; fewer gives a zero-width interval.
-MIN_N_BOOT = 2
-#: More replicates than this cost memory without changing an interval's digits.
-MAX_N_BOOT = 1_000_000
 
 #: Everything that accepts randomness takes one of these; the same seed gives the same numbers.
 SeedLike = int | np.random.Generator | np.random.RandomState | None

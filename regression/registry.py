@@ -42,10 +42,43 @@ __all__ = [
     "SINGLE_JUDGE_DEFAULT",
     "SINGLE_JUDGE_METHODS",
     "TRANSFER_METHODS",
+    "BACKENDS",
+    "COMPARISON_N_BOOT",
+    "DEFAULT_N_BOOT",
+    "DEFAULT_RESTARTS",
+    "INTERVAL_METHODS",
+    "MAX_N_BOOT",
+    "MIN_N_BOOT",
+    "PAIRWISE_OBJECTIVES",
+    "SHARED_CALIBRATIONS",
     "Entry",
     "fit",
     "make_estimator",
 ]
+
+# The estimators' option vocabularies, declared here once (the registry imports nothing heavy,
+# so the CLI offers them without importing numpy) and used by the estimators themselves.
+#: The latent-trait fit's optimiser libraries (``LatentTraitModel(backend=)``; the first is
+#: the default).
+BACKENDS = ("scipy", "torch")
+#: A latent-trait fit's starts of the optimiser (section 5.2: 25), the default of ``n_restarts``.
+DEFAULT_RESTARTS = 25
+#: A latent-trait fit's interval methods (``LatentTraitResult.interval(method=)``; the first is
+#: the default).
+INTERVAL_METHODS = ("auto", "profile", "parametric", "nonparametric", "items")
+#: A latent-trait fit's bootstrap replicates unless told (``LatentTraitResult.interval(n_boot=)``).
+DEFAULT_N_BOOT = 200
+#: Whose calibration two models' comparison shares (``compare_models(shared_calibration=)``;
+#: the first is the default).
+SHARED_CALIBRATIONS = ("pooled", "a", "b")
+#: Bootstrap replicates of two models' comparison unless told (``compare_models(n_boot=)``).
+COMPARISON_N_BOOT = 10_000
+#: What the pairwise ``suggest_labels`` aims at (the first is the default).
+PAIRWISE_OBJECTIVES = ("win rates", "undecided pairs")
+#: A bootstrap needs two replicates for a spread; fewer gives a zero-width interval.
+MIN_N_BOOT = 2
+#: More replicates than this cost memory without changing an interval's digits.
+MAX_N_BOOT = 1_000_000
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from .simulate import SimulatedOutputs as SimulatedOutputs
 from .simulate import simulate_validator_outputs as simulate_validator_outputs
 from .switches import ALL as ALL
 from .switches import FEEDBACK as FEEDBACK
+from .switches import FUZZY_THRESHOLD as FUZZY_THRESHOLD
 from .switches import LABELS as LABELS
 from .switches import LINES as LINES
 from .switches import NONE as NONE

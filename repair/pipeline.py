@@ -28,7 +28,7 @@ from .matching import Matching, match_pairs, repair_names
 from .orphans import nothing_matched_message, orphan_reasons, orphan_table
 from .pairs import GENERATOR_ITEM_COLUMNS, VALIDATOR_OUTPUT_COLUMNS, AskedPairs, ask_pairs
 from .report import RepairReport, build_report
-from .switches import ALL, NONE, PARSING, Repair, check_repairs
+from .switches import ALL, FUZZY_THRESHOLD, NONE, PARSING, Repair, check_repairs
 
 __all__ = ["REPAIRED_COLUMNS", "repair_judgments"]
 
@@ -163,7 +163,7 @@ def repair_judgments(
     generator_items: pd.DataFrame,
     validator_outputs: pd.DataFrame,
     *,
-    fuzzy_threshold: float = 85,
+    fuzzy_threshold: float = FUZZY_THRESHOLD,
     repairs: Repair = ALL,
     label_policy: LabelPolicy | None = None,
     progress: bool = True,

@@ -14,6 +14,7 @@ import enum
 __all__ = [
     "ALL",
     "FEEDBACK",
+    "FUZZY_THRESHOLD",
     "LABELS",
     "LINES",
     "NONE",
@@ -22,6 +23,12 @@ __all__ = [
     "Repair",
     "check_repairs",
 ]
+
+
+#: How similar a response's text must be to an item's to match it unless told (rapidfuzz's
+#: score, 0 to 100); here, in a module that imports nothing heavy, so that ``jurycal repair``
+#: offers it without importing pandas.
+FUZZY_THRESHOLD = 85
 
 
 class Repair(enum.Flag):

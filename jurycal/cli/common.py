@@ -21,9 +21,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from jurycal.cli.choices import MAX_N_BOOT, MAX_THREADS, MIN_N_BOOT
 from jurycal.cli.commands import add_progress_options
 from jurycal.cli.errors import FileError, in_file
+from jurycal.counting.limits import MAX_THREADS
+from regression.registry import MAX_N_BOOT, MIN_N_BOOT
 
 if TYPE_CHECKING:
     from regression.results import Summary

@@ -6,7 +6,6 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jurycal.cli.choices import SHARED_CALIBRATIONS
 from jurycal.cli.common import (
     ALPHA_HELP,
     N_BOOT_HELP,
@@ -27,6 +26,7 @@ from jurycal.cli.reading import (
     read_input,
     refuse_duplicates,
 )
+from regression.registry import COMPARISON_N_BOOT, SHARED_CALIBRATIONS
 
 __all__ = ["Comparison", "compare_read", "read_comparison", "register", "run"]
 
@@ -73,12 +73,15 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--shared",
         choices=SHARED_CALIBRATIONS,
-        default="pooled",
+        default=SHARED_CALIBRATIONS[0],
         help="the shared calibration set beside model-specific ones: both models' items pooled "
         "(default), or model a's or b's alone",
     )
     parser.add_argument(
-        "--n-boot", type=n_boot_value, default=10_000, help=f"{N_BOOT_HELP} (default 10,000)"
+        "--n-boot",
+        type=n_boot_value,
+        default=COMPARISON_N_BOOT,
+        help=f"{N_BOOT_HELP} (default {COMPARISON_N_BOOT:,})",
     )
     parser.add_argument("--seed", type=int, default=0, help=SEED_HELP)
     parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)

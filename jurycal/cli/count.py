@@ -6,7 +6,6 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jurycal.cli.choices import DEFAULT_MEMORY_LIMIT, MAX_THREADS
 from jurycal.cli.common import (
     TABLE_FILE,
     add_command,
@@ -15,6 +14,7 @@ from jurycal.cli.common import (
     progress_setting,
     threads_value,
 )
+from jurycal.counting.limits import DEFAULT_MEMORY_LIMIT, MAX_THREADS
 
 if TYPE_CHECKING:
     import pandas as pd

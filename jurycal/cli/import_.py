@@ -15,9 +15,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from jurycal.cli.choices import IMPORTER_NAMES, ITEM_KEYS, PARTIAL_POLICIES
 from jurycal.cli.common import add_command, check_files, emit
 from jurycal.formats import table_format
+from jurycal.importers.names import IMPORTER_NAMES, ITEM_KEYS, PARTIAL_POLICIES
 
 __all__ = ["register", "run"]
 

@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jurycal.cli.choices import BACKENDS, INTERVAL_METHODS
 from jurycal.cli.common import (
     ALPHA_HELP,
     MAX_RESTARTS,
@@ -46,7 +45,14 @@ from jurycal.cli.reading import (
     vote_sources,
 )
 from jurycal.cli.report import REPORT_HELP
-from regression.registry import DEFAULT, REGISTRY
+from regression.registry import (
+    BACKENDS,
+    DEFAULT,
+    DEFAULT_N_BOOT,
+    DEFAULT_RESTARTS,
+    INTERVAL_METHODS,
+    REGISTRY,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -189,8 +195,13 @@ EXAMPLES = {
 }
 
 
-#: The defaults of the options of the likelihood and paper-loss fits.
-LIKELIHOOD_DEFAULTS = {"backend": "scipy", "restarts": 25, "interval": "auto", "n_boot": 200}
+#: The defaults of the options of the likelihood and paper-loss fits, as the registry declares them.
+LIKELIHOOD_DEFAULTS = {
+    "backend": BACKENDS[0],
+    "restarts": DEFAULT_RESTARTS,
+    "interval": INTERVAL_METHODS[0],
+    "n_boot": DEFAULT_N_BOOT,
+}
 #: The options that are estimator settings -> the setting (the rest are the result's options).
 SETTING_OF = {
     "backend": "backend",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from jurycal.cli.choices import METRICS, MISSING_POLICIES, RULES
+from ensemble.options import METRICS, MISSING_POLICIES, RULES
 from jurycal.cli.common import (
     add_command,
     add_files,
@@ -48,13 +48,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--metric",
         choices=METRICS,
-        default="max_abs_error",
+        default=METRICS[0],
         help="what the threshold minimises over the calibration generators (default "
-        "max_abs_error, in precision points as a fraction)",
+        f"{METRICS[0]}, in precision points as a fraction)",
     )
     parser.add_argument(
         "--missing",
-        choices=MISSING_POLICIES,
+        choices=[policy for policy in MISSING_POLICIES if policy],  # None: the default, no option
         help="ignore: apply the rule to the votes cast (default: a missing vote counts as neither)",
     )
     parser.set_defaults(handler=run)

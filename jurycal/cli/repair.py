@@ -6,7 +6,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from jurycal.cli.choices import PAPER_LEVELS
 from jurycal.cli.common import (
     TABLE_FILE,
     add_command,
@@ -18,6 +17,7 @@ from jurycal.cli.reading import (
     read_input,
     refuse_duplicates,
 )
+from repair.switches import FUZZY_THRESHOLD, PAPER_LEVELS
 
 __all__ = ["fuzzy_threshold_value", "register", "run"]
 
@@ -66,10 +66,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--fuzzy-threshold",
         type=fuzzy_threshold_value,
-        default=0.85,
+        default=FUZZY_THRESHOLD / 100,
         metavar="T",
         help="how similar a response's text must be to an item's to match it, a fraction in "
-        "(0, 1] (default 0.85; rapidfuzz's score / 100)",
+        f"(0, 1] (default {FUZZY_THRESHOLD / 100:g}; rapidfuzz's score / 100)",
     )
     parser.add_argument(
         "--report",
@@ -122,7 +122,6 @@ def run(args: argparse.Namespace) -> int:
     from repair import (
         ALL,
         GENERATOR_ITEM_COLUMNS,
-        PAPER_LEVELS,
         VALIDATOR_OUTPUT_COLUMNS,
         repair_judgments,
     )

@@ -22,7 +22,6 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jurycal.cli.choices import SUGGEST_OBJECTIVES
 from jurycal.cli.common import (
     ALPHA_HELP,
     SEED_HELP,
@@ -41,6 +40,7 @@ from jurycal.cli.reading import (
     read_votes,
     vote_sources,
 )
+from regression.registry import PAIRWISE_OBJECTIVES
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -117,7 +117,7 @@ def register(subparsers: Any) -> None:
             )
             parser.add_argument(
                 "--objective",
-                choices=SUGGEST_OBJECTIVES,
+                choices=PAIRWISE_OBJECTIVES,
                 default=None,
                 help="pairwise verdicts only: what the votes are drawn to narrow, 'win rates' "
                 "(default: the generators' win rates) or 'undecided pairs' (the differences "
@@ -243,7 +243,7 @@ def _suggest_pairwise(
             human,
             args.budget,
             generators=args.generator,
-            objective=args.objective or SUGGEST_OBJECTIVES[0],
+            objective=args.objective or PAIRWISE_OBJECTIVES[0],
             alpha=args.alpha,
             seed=args.seed,
         )

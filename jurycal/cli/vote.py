@@ -7,7 +7,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from jurycal.cli.choices import MISSING_POLICIES, RULES
+from ensemble.options import MISSING_POLICIES, RULES
 from jurycal.cli.common import (
     TABLE_FILE,
     add_command,
@@ -52,7 +52,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--missing",
-        choices=MISSING_POLICIES,
+        choices=[policy for policy in MISSING_POLICIES if policy],  # None: the default, no option
         help="ignore: apply the rule to the votes cast (default: a missing vote counts as neither)",
     )
     parser.add_argument(

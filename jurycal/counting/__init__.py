@@ -33,25 +33,6 @@ share), :mod:`~jurycal.counting.frames` (the user's engine, through narwhals),
 :mod:`~jurycal.counting.files` (files, through DuckDB).
 """
 
-from jurycal.counting.files import (
-    DEFAULT_MEMORY_LIMIT,
-    confusion_files,
-    count_files,
-    duckdb_message,
-    judgment_files,
-)
-from jurycal.counting.frames import confusion_frame, count_frame
-from jurycal.counting.labels import NULL_STRINGS
-from jurycal.counting.tally import MAX_REPORTED
+import lazy_loader
 
-__all__ = [
-    "DEFAULT_MEMORY_LIMIT",
-    "MAX_REPORTED",
-    "NULL_STRINGS",
-    "confusion_files",
-    "confusion_frame",
-    "count_files",
-    "count_frame",
-    "duckdb_message",
-    "judgment_files",
-]
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)

@@ -25,6 +25,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from jurycal.counting.labels import BAD, CODE, MISSING, NULL_STRINGS
+from jurycal.counting.limits import DEFAULT_MEMORY_LIMIT, MAX_THREADS
 from jurycal.counting.tally import (
     MAX_REPORTED,
     confusion_lazy,
@@ -37,16 +38,11 @@ from regression.checks import FALSE_STRINGS, HUMAN_COLUMNS, JUDGMENT_COLUMNS, TR
 from regression.data import Counts
 
 __all__ = [
-    "DEFAULT_MEMORY_LIMIT",
     "confusion_files",
     "count_files",
     "duckdb_message",
     "judgment_files",
 ]
-
-#: DuckDB's memory limit unless told otherwise: bounded, and faster than DuckDB's own
-#: default (80 % of memory) on the duplicate check, which then spills partitions to disk.
-DEFAULT_MEMORY_LIMIT = "1GB"
 
 
 def judgment_files(paths: str | Path | Sequence[str | Path]) -> list[str]:
@@ -221,11 +217,6 @@ def duckdb_message(exc: BaseException) -> str:
 
 
 _BAR = "{desc}: {percentage:3.0f}%|{bar}| {elapsed}"
-
-
-#: The most threads DuckDB is given: it starts them all at once, and past tens of thousands the
-#: process dies in the C library (exit 127, "cannot allocate memory for thread-local data").
-MAX_THREADS = 1024
 
 
 class _DuckDB:

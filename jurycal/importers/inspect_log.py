@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from jurycal.importers.names import PARTIAL_POLICIES
 from jurycal.importers.records import (
     PathsLike,
     VoteBook,
@@ -34,12 +35,10 @@ from jurycal.importers.result import ImportFormatError, ImportResult
 from jurycal.importers.zipped import read_member
 from repair.labels import DEFAULT_INVALID_SYNONYMS, DEFAULT_VALID_SYNONYMS, canonical_label_text
 
-__all__ = ["INSPECT_DEFAULT_THRESHOLD", "PARTIAL_POLICIES", "read_inspect_log"]
+__all__ = ["INSPECT_DEFAULT_THRESHOLD", "read_inspect_log"]
 
 #: Numeric scores between 0 and 1 are valid at or above this when no threshold is given.
 INSPECT_DEFAULT_THRESHOLD = 0.5
-#: How a partial grade ``P`` is read: as missing (default), as valid, or as invalid.
-PARTIAL_POLICIES = ("missing", "valid", "invalid")
 
 _EXPECTED = "an Inspect AI log (.eval zip with header.json, or JSON with 'eval' and 'samples')"
 _LOG_FIELDS = {

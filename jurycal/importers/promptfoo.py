@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from jurycal.importers.names import ITEM_KEYS
 from jurycal.importers.records import (
     PathsLike,
     VoteBook,
@@ -30,7 +31,7 @@ from jurycal.importers.records import (
 )
 from jurycal.importers.result import ImportFormatError, ImportResult
 
-__all__ = ["ITEM_KEYS", "MODEL_GRADED_ASSERTIONS", "read_promptfoo_results"]
+__all__ = ["MODEL_GRADED_ASSERTIONS", "read_promptfoo_results"]
 
 #: Assertion types graded by a model (a ``not-`` prefix inverts one and keeps it model-graded).
 MODEL_GRADED_ASSERTIONS = frozenset({
@@ -38,8 +39,6 @@ MODEL_GRADED_ASSERTIONS = frozenset({
     "answer-relevance", "context-faithfulness", "context-recall", "context-relevance",
     "conversation-relevance", "search-rubric", "trajectory:goal-success",
 })  # fmt: skip
-#: How items are keyed: by test index, or by a hash of the test's variables.
-ITEM_KEYS = ("test", "vars")
 
 _EXPECTED = "a promptfoo output file (promptfoo eval -o results.json) with results.results"
 _FILE_FIELDS = {"evalId", "results", "config", "shareableUrl", "metadata", "vars", "runtimeOptions"}

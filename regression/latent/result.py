@@ -26,11 +26,10 @@ from regression.latent.solver import (
     Solver,
 )
 from regression.ranking import Ranked
+from regression.registry import DEFAULT_N_BOOT, INTERVAL_METHODS
 from regression.results import JointError, Result, interval_frame, with_roles
 
 __all__ = ["INTERVAL_METHODS", "LatentTraitResult"]
-
-INTERVAL_METHODS = ("auto", "profile", "parametric", "nonparametric", "items")
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,7 +116,7 @@ class LatentTraitResult(Ranked, Result):
         alpha: float = 0.05,
         *,
         method: str | None = "auto",
-        n_boot: int = 200,
+        n_boot: int = DEFAULT_N_BOOT,
         seed: SeedLike = 0,
         alternative: str = "two-sided",
         quasi: bool = True,
@@ -257,7 +256,7 @@ class LatentTraitResult(Ranked, Result):
         self,
         *,
         method: str | None = None,
-        n_boot: int = 200,
+        n_boot: int = DEFAULT_N_BOOT,
         seed: SeedLike = 0,
         progress: bool | None = None,
     ) -> JointError:
@@ -335,7 +334,7 @@ class LatentTraitResult(Ranked, Result):
         return self.interval_covers()
 
     def interval_covers(
-        self, method: str = "auto", *, n_boot: int = 200, quasi: bool = True
+        self, method: str = "auto", *, n_boot: int = DEFAULT_N_BOOT, quasi: bool = True
     ) -> str:
         """What :meth:`interval` with these settings covers, in a sentence."""
         method = self.interval_method(method)
@@ -486,7 +485,7 @@ class LatentTraitResult(Ranked, Result):
             "No intervals were computed."
             if method is None
             else f"{1 - alpha:.0%} intervals: "
-            + self.interval_covers(method, n_boot=options.get("n_boot", 200))
+            + self.interval_covers(method, n_boot=options.get("n_boot", DEFAULT_N_BOOT))
             + ".",
         )
 

@@ -33,6 +33,7 @@ from regression.errors import ConvergenceWarning, MisfitWarning, UnidentifiedWar
 from regression.latent.data import LatentData, latent_data
 from regression.latent.losses import likelihood_loss, paper_loss, predicted_rates, split_theta
 from regression.progress import show_progress
+from regression.registry import BACKENDS, DEFAULT_RESTARTS
 from regression.settings import Interval, Options, Settings
 
 __all__ = [
@@ -52,7 +53,6 @@ __all__ = [
 
 LOSSES = ("likelihood", "paper")
 STARTS = ("paper", "released")
-BACKENDS = ("scipy", "torch")
 GRADIENTS = ("exact", "released")
 #: Parameters of the likelihood stay this far inside (0, 1) so that every log is finite.
 LIKELIHOOD_MARGIN = 1e-6
@@ -168,9 +168,9 @@ class Solver(Settings):
         *,
         loss: str = "likelihood",
         lambdas: tuple[float, float, float] = (2.0, 1.0, 10.0),
-        n_restarts: int = 25,
+        n_restarts: int = DEFAULT_RESTARTS,
         start: str | None = None,
-        backend: str = "scipy",
+        backend: str = BACKENDS[0],
         gradient: str = "exact",
         ftol: float | None = None,
         gtol: float | None = None,

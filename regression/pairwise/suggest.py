@@ -54,6 +54,7 @@ from regression.pairwise.result import FewVotesWarning, PairwiseWinRates
 from regression.pairwise.table import PairwiseTable, check_pairwise
 from regression.pairwise.win_rate import win_rates
 from regression.ranking.family import N_DRAWS, PairFamily, check_joint
+from regression.registry import PAIRWISE_OBJECTIVES as OBJECTIVES
 
 __all__ = [
     "OBJECTIVES",
@@ -70,7 +71,6 @@ __all__ = [
 #: The columns of :func:`suggest_labels`' table.
 SUGGESTED_COLUMNS = ("item", "generator_a", "generator_b", PROBABILITY_COLUMN)
 #: What :func:`suggest_labels` can minimise (the module docstring); the first is the default.
-OBJECTIVES = ("win rates", "undecided pairs")
 
 
 class ObjectiveWarning(JurycalWarning):

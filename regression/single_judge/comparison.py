@@ -39,6 +39,7 @@ from regression.checks import (
     check_probability,
     plain,
 )
+from regression.registry import COMPARISON_N_BOOT, SHARED_CALIBRATIONS
 from regression.single_judge.bootstrap import (
     BootstrapResult,
     bootstrap_warnings,
@@ -73,7 +74,6 @@ from regression.single_judge.tables import (
 __all__ = ["SHARED_CALIBRATIONS", "compare_models", "shared_calibration_bias"]
 
 #: Whose calibration a shared-calibration comparison uses: both models' pooled, A's or B's.
-SHARED_CALIBRATIONS = ("pooled", "a", "b")
 
 
 def shared_calibration_bias(theta_a: Any, tpr_a: Any, tnr_a: Any, tpr_b: Any, tnr_b: Any) -> Any:
@@ -365,8 +365,8 @@ def compare_models(
     alpha: float = 0.05,
     *,
     paired: bool = True,
-    shared_calibration: str = "pooled",
-    n_boot: int = 10_000,
+    shared_calibration: str = SHARED_CALIBRATIONS[0],
+    n_boot: int = COMPARISON_N_BOOT,
     seed: SeedLike = None,
     alternative: str = "two-sided",
     labels: tuple[str, str] = ("A", "B"),

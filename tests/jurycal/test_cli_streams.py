@@ -5,7 +5,6 @@ Each case of the issue's "Why" list is a test here; ``test_cli_hardening.py`` an
 ``test_cli_fuzz.py`` keep the older guarantees (no traceback, inputs never clobbered).
 """
 
-import importlib
 import json
 import re
 import subprocess
@@ -17,7 +16,6 @@ import pandas as pd
 import pytest
 
 from jurycal.cli import build_parser
-from jurycal.cli.choices import MIRRORS
 from jurycal.cli.commands import COMMANDS
 from regression.results import ROLES, Summary
 
@@ -289,12 +287,13 @@ def test_help_usage_errors_and_missing_files_import_nothing_heavy(argv):
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
 
 
-@pytest.mark.parametrize("name", sorted(MIRRORS))
-def test_the_choices_the_help_offers_are_the_librarys(name):
-    import jurycal.cli.choices as choices
+def test_the_import_formats_offered_are_the_importers():
+    """``jurycal import`` offers :data:`jurycal.importers.names.IMPORTER_NAMES` without importing
+    the readers; :data:`jurycal.importers.IMPORTERS` holds one reader for each, in that order."""
+    from jurycal.importers import IMPORTERS
+    from jurycal.importers.names import IMPORTER_NAMES
 
-    module, attribute, read = MIRRORS[name]
-    assert getattr(choices, name) == read(getattr(importlib.import_module(module), attribute))
+    assert tuple(IMPORTERS) == IMPORTER_NAMES
 
 
 # --- item 8: --help for every argument, units, examples; JSON keys as documented ----------------
