@@ -28,7 +28,7 @@ def dof_scale(n: float, parameters: int = 1, tuned: bool = False) -> float:
 
     Examples
     --------
-    >>> dof_scale(10), dof_scale(10, 1, tuned=True), dof_scale(2, 2)
+    >>> dof_scale(10), dof_scale(10, 1, tuned=True), dof_scale(2, 2)  # exact: one division
     (1.1111111111111112, 1.25, nan)
     """
     left = n - parameters - (1.0 if tuned else 0.0)

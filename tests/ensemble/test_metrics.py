@@ -65,6 +65,7 @@ def test_precision_grouped_by_the_generator_level_of_vote_output():
 
 def test_no_generator_gives_one_group():
     p = ensemble_precision(np.array([1.0, 0.0, 1.0, 1.0]))
+    # exact: a share of integer counts, one rounding
     assert p.generators == ("all",) and p.estimate.tolist() == [0.75]
 
 

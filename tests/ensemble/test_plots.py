@@ -43,9 +43,11 @@ def test_best_marker_sits_at_the_minimum():
     table = sweeps()["no missing"]
     fig = plot_threshold_sweep(table, "max_abs_error")
     line, marker = fig.axes[0].lines[:2]
+    # exact: the marker is placed at a plotted value
     assert marker.get_ydata()[0] == min(line.get_ydata())
     fig = plot_threshold_sweep(table, "balanced_accuracy")
     line, marker = fig.axes[0].lines[:2]
+    # exact: the marker is placed at a plotted value
     assert marker.get_ydata()[0] == max(line.get_ydata())
 
 

@@ -114,8 +114,8 @@ def test_pandas_in_pandas_out_index_kept():
     frame = frame.astype("Float64")  # nullable, pd.NA for missing
     out = vote(frame, "majority", 2)
     assert isinstance(out, pd.Series)
-    assert out.index.equals(frame.index)
-    assert out.tolist() == [1.0, 1.0, 0.0]
+    assert out.index.equals(frame.index)  # exact: the index's labels, no floats
+    assert out.tolist() == [1.0, 1.0, 0.0]  # exact: votes and labels are 0, 1 or NaN
 
 
 def judgments_table():
@@ -132,6 +132,7 @@ def judgments_table():
 def test_judgments_table_gives_generator_item_index():
     out = vote(judgments_table(), "majority", 2)
     assert out.index.names == ["generator", "item"]
+    # exact: votes and labels are 0, 1 or NaN
     assert out.to_dict() == {("g", 0): 1.0, ("g", 1): 0.0, ("h", 7): 0.0}
 
 

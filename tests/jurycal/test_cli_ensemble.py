@@ -74,4 +74,4 @@ def test_count_streams_the_judgments_into_cells(files, capsys):
     assert counts["n_labelled"].sum() == judgments["label"].notna().sum()
     expected = judgments.dropna(subset=["label"]).groupby(["generator", "validator"])["label"].sum()
     got = counts.set_index(["generator", "validator"])["n_valid"]
-    assert (got.sort_index() == expected.sort_index().astype(int)).all()
+    assert (got.sort_index() == expected.sort_index().astype(int)).all()  # exact: integer counts

@@ -208,11 +208,13 @@ def test_a_design_without_a_generator_is_the_design_of_the_smaller_tables(files)
         pd.testing.assert_frame_equal(  # exact: strings and integer counts
             dropped.items, smaller.items
         )
-        assert (dropped.votes == smaller.votes).all()
+        assert (dropped.votes == smaller.votes).all()  # exact: votes and labels are 0, 1 or NaN
         pd.testing.assert_series_equal(  # exact: strings and integer counts
             dropped.roles, smaller.roles
         )
+        # exact: validator names
         assert dropped.encoded.validators.equals(smaller.encoded.validators)
+        # exact: votes and labels are 0, 1 or NaN
         assert (dropped.encoded.label == smaller.encoded.label).all()
 
 

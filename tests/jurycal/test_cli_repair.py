@@ -33,6 +33,7 @@ def test_repair_writes_every_pair_and_reports(sample, capsys):
     assert payload["pairs"] == len(judgments) == len(expected)
     assert not judgments.duplicated(["generator", "item", "validator"]).any()
     merged = judgments.merge(expected, on=["generator", "item", "validator"])
+    # exact: votes and labels are 0, 1 or NaN
     assert (merged["label_x"].fillna(-1) == merged["label_y"].fillna(-1)).all()
     rows = pd.read_csv(report).set_index("validator")
     assert rows.loc["all", "rate_after"] < rows.loc["all", "rate_before"]

@@ -318,6 +318,7 @@ def test_fuzzy_threshold_is_a_fraction(value, run_cli):
 def test_fuzzy_threshold_reaches_the_library_as_its_percent():
     from jurycal.cli.repair import _percent
 
+    # exact: decimal arithmetic, set by construction
     assert [_percent(f) for f in (0.85, 0.9, 1.0, 0.07)] == [85.0, 90.0, 100.0, 7.0]
 
 

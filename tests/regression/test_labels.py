@@ -189,6 +189,7 @@ def test_default_gives_the_transfer_no_weight(bundled):
             == 0.0
         )
         assert combined.guarantee == "labels and votes: valid for any transfer bias"
+        # exact: no weight: the labels-and-votes estimate itself
         assert combined.bounds() == base.bounds()
     judgments, human = bundled
     result = TransferModel().fit_table(judgments, _partial(human, "gpt-4o", 50))
@@ -270,8 +271,11 @@ def test_plan_is_labels_and_votes_alone(strong):
     plan = plan_labels(strong.judgments, labels, 0.06)
     q = predict_generator(label_design(strong.judgments, labels), "g1")[0]
     row = plan.loc["g1"]
+    # exact: the plan calls labels_needed on the same q
     assert row["uniform"] == labels_needed(q, 0.06, "uniform")
+    # exact: the plan calls labels_needed on the same q
     assert row["active"] == labels_needed(q, 0.06, "active")
+    # exact: the plan calls simulated_width on the same q, same seed
     assert row["width_now"] == simulated_width(q, 30, "uniform")
 
 

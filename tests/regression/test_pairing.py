@@ -76,7 +76,7 @@ def test_the_correlation_is_the_shared_items_correlation_scaled_by_their_share()
     got = paired_precision_correlation(labels, ["a", "b"])
     rho = np.corrcoef(a[:30], b[:30])[0, 1]
     assert got.loc["a", "b"] == pytest.approx(rho * 30 / np.sqrt(50 * 40))
-    assert got.loc["b", "a"] == got.loc["a", "b"]
+    assert got.loc["b", "a"] == got.loc["a", "b"]  # exact: symmetric by assignment
     assert np.diag(got) == pytest.approx([1.0, 1.0])
 
 

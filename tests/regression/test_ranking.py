@@ -57,7 +57,7 @@ def test_a_shared_error_cancels_in_differences():
     # 1-point gaps are decided though each level is known to +-4 points
     assert (table["decided"] != "undecided").all()
     ranks = rank_sets(joint([0.90, 0.91, 0.93, 0.96], covariance))
-    assert (ranks["low_rank"] == ranks["high_rank"]).all()
+    assert (ranks["low_rank"] == ranks["high_rank"]).all()  # exact: integer ranks
     assert list(ranks.index) == ["g3", "g2", "g1", "g0"]
     bonferroni = bonferroni_rank_sets(
         pd.DataFrame(
@@ -205,7 +205,7 @@ def test_the_transfer_joint_error_keeps_the_marginal_intervals():
     # the interval's scale (and the labels' small share): no more certain than the interval
     assert scale == pytest.approx(result.estimate.se[unlabelled.to_numpy()], rel=0.02)
     assert (scale >= result.estimate.se[unlabelled.to_numpy()] * (1 - 1e-12)).all()
-    assert error.df == result.estimate.df
+    assert error.df == result.estimate.df  # exact: the degrees of freedom passed through
     residuals = result.loo_errors["transfer"]
     pairs = compare(error)
     both = pairs["generator_a"].map(interval["role"]).eq(  # exact: same seed, same path; strings
@@ -226,6 +226,7 @@ def test_the_transfer_joint_error_keeps_the_marginal_intervals():
 def test_the_degrees_of_freedom_can_be_replaced_for_an_ablation():
     _, result = world_fit()
     own, normal = result.joint_error(), result.joint_error(df=np.inf)
+    # exact: the degrees of freedom passed through
     assert own.df == result.estimate.df and normal.df == np.inf
     assert normal.covariance.to_numpy() == pytest.approx(own.covariance.to_numpy())
     # a normal scale has lighter tails: narrower simultaneous intervals wherever the transfer

@@ -204,6 +204,7 @@ def test_the_pair_table_shows_the_decisions_the_rank_sets_rest_on(name, error):
     assert single.procedure == "single-step" and {"low", "high"} <= set(single.pairs)
     # the single-step decides a subset of what the step-down decides
     said = single.pairs["decided"] != "undecided"
+    # exact: decided is a truth value
     assert (single.pairs.loc[said, "decided"] == board.pairs.loc[said, "decided"]).all()
     with pytest.raises(ValueError, match="pairs \\('both'\\) must be one of"):
         leaderboard(_Result(error), pairs="both")

@@ -64,6 +64,7 @@ def test_the_one_line_entry_fits_the_default_estimator():
             world.judgments, world.human_labels, estimator="likelihood", n_restarts=1
         )
     assert isinstance(result, TransferResult)
+    # exact: one code path: fit makes the same TransferModel and calls fit_table
     assert result.precision.equals(direct.precision)
     assert isinstance(latent, LatentTraitResult) and latent.loss_name == "likelihood"
 

@@ -66,7 +66,9 @@ def test_invented_policy_is_configurable(policy, expected):
 
 def test_custom_synonyms_are_canonicalised():
     policy = LabelPolicy(valid=frozenset({"Valid", "Looks Good!"}), invalid=frozenset({"invalid"}))
+    # exact: labels set by the policy
     assert normalise_label("looks good", policy)[:2] == (1.0, "synonym")
+    # exact: labels set by the policy
     assert normalise_label("correct", policy)[:2] == (0.0, "invented")
 
 

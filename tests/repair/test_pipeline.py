@@ -54,7 +54,8 @@ def check_accounting(
     item_keys = pd.MultiIndex.from_frame(items[["generator", "item"]])
     judged_items = item_keys.isin(pd.MultiIndex.from_frame(judgments[["generator", "item"]]))
     unasked = item_keys.isin(pd.MultiIndex.from_frame(report.unasked_items[["generator", "item"]]))
-    assert (judged_items != unasked).all()  # every item in exactly one of the two
+    # exact: item names (every item in exactly one of the two)
+    assert (judged_items != unasked).all()
     assert report.by_validator["pairs"].sum() == report.n_pairs
     assert report.by_validator["missing_after"].sum() == failed.sum()
     assert report.failures["after"].sum() == failed.sum()
@@ -193,8 +194,9 @@ def test_the_papers_four_levels_and_parsing(level, missing):
     repairs = ALL if level == "all" else PAPER_LEVELS[level]
     judgments, report = run(_level_responses(), repairs=repairs)
     assert judgments["label"].isna().sum() == missing
+    # exact: a share of integer counts, one rounding
     assert report.missing_rate_after == missing / 12
-    assert report.missing_rate_before == 9 / 12
+    assert report.missing_rate_before == 9 / 12  # exact: a share of integer counts, one rounding
     assert (judgments.loc["silent", "repair"] == "missing_output").all()
     assert judgments.loc["clean", "label"].tolist() == [1, 1, 0]
 

@@ -39,8 +39,9 @@ def test_clean_responses_are_the_prompt_format_and_carry_the_labels(small):
     assert len(merged) == len(labels)
     assert (merged["label"].isna() == merged["label_true"].isna()).all()  # a missing vote: no entry
     voted = merged["label_true"].notna()
+    # exact: votes and labels are 0, 1 or NaN
     assert (merged.loc[voted, "label"] == merged.loc[voted, "label_true"]).all()
-    assert (merged["recoverable"] == voted).all()
+    assert (merged["recoverable"] == voted).all()  # exact: truth values
 
 
 def test_same_seed_same_text_other_seed_other_text(small):
@@ -50,6 +51,7 @@ def test_same_seed_same_text_other_seed_other_text(small):
     c = simulate_validator_outputs(items, labels, seed=12, progress=False)
     pd.testing.assert_frame_equal(a.outputs, b.outputs)  # exact: same seed, same path
     pd.testing.assert_frame_equal(a.truth, b.truth)  # exact: same seed, same path
+    # exact: other seeds draw other outputs: a difference, not a rounding
     assert not a.outputs["raw"].equals(c.outputs["raw"])
 
 

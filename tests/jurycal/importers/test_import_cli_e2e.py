@@ -110,8 +110,10 @@ def test_round_trip_from_an_inspect_log_to_a_report(fixtures: Path, tmp_path: Pa
     assert isinstance(labels, pd.Series)  # indexed by (generator, item)
     # By hand, the majority of the votes cast per item: 7#1 missing + P (valid) -> 1; 8#1 I + N
     # (missing) -> 0; paris#1 C + C -> 1; paris#2 I + I -> 0.
+    # exact: votes and labels are 0, 1 or NaN
     assert labels.sort_index().tolist() == [1.0, 0.0, 1.0, 0.0]
     precision = ensemble_precision(labels)
+    # exact: a share of integer counts, one rounding
     assert precision.to_frame()["estimate"].tolist() == [0.5]
     counts = counts_from_judgments(judgments)
     assert int(counts.n_labelled.to_numpy().sum()) == 6  # 8 votes, 2 without a verdict

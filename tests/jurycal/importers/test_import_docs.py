@@ -15,4 +15,5 @@ def test_the_python_example_runs() -> None:
     exec(compile(blocks[0], str(DOC), "exec"), namespace)
     precision = namespace["precision"]
     # paris 2 of 2 valid, rome 1 of 2 (no majority), oslo 1 of 1 cast: 2 of 3 items valid.
+    # exact: a share of integer counts, one rounding
     assert precision.to_frame()["estimate"].tolist() == [2 / 3]  # type: ignore[attr-defined]

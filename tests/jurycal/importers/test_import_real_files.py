@@ -133,7 +133,7 @@ def test_promptfoo_two_providers_one_prompt_are_named_by_provider() -> None:
         ("loud-gen", "1", lenient): 0, ("loud-gen", "1", strict): 0,
     }  # fmt: skip
     assert "2 deterministic assertions (not judges) skipped" in result.notes
-    assert set(result.judgments["score"]) == {1.0, 0.2}
+    assert set(result.judgments["score"]) == {1.0, 0.2}  # exact: scores as the file gives them
     assert result.judgments["explanation"].str.contains("grader: ").all()
     assert result.unknown_fields == ()
 
@@ -172,6 +172,7 @@ def test_deepeval_runs_of_several_models_import_together() -> None:
     }
     assert set(result.judgments["validator"]) == {"stub-judge-lenient", "stub-judge-strict"}
     row = result.judgments.iloc[0]
+    # exact: the score as the file gives it
     assert (row["score"], row["explanation"]) == (0.9, "stub-judge-lenient: correct and concise")
     assert [n for n in result.notes if "taken from the argument" in n] == [
         f"{files[2]}: generator not recorded; taken from the argument ('plain-gen')."
@@ -204,6 +205,7 @@ def test_alpaca_eval_one_annotator_per_model_votes_among_the_present() -> None:
         ]
         == 0.5
     )
+    # exact: votes and labels are 0, 1 or NaN; one code path
     assert vote(judgments, "majority").equals(labels)
     # the cot annotator's explanation is kept
     gpt4 = judgments[judgments["generator"] == "gpt4"]
@@ -219,6 +221,7 @@ def test_cli_vote_on_alpaca_eval_reports_absent_validators(
     assert main(["vote", str(out), "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     precision = {row["generator"]: row["estimate"] for row in payload["precision"]}
+    # exact: a share of integer counts, one rounding, through JSON (repr round trip)
     assert precision == {"Mixtral-8x7B-Instruct-v0.1": 0.5, "gpt4": 0.25}
     assert [row["absent"] for row in payload["validators_present"]] == [
         "alpaca_eval_cot_gpt4_turbo_fn",

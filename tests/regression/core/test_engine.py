@@ -54,6 +54,7 @@ def test_constant_prediction_gives_the_difference_estimator(seed, n, value):
         population=population,
         outcomes=outcomes,
     )
+    # exact: lam guarded to 0 or 1 by construction
     assert lam == (1.0 if np.ptp(outcomes) > 0 else 0.0)
     # judges that tell no unit from another: the outcomes stand alone
     flat = guarded_lam(
@@ -114,6 +115,7 @@ def test_labels_constant_prediction(seed, n, value):
     y = rng.integers(0, 2, n).astype(float)
     q_all = np.concatenate([np.full(n, value), rng.random(100)])
     est = ppi_design_mean(y, np.full(n, value), q_all)
+    # exact: lam guarded to 0 or 1 by construction
     assert est.lam == (1.0 if np.ptp(y) > 0 else 0.0)
 
 
@@ -145,6 +147,7 @@ def test_pairwise_generator_with_one_prediction_gets_the_guard(seed):
     verdicts, human = _one_prediction_board(seed)
     fit = win_rates(check_pairwise(verdicts, human))
     z_votes = human.loc[human["generator_a"] == "z", "human"]
+    # exact: lam guarded to 0 or 1 by construction
     assert fit.lam["z"] == (1.0 if z_votes.nunique() > 1 else 0.0)
 
 

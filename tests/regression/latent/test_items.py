@@ -87,6 +87,7 @@ def test_replicates_equal_a_brute_force_resampling_of_the_tables():
     items, keys = encode_items(encode_judgments(judgments, human), result.inputs.rates)
     data = _data(result)
     weights = draw_item_weights(items, 2, np.random.default_rng(7))
+    # exact: multinomial counts as floats: integer sums are exact
     assert (weights.sum(axis=1) == items.n_items).all()
     rates = result.inputs.rates
     rows, cols = data.rows, data.cols

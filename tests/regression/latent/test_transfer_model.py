@@ -243,6 +243,7 @@ def test_added_generators_keep_the_partially_labelled_estimates():
     counts = counts_from_judgments(world.judgments[world.judgments["generator"] == new])
     added = TransferModel().add_generators(base, counts.rates, counts.n_labelled.astype(float))
     assert added.partial is base.partial
+    # exact: the partially labelled estimates are base's, carried over
     assert added.precision[partial] == base.precision[partial]
     table = added.interval()
     assert table.loc[partial, "role"] == "partially labelled"

@@ -21,7 +21,9 @@ def test_columns_and_accounting() -> None:
     plan = plan_labels(WORLD.verdicts, HELD, 0.15)
     assert list(plan.columns) == COLUMNS
     assert plan.index.name == "generator" and set(plan.index) == set(WORLD.truth.index)
+    # exact: integer label counts
     assert (plan["uniform"] == plan["n_labels"] + plan["more_uniform"]).all()
+    # exact: integer label counts
     assert (plan["active"] == plan["n_labels"] + plan["more_active"]).all()
     assert (plan["active"] <= plan["uniform"]).all()
     assert (plan["uniform"] <= plan["n_battles"]).all()

@@ -53,7 +53,7 @@ def test_small_table_is_encoded_battle_by_battle() -> None:
     }
     assert table.battle.tolist() == [0, 0, 0, 1, 2, 2]
     # row 1 listed y-x: turned to x-y, its "a" (y) becomes a score 0 for x, its position "ba"
-    assert table.score.tolist()[:4] == [1.0, 0.0, 0.5, 0.0]
+    assert table.score.tolist()[:4] == [1.0, 0.0, 0.5, 0.0]  # exact: scores 0, 0.5, 1 as given
     assert (
         np.isnan(table.score[4])
         and table.score[5]  # exact: scores 0, 0.5, 1 and probabilities as given; mirrored by 1 - x
@@ -104,6 +104,7 @@ def test_alpaca_eval_numbers_are_read() -> None:
         "item": [1, 2, 3], "generator_a": "x", "generator_b": "y", "validator": "j",
         "verdict": [1, 2, 1.5],
     })  # fmt: skip
+    # exact: scores 0, 0.5, 1 as given
     assert check_pairwise(verdicts).score.tolist() == [1.0, 0.0, 0.5]
 
 
@@ -324,7 +325,7 @@ def test_every_input_row_is_accounted_for(data: tuple[pd.DataFrame, pd.DataFrame
     assert int(table.verdict_counts()[["a", "tie", "b", "none"]].to_numpy().sum()) == len(verdicts)
     # each row's battle holds the row's item and generators, and its verdict read from its side
     battle = table.battles.iloc[table.battle]
-    assert (battle["item"].to_numpy() == verdicts["item"].to_numpy()).all()
+    assert (battle["item"].to_numpy() == verdicts["item"].to_numpy()).all()  # exact: item names
     same = battle["generator_a"].to_numpy() == verdicts["generator_a"].to_numpy()
     swapped = battle["generator_a"].to_numpy() == verdicts["generator_b"].to_numpy()
     assert (same ^ swapped).all()

@@ -77,7 +77,9 @@ def test_undefined_replicates_count_against_the_interval():
     assert high == pytest.approx(np.quantile(np.r_[np.arange(101) / 100, [2] * 10], 0.95))
     assert low < 0.05 and high > 0.95
     # more than alpha/2 undefined: the interval reaches the limits
+    # exact: bounds clipped to the limits by construction
     assert percentile_interval(np.r_[0.5, 0.5, [np.nan] * 8], limits=(-1, 1)) == (-1.0, 1.0)
+    # exact: bounds clipped to the limits by construction
     assert percentile_interval([np.nan], limits=(-1, 1)) == (-1.0, 1.0)
     res = BootstrapResult(0.5, reps, limits=(-1, 2))
     assert res.n_invalid == 10 and res.bounds(0.1) == (low, high)

@@ -28,7 +28,7 @@ def test_fiedler_app_c_worked_example():
     # q0_A = 0.569 - 0.060 = 0.509 (Table 6), q1_A = (0.519 - 0.119) + 1 - 0.509 = 0.891.
     bias = shared_calibration_bias(0.738, tpr_a=0.891, tnr_a=0.509, tpr_b=0.950, tnr_b=0.569)
     assert bias == pytest.approx((0.738 * -0.119 + 0.060) / 0.519)
-    assert round(bias, 3) == -0.054
+    assert round(bias, 3) == -0.054  # exact: rounded to 3 decimals, off a rounding edge (-0.05361)
     # With Table 6's rounded rates (q1 0.887 / 0.947) the same formula gives -0.055.
     assert shared_calibration_bias(0.738, 0.887, 0.509, 0.947, 0.569) == pytest.approx(
         -0.0553, abs=5e-4

@@ -25,6 +25,7 @@ def test_youden_j_agresti_caffo_by_hand():
     assert res.bounds(res.alpha, res.alternative) == pytest.approx(
         (q1 + q0 - 1 - 1.959964 * se, q1 + q0 - 1 + 1.959964 * se), abs=1e-6
     )
+    # exact: bounds clipped to the limits by construction
     assert res.bounds(0.05, "less")[0] == -1.0
 
 

@@ -31,7 +31,7 @@ def test_calibration_table_from_labels_accepts_documented_forms():
 
 def test_calibration_table_rates():
     t = CalibrationTable(tp=45, fn=5, fp=15, tn=35)
-    assert (t.tpr, t.tnr) == (0.9, 0.7)
+    assert (t.tpr, t.tnr) == (0.9, 0.7)  # exact: a share of integer counts, one rounding
     assert t.youden_j == pytest.approx(0.6)
     assert (t + t).cells.tolist() == [90, 10, 30, 70]
 
@@ -65,7 +65,7 @@ def test_estimate_prevalence_matches_the_low_level_functions():
     res = estimate_prevalence(CAL, TEST)
     assert res.method == "rogan-gladen"
     assert (res.n, res.m1, res.m0) == (1000, 50, 50)
-    assert (res.tpr, res.tnr) == (0.9, 0.7)
+    assert (res.tpr, res.tnr) == (0.9, 0.7)  # exact: a share of integer counts, one rounding
     # (0.54 + 0.7 - 1) / 0.6 = 0.4
     assert res.estimate == pytest.approx(0.4) == rg_estimate(0.54, 0.9, 0.7)
     assert res.bounds(res.alpha, res.alternative) == pytest.approx(
@@ -96,6 +96,7 @@ def test_estimate_prevalence_matches_the_low_level_functions():
     assert res.ppi.bounds(res.ppi.alpha, res.ppi.alternative) == pytest.approx(
         list(np.clip(rows.bounds(rows.alpha, rows.alternative), 0, 1)), abs=1e-12
     )
+    # exact: one code path: the method picks the comparison's PPI++
     assert estimate_prevalence(CAL, TEST, method="ppi++").estimate == res.ppi.estimate
 
 
@@ -109,6 +110,7 @@ def test_input_forms_agree():
     ]:
         judge = "llm" if isinstance(test, pd.DataFrame) else "judge"
         res = estimate_prevalence(cal, test, judge=judge)
+        # exact: the same counts from each input form, one code path
         assert res.estimate == base.estimate and res.bounds(
             res.alpha, res.alternative
         ) == base.bounds(base.alpha, base.alternative)
@@ -129,6 +131,7 @@ def test_no_better_than_chance_warns_and_gives_zero_one():
     cal = CalibrationTable(tp=20, fn=30, fp=30, tn=20)  # TPR 0.4, TNR 0.4, J = -0.2
     res = estimate_prevalence(cal, TEST)
     assert np.isnan(res.estimate)
+    # exact: bounds clipped to the limits by construction
     assert res.bounds(res.alpha, res.alternative) == (0.0, 1.0)
     assert any("no better than chance" in w for w in res.warnings)
     assert "no better than chance" in str(res.summary())
@@ -195,6 +198,7 @@ def test_one_sided_report():
 
 def test_naive_estimate_alone():
     res = naive_estimate(["valid", "invalid", "valid", None])
+    # exact: a share of integer counts, one rounding
     assert (res.estimate, res.test.n, res.test.n_dropped) == (2 / 3, 3, 1)
     assert "ignores judge error" in res.covers
 
@@ -231,7 +235,8 @@ def test_a_two_item_calibration_gets_no_ppi_interval_as_narrow_as_the_naive_one(
     res = estimate_prevalence(([1, 0], [1, 0]), test, method="ppi++")
     naive_low, naive_high = res.naive.bounds(res.naive.alpha, res.naive.alternative)
     assert naive_high - naive_low < 0.07
-    assert res.bounds(res.alpha, res.alternative) == (0.0, 1.0)  # 0.6 -/+ 1.96 * 0.709, clipped
+    # exact: clipped to [0, 1] (0.6 -/+ 1.96 * 0.709)
+    assert res.bounds(res.alpha, res.alternative) == (0.0, 1.0)
     assert any(
         w.startswith("PPI++ calibration has m1 = 1 human-valid and m0 = 1") for w in res.warnings
     )

@@ -58,7 +58,7 @@ def test_matches_ppi_python_on_continuous_data_and_fixed_lam(seed):
     for lam in (0.0, 0.3, 1.0, 1.7):  # a fixed lam is used as given, not clipped
         res = ppi_mean(y, yhat, yhat_test, lam=lam)
         low, high = ppi_mean_ci(y, yhat, yhat_test, alpha=0.05, lam=lam)
-        assert res.lam == lam
+        assert res.lam == lam  # exact: a fixed lam is stored as given
         assert res.estimate == pytest.approx(
             float(np.ravel(ppi_mean_pointestimate(y, yhat, yhat_test, lam=lam))[0]), abs=1e-8
         )
