@@ -3,11 +3,10 @@ kernels (and SIMD loops) round differently.
 
 An exact comparison passes only with a ``# exact: <reason>`` pragma on the statement that holds
 it (any of its lines) or on a comment line right above that statement; in a docstring example, on
-its ``>>>`` line. The reason says why equality is
-structural: both sides from one code path on one input (a seed, a copy, a file round trip), integer
-counts or labels, a value clipped to a bound or set by construction, one correctly rounded
-operation. Values from two paths get a tolerance chosen from the computation instead (its comment
-says which).
+its ``>>>`` line. The reason says why equality is structural: both sides from one code path on
+one input (a seed, a copy, a file round trip), integer counts or labels, a value clipped to a
+bound or set by construction, one correctly rounded operation. Values from two paths get a
+tolerance chosen from the computation instead (its comment says which).
 
 What the check flags (:func:`exact_comparisons`), in ``tests/`` and in the examples of the four
 packages' docstrings:
@@ -52,18 +51,7 @@ CLOSE_CALLS = {
 }
 REDUCTIONS = {"all", "any"}
 #: calls that make no float: each element's truth, a length, a cast to int or str
-NOT_FLOAT_CALLS = {
-    "isna",
-    "notna",
-    "isnull",
-    "notnull",
-    "isnan",
-    "isfinite",
-    "isin",
-    "len",
-    "int",
-    "str",
-}
+NOT_FLOAT_CALLS = set("isna notna isnull notnull isnan isfinite isin len int str".split())
 FLOAT_CASTS = {"float", "float64", "float32", "float16", "longdouble", "double"}
 #: Decimals of a float in an example's expected output beyond which the NUMBER option's tolerance
 #: (10 ** -decimals) falls below the rounding of a computation of a few thousand terms (~1e-13).
@@ -90,7 +78,10 @@ def _holds_float_literal(node: ast.expr) -> bool:
     if isinstance(node, ast.UnaryOp):
         return _holds_float_literal(node.operand)
     if isinstance(node, ast.BinOp):
-        constants = all(isinstance(s, ast.Constant | ast.UnaryOp) for s in (node.left, node.right))
+        constants = all(
+            isinstance(s.operand if isinstance(s, ast.UnaryOp) else s, ast.Constant)
+            for s in (node.left, node.right)
+        )
         return (constants and isinstance(node.op, ast.Div)) or any(
             _holds_float_literal(s) for s in (node.left, node.right)
         )
@@ -285,6 +276,7 @@ PASSED = [
     "assert kind == 'exact'",
     "assert flag == True",
     "assert code == -1",
+    "assert x == -y / 2",
     "assert a == b",  # two computed scalars: out of the check's sight (see the module's note)
     "assert high == np.inf and low == float('-inf')",
     "assert a == pytest.approx(0.3)",
