@@ -123,8 +123,9 @@ class PartialLabels(Result):
         what a partially labelled row's coverage rests on (any transfer bias,
         or a bias within the assumed bound); blank on the other rows.
         ``judges_worth`` is exactly 0 where the judges add nothing (``lam`` 0), set
-        by structure: the two effective sizes come from different code paths and
-        round differently under AVX-512 BLAS kernels.
+        by structure: there the effective size is the labels' own on the
+        interval's scale (finite population, pseudo-labels), not their count, and
+        their difference is no worth of the judges.
         """
         table = pd.DataFrame(
             {"role": self.roles, "n_labels": self.n_labels.reindex(self.roles.index).fillna(0)},

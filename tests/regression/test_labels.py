@@ -12,6 +12,7 @@ from regression.datasets import load_agreeableness_judgments
 from regression.errors import InputError
 from regression.intervals import wilson_interval
 from regression.labels import (
+    PartialLabels,
     active_probabilities,
     label_design,
     ppi_design_mean,
@@ -103,6 +104,23 @@ def test_all_valid_labels_give_labels_alone_wilson():
     # correction gained, two pseudo-labels' doubt paid)
     assert low == pytest.approx(float(wilson_interval(50, 50).low), abs=0.005)
     assert high == 1.0  # exact: clipped to 1, so a truth of 1 is inside
+
+
+def test_judges_worth_is_zero_by_structure_where_lam_is_zero():
+    """Where lam is 0 the judges add nothing: their worth is set to 0, not left to n_eff - n_labels
+    (2.6 here: the labels' own effective size on the interval's scale is not their count)."""
+    q = np.full(1000, 0.9)
+    q[:100] = 0.6
+    agreeing = ppi_design_mean(np.ones(50), q[200:250], q)  # every label valid: lam 0
+    rng = np.random.default_rng(3)
+    sure = np.where(rng.random(1000) < 0.7, 0.98, 0.02)  # judges that are nearly always right
+    truth = (rng.random(1000) < sure).astype(float)
+    useful = ppi_design_mean(truth[:50], sure[:50], sure)
+    roles = pd.Series({"a": "partially labelled", "b": "partially labelled"})
+    labels = PartialLabels(roles, pd.Series({"a": 50, "b": 50}), {"a": agreeing, "b": useful})
+    worth = labels.worth()
+    assert worth.loc["a", "lam"] == 0 and worth.loc["a", "judges_worth"] == 0  # exact: set to 0
+    assert worth.loc["b", "lam"] > 0 and worth.loc["b", "judges_worth"] > 100
 
 
 def test_useless_judges_cost_nothing():
