@@ -2,7 +2,7 @@
 
 The data and their loaders sit at the stages' floor, where the stages' own tests
 and doctests read them (:mod:`regression.datasets`: the agreeableness paper's
-votes, the LMArena and Chatbot Arena battles; :mod:`repair.datasets`: the sample
+votes, the LMArena and Chatbot Arena battles, HANNA's graded stories; :mod:`repair.datasets`: the sample
 of messy validator outputs); provenance in ``regression/datasets/README.md``.
 
 >>> from jurycal.datasets import load_human_precision
@@ -15,6 +15,9 @@ from __future__ import annotations
 from regression.datasets import (
     ANNOTATED_GENERATORS,
     CHATBOT_ARENA_JUDGES,
+    HANNA_CRITERIA,
+    HANNA_JUDGES,
+    HANNA_SCALE,
     REPAIR_LEVELS,
     VOTE_REPAIR_LEVELS,
     load_agreeableness_judgments,
@@ -22,6 +25,8 @@ from regression.datasets import (
     load_arena_pairwise,
     load_chatbot_arena,
     load_confusion,
+    load_hanna,
+    load_hanna_raters,
     load_human_precision,
     load_item_votes,
     load_models,
@@ -34,6 +39,9 @@ from repair.datasets import load_repair_sample
 __all__ = [
     "ANNOTATED_GENERATORS",
     "CHATBOT_ARENA_JUDGES",
+    "HANNA_CRITERIA",
+    "HANNA_JUDGES",
+    "HANNA_SCALE",
     "REPAIR_LEVELS",
     "VOTE_REPAIR_LEVELS",
     "load_agreeableness_judgments",
@@ -41,6 +49,8 @@ __all__ = [
     "load_arena_pairwise",
     "load_chatbot_arena",
     "load_confusion",
+    "load_hanna",
+    "load_hanna_raters",
     "load_human_precision",
     "load_item_votes",
     "load_models",

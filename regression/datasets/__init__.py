@@ -5,7 +5,7 @@ Everything here ships inside the package (``regression/datasets/``; provenance i
 The data sit at the stages' floor so that the stages' tests and doctests load them
 without the application; ``jurycal.datasets`` gives users the same loaders.
 
-Two sources:
+The sources:
 
 * ``agreeableness``: the released numbers of *Beyond Consensus: Mitigating the
   Agreeableness Bias in LLM Judge Evaluations* (ai-cet/llm-judge-calibration,
@@ -16,6 +16,10 @@ Two sources:
   vote and three LLM judges' verdicts on every battle, the data of
   *Prediction-Powered Ranking of Large Language Models* (Chatzi et al., NeurIPS
   2024; Networks-Learning/prediction-powered-ranking, MIT licence).
+* ``hanna``: 1,056 stories (11 systems x 96 prompts) rated 1-5 on 6 criteria by
+  3 crowd raters and scored by 20 LLM-judge configurations (HANNA, Chhun et al.,
+  COLING 2022 and TACL 2024; dig-team/hanna-benchmark-asg, MIT licence): graded
+  scores with human ratings.
 
 The messy validator responses that ``repair.repair_judgments`` takes are repair's
 (:func:`repair.datasets.load_repair_sample`).
@@ -31,6 +35,9 @@ import pandas as pd
 __all__ = [
     "ANNOTATED_GENERATORS",
     "CHATBOT_ARENA_JUDGES",
+    "HANNA_CRITERIA",
+    "HANNA_JUDGES",
+    "HANNA_SCALE",
     "REPAIR_LEVELS",
     "VOTE_REPAIR_LEVELS",
     "load_agreeableness_judgments",
@@ -38,6 +45,8 @@ __all__ = [
     "load_arena_pairwise",
     "load_chatbot_arena",
     "load_confusion",
+    "load_hanna",
+    "load_hanna_raters",
     "load_human_precision",
     "load_item_votes",
     "load_models",
@@ -263,3 +272,83 @@ def load_chatbot_arena() -> tuple[pd.DataFrame, pd.DataFrame]:
         ignore_index=True,
     )
     return verdicts, pair.assign(human=battles["human"])
+
+
+#: HANNA's six criteria, in the order of its release.
+HANNA_CRITERIA = ("Relevance", "Coherence", "Empathy", "Surprise", "Engagement", "Complexity")
+#: The 20 LLM-judge configurations of HANNA's TACL 2024 ratings: ``<LLM>:prompt<1-4>``.
+HANNA_JUDGES = tuple(
+    f"{llm}:prompt{prompt}"
+    for llm in ("Beluga-13B", "ChatGPT", "Llama-13B", "Mistral-7B", "OrcaPlatypus")
+    for prompt in range(1, 5)
+)
+#: The scale of HANNA's human ratings (and of the judges' prompts).
+HANNA_SCALE = (1, 5)
+_HANNA_RATERS = ("rater1", "rater2", "rater3")
+
+
+def _hanna(criterion: str) -> pd.DataFrame:
+    if criterion not in HANNA_CRITERIA:
+        raise ValueError(
+            f"criterion ({criterion!r}) not recognized; must be one of {HANNA_CRITERIA}."
+        )
+    table = _read("hanna/ratings.csv.gz")
+    table = table[table["criterion"] == criterion].drop(columns="criterion")
+    return table.reset_index(drop=True)
+
+
+def load_hanna(criterion: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """HANNA's stories on one criterion: 20 LLM judges' scores and the crowd's mean rating.
+
+    11 systems (10 story generators and the human-written story, ``Human``) each
+    wrote a story for the same 96 WritingPrompts prompts; 3 crowd raters rated
+    each story 1-5 on six criteria (Chhun et al., COLING 2022) and 5 LLMs with 4
+    prompts each scored it on the same criteria (Chhun, Suchanek & Clavel, TACL
+    2024). Provenance and caveats in ``regression/datasets/README.md``.
+
+    Parameters
+    ----------
+    criterion : str
+        One of :data:`HANNA_CRITERIA`.
+
+    Returns
+    -------
+    scores : DataFrame
+        21,120 rows, ``generator, item, validator, score``: each LLM-judge
+        configuration's score of each story (a mean of its sampled answers, on
+        1-5 as asked; a few lie outside it, as released).
+    human : DataFrame
+        1,056 rows, ``generator, item, human``: the mean of the 3 raters' ratings
+        (a multiple of 1/3 on :data:`HANNA_SCALE`). ``item`` is the prompt
+        (``prompt00`` ... ``prompt95``), shared by the 11 systems.
+
+    Examples
+    --------
+    >>> scores, human = load_hanna("Coherence")
+    >>> len(scores), len(human), scores["validator"].nunique()
+    (21120, 1056, 20)
+    >>> round(float(human.loc[human["generator"] == "Human", "human"].mean()), 2)
+    4.43
+    """
+    table = _hanna(criterion)
+    scores = table.melt(
+        id_vars=["generator", "item"],
+        value_vars=list(HANNA_JUDGES),
+        var_name="validator",
+        value_name="score",
+    )
+    human = table[["generator", "item"]].assign(human=table[list(_HANNA_RATERS)].mean(axis=1))
+    return scores, human
+
+
+def load_hanna_raters(criterion: str) -> pd.DataFrame:
+    """The three crowd ratings behind :func:`load_hanna`'s ``human``: ``generator, item, rater1,
+    rater2, rater3`` (integers 1-5; rater positions, not persistent workers).
+
+    Examples
+    --------
+    >>> raters = load_hanna_raters("Empathy")
+    >>> raters.shape
+    (1056, 5)
+    """
+    return _hanna(criterion)[["generator", "item", *_HANNA_RATERS]]

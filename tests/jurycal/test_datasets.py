@@ -56,3 +56,43 @@ def test_the_applications_loaders_are_the_stages_loaders():
     for name in datasets.__all__:
         home = regression.datasets if name in regression.datasets.__all__ else repair.datasets
         assert getattr(datasets, name) is getattr(home, name), name
+
+
+# The source's README (dig-team/hanna-benchmark-asg, as described in regression/datasets/README.md):
+# each system's mean of the 3-rater average, printed to 2 decimals, for three of the six criteria.
+HANNA_SYSTEM_MEANS = {
+    "Relevance": {"Human": 4.17, "GPT-2": 2.81, "Fusion": 2.09, "HINT": 2.29},
+    "Coherence": {"Human": 4.43, "GPT-2 (tag)": 3.31, "XLNet": 2.88, "HINT": 2.38},
+    "Complexity": {"Human": 3.73, "GPT-2 (tag)": 2.80, "CTRL": 2.23, "HINT": 1.45},
+}
+
+
+@pytest.mark.parametrize("criterion", sorted(HANNA_SYSTEM_MEANS))
+def test_hanna_matches_the_sources_figures(criterion):
+    scores, human = datasets.load_hanna(criterion)
+    assert len(human) == 11 * 96 and len(scores) == 20 * len(human)
+    assert tuple(scores["validator"].unique()) == datasets.HANNA_JUDGES
+    assert set(scores.columns) == {"generator", "item", "validator", "score"}
+    # every judge scored every story; the items (prompts) are shared by the 11 systems
+    assert not scores["score"].isna().any()
+    assert human.groupby("generator")["item"].nunique().eq(96).all()
+    # the truth is the mean of 3 integer ratings on 1-5: a multiple of 1/3 (exact after * 3)
+    raters = datasets.load_hanna_raters(criterion)
+    assert raters[["rater1", "rater2", "rater3"]].isin([1, 2, 3, 4, 5]).all().all()
+    thirds = human["human"].to_numpy() * 3
+    assert np.allclose(thirds, np.round(thirds), atol=1e-9)  # one mean of 3 integers
+    means = human.groupby("generator")["human"].mean()
+    for system, printed in HANNA_SYSTEM_MEANS[criterion].items():
+        # the source prints 2 decimals: within half a unit of the last place
+        assert abs(means[system] - printed) <= 0.005 + 1e-12, system
+
+
+def test_hanna_judge_correlation_matches_the_source():
+    # the source's per-output Pearson r of llm:Beluga-13B:prompt2 with the 3-rater mean, all
+    # 11 systems, Coherence: 0.52 (printed to 2 decimals)
+    scores, human = datasets.load_hanna("Coherence")
+    judge = scores[scores["validator"] == "Beluga-13B:prompt2"]
+    both = judge.merge(human, on=["generator", "item"])
+    assert abs(np.corrcoef(both["score"], both["human"])[0, 1] - 0.52) <= 0.005 + 1e-12
+    with pytest.raises(ValueError, match=r"criterion \('Fluency'\) not recognized"):
+        datasets.load_hanna("Fluency")
