@@ -17,7 +17,12 @@ from typing import Any
 
 from jurycal.cli.common import add_command, check_files, emit
 from jurycal.formats import table_format
-from jurycal.importers.names import IMPORTER_NAMES, ITEM_KEYS, PARTIAL_POLICIES
+from jurycal.importers.names import (
+    IMPORTER_NAMES,
+    ITEM_KEYS,
+    PARTIAL_POLICIES,
+    SCORE_IMPORTER_NAMES,
+)
 
 __all__ = ["register", "run"]
 
@@ -34,13 +39,16 @@ def register(subparsers: Any) -> None:
             "jurycal import inspect logs/ -o judgments.csv",
             "jurycal import mt_bench gpt-4_single.jsonl -o judgments.parquet --threshold 8",
             "jurycal import alpaca_eval annotations.json -o judgments.csv --human-out human.csv",
+            "jurycal import mt_bench_scores model_judgment/gpt-4_single.jsonl -o scores.csv",
         ],
     )
     parser.add_argument(
         "format",
-        choices=IMPORTER_NAMES,
+        choices=(*IMPORTER_NAMES, *SCORE_IMPORTER_NAMES),
         metavar="FORMAT",
-        help=f"the tool that wrote the files: one of {', '.join(IMPORTER_NAMES)}",
+        help=f"the tool that wrote the files: one of {', '.join(IMPORTER_NAMES)} (the judgments "
+        f"table); {', '.join(SCORE_IMPORTER_NAMES)} (the score table generator, item, "
+        "validator, score: each judge's numeric score, not thresholded; docs/scores.md)",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="result files or directories")
     parser.add_argument(
@@ -109,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
     for out in outputs:
         table_format(out)  # refuse an unknown ending before reading anything
     check_files([p for p in map(Path, args.paths) if not p.is_dir()], [Path(o) for o in outputs])
+    if args.format in SCORE_IMPORTER_NAMES:
+        return _run_scores(args)
 
     from jurycal.importers import import_judgments
     from jurycal.io import write_table
@@ -159,3 +169,58 @@ def _account_text(account: dict[str, Any]) -> str:
     if account["unknown_fields"]:
         lines.append("unknown fields (kept out): " + ", ".join(account["unknown_fields"]))
     return "\n".join(lines)
+
+
+def _run_scores(args: argparse.Namespace) -> int:
+    """Import the judges' numeric scores; write the score table, print the account."""
+    from jurycal.importers import SCORE_IMPORTERS, import_scores
+    from jurycal.io import write_table
+
+    refused = [("--threshold", args.threshold), ("--human-out", args.human_out)]
+    refused += [("--partial", args.partial), ("--baseline", args.baseline)]
+    given = [option for option, value in refused if value is not None]
+    if given:
+        raise ValueError(
+            f"{', '.join(given)} set(s) a judgments import; {args.format} writes the judges' "
+            "scores as they are (a score table has no threshold and no human labels: give the "
+            "human ratings as their own file, generator, item, human)."
+        )
+    result = import_scores(
+        args.format,
+        args.paths,
+        duplicates=args.duplicates,
+        item_key=args.item_key,
+        generator=args.generator,
+    )
+    assert result.scores is not None  # import_scores refuses files without scores
+    scores = result.scores
+    write_table(scores, args.output)
+    scale = SCORE_IMPORTERS[args.format].scale
+    account = {
+        "source_format": result.source_format,
+        "sources": list(result.sources),
+        "n_scores": int(len(scores)),
+        "n_missing_scores": int(scores["score"].isna().sum()),
+        "n_items": int(scores[["generator", "item"]].drop_duplicates().shape[0]),
+        "generators": sorted(map(str, scores["generator"].unique())),
+        "validators": sorted(map(str, scores["validator"].unique())),
+        "score_range": [float(scores["score"].min()), float(scores["score"].max())],
+        "tool_scale": list(scale) if scale is not None else None,
+        "unknown_fields": list(result.unknown_fields),
+        "notes": list(result.notes),
+        "output": str(args.output),
+    }
+    lines = [
+        f"read {account['n_scores']:,} scores ({account['n_missing_scores']:,} missing) on "
+        f"{account['n_items']:,} items: {len(account['generators']):,} generator(s), "
+        f"{len(account['validators']):,} judge(s), from {len(account['sources']):,} "
+        f"{args.format} file(s).",
+        f"scores from {account['score_range'][0]:g} to {account['score_range'][1]:g}"
+        + (f" (the tool's scale {scale[0]:g}-{scale[1]:g})" if scale is not None else "")
+        + "; each judge keeps its own scale.",
+    ]
+    lines += [f"note: {note}" for note in account["notes"]]
+    if account["unknown_fields"]:
+        lines.append("unknown fields (kept out): " + ", ".join(account["unknown_fields"]))
+    emit(args, "\n".join(lines), account, written=[args.output])
+    return 0

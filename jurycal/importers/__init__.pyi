@@ -13,7 +13,10 @@ from .names import PARTIAL_POLICIES as PARTIAL_POLICIES
 from .promptfoo import MODEL_GRADED_ASSERTIONS as MODEL_GRADED_ASSERTIONS
 from .promptfoo import read_promptfoo_results as read_promptfoo_results
 from .registry import IMPORTERS as IMPORTERS
+from .registry import SCORE_IMPORTERS as SCORE_IMPORTERS
 from .registry import Importer as Importer
+from .registry import ScoreImporter as ScoreImporter
 from .registry import import_judgments as import_judgments
+from .registry import import_scores as import_scores
 from .result import ImportFormatError as ImportFormatError
 from .result import ImportResult as ImportResult

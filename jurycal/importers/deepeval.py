@@ -167,6 +167,7 @@ def _read_file(path: Path, threshold: float | None, generator: str | None, book:
             book.vote(
                 name, item, judge, metric["name"], _label(metric, threshold, book), path,
                 explanation=metric.get("reason"), score=metric.get("score"),
+                usable=not metric.get("error"),
             )  # fmt: skip
 
 

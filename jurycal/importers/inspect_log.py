@@ -65,8 +65,9 @@ def read_inspect_log(
     *,
     partial: str = "missing",
     duplicates: str = "error",
+    keep_scores: bool = False,
 ) -> ImportResult:
-    """Read Inspect AI eval logs into the judgments table.
+    """Read Inspect AI eval logs into the judgments table (and the score table).
 
     Parameters
     ----------
@@ -85,6 +86,11 @@ def read_inspect_log(
     duplicates : {"error", "last"}
         A (generator, item, validator) read twice: an error naming the
         option (default), or ``"last"``: keep the last record read.
+    keep_scores : bool
+        Read for the score table (:attr:`ImportResult.scores`): a numeric
+        ``Score.value`` on any scale is kept as it is (a value outside [0, 1]
+        gets no label rather than an error).
+
     Returns
     -------
     ImportResult
@@ -95,7 +101,9 @@ def read_inspect_log(
         ``I`` 0, ``N`` missing, ``P`` per ``partial``; an unscored grade
         (``grade_parse_failure``, NaN, no value) is missing, never 0. A score a
         person edited gives the scorer's original grade as the vote and the
-        edited grade as the human label.
+        edited grade as the human label. ``scores``: the numeric values,
+        one row per scorer that gave a number (a NaN or unscored value is a
+        missing score).
 
     Raises
     ------
@@ -129,16 +137,19 @@ def read_inspect_log(
         raise ValueError(
             f"partial ({partial!r}) not recognized; must be 'missing', 'valid' or 'invalid'."
         )
-    reader = _InspectReader(check_threshold(threshold), partial, duplicates)
+    reader = _InspectReader(check_threshold(threshold), partial, duplicates, keep_scores)
     for path in expand_paths(paths, (".eval", ".json")):
         reader.read_file(path)
     return reader.book.result(reader.threshold_used)
 
 
 class _InspectReader:
-    def __init__(self, threshold: float | None, partial: str, duplicates: str) -> None:
+    def __init__(
+        self, threshold: float | None, partial: str, duplicates: str, keep_scores: bool
+    ) -> None:
         self.threshold = threshold
         self.partial = partial
+        self.keep_scores = keep_scores
         self.book = VoteBook("inspect", duplicates)
         self.threshold_used: float | None = threshold
 
@@ -169,10 +180,19 @@ class _InspectReader:
         """Grader models per scorer from the scorers' ``options.model``.
 
         The option is a model name, a model's dict (``{"model": name, ...}``)
-        or a list of either (a grader panel); anything else is left alone.
+        or a list of either (a grader panel); anything else is left alone. A
+        scorer used twice is listed twice under one name and keyed in the
+        samples as Inspect's ``unique_scorer_name`` (``scorer/_scorer.py``)
+        makes it: ``likert``, ``likert1``, ``likert2``.
         """
         models: dict[str, list[str]] = {}
+        used: list[str] = []
         for scorer in typed(spec.get("scorers") or [], list, path, _EXPECTED, "eval.scorers"):
+            base = str(scorer.get("name")) if isinstance(scorer, dict) else ""
+            key, count = base, 1
+            while key in used:
+                key, count = f"{base}{count}", count + 1
+            used.append(key)
             options = scorer.get("options") if isinstance(scorer, dict) else None
             if not isinstance(options, dict):
                 continue
@@ -180,7 +200,7 @@ class _InspectReader:
             listed = model if isinstance(model, list) else [model]
             names = [_model_name(m) for m in listed]
             if names and all(isinstance(n, str) for n in names):
-                models[str(scorer.get("name"))] = [str(n) for n in names]
+                models[key] = [str(n) for n in names]
         return models
 
     def _read_sample(
@@ -275,7 +295,7 @@ class _InspectReader:
         self.book.vote(
             generator, item, judge, name, label, path,
             explanation=original.get("explanation") or _grader_reply(metadata)[1],
-            score=original.get("value"),
+            score=original.get("value"), usable=self._usable(label, metadata),
         )  # fmt: skip
 
     def _read_panel(
@@ -313,8 +333,16 @@ class _InspectReader:
             self.book.vote(
                 generator, item, grader, name, label, path,
                 explanation=failure.get("explanation") or own, score=value,
+                usable=self._usable(label, {}),
             )  # fmt: skip
         self.book.count("panel grades read as one vote per grader")
+
+    def _usable(self, label: int | None, metadata: Any) -> bool:
+        """Whether a numeric value is the grader's score: read for scores, any value not marked
+        unscored (a NaN is missing anyway); else only a value that gave a label."""
+        if not self.keep_scores:
+            return label is not None
+        return not (isinstance(metadata, Mapping) and metadata.get("unscored_reason"))
 
     def _label(
         self, scorer: str, value: Any, metadata: Mapping[str, Any], explanation: Any
@@ -374,6 +402,8 @@ class _InspectReader:
         if 0.0 <= value <= 1.0:
             self.threshold_used = INSPECT_DEFAULT_THRESHOLD
             return int(value >= INSPECT_DEFAULT_THRESHOLD)
+        if self.keep_scores:  # a score on the judge's own scale: kept, with no label
+            return None
         raise ValueError(
             f"scorer {scorer!r} gives the numeric score {value!r}, outside [0, 1]: pass a "
             "threshold (score >= threshold is valid)."

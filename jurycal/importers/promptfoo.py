@@ -186,6 +186,7 @@ def _read_file(path: Path, threshold: float | None, item_key: str, book: VoteBoo
             book.vote(
                 generator, item, judge, question, _label(component, threshold, book), path,
                 explanation=component.get("reason"), score=component.get("score"),
+                usable=not _dig(component, "metadata", "graderError"),
             )  # fmt: skip
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from jurycal.formats import SCORE_COLUMNS
 from jurycal.importers.result import ImportFormatError, ImportResult
 from regression.checks import HUMAN_COLUMNS, JUDGMENT_COLUMNS, plain
 
@@ -251,6 +252,8 @@ class VoteBook(ImportLog):
         # (generator, item, judge, question, label, source, explanation, score) per vote;
         # tuples keep a million cheap.
         self._votes: list[tuple[str, str, str, str, int | None, str, str | None, float | None]] = []
+        # per vote: whether it is a numeric grade (a row of the score table), and a usable one
+        self._grades: list[tuple[bool, bool]] = []
         self._human: dict[tuple[str, str], dict[int, list[str]]] = defaultdict(dict)
 
     def vote(
@@ -264,18 +267,26 @@ class VoteBook(ImportLog):
         *,
         explanation: Any = None,
         score: Any = None,
+        usable: bool | None = None,
     ) -> None:
         """Record one judge's verdict (``label`` 1, 0, or None for no usable verdict).
 
         ``explanation`` (the judge's reason, kept when it is non-empty text)
         and ``score`` (the raw grade, kept when it is a finite number) fill the
-        carried columns :data:`CARRIED_COLUMNS`.
+        carried columns :data:`CARRIED_COLUMNS`. A numeric ``score`` (NaN
+        included: an unscored grade) is a row of the score table
+        (:attr:`ImportResult.scores`), its value kept when ``usable`` (default:
+        when ``label`` is a verdict; a reader that knows better says so: a
+        grader error, FastChat's -1), missing otherwise.
         """
         reason = explanation if isinstance(explanation, str) and explanation.strip() else None
         self._votes.append((
             str(generator), str(item), str(judge), str(question), label, str(source),
             reason, finite_number(score),
         ))  # fmt: skip
+        is_grade = isinstance(score, (int, float)) and not isinstance(score, bool)
+        ok = (label is not None) if usable is None else usable
+        self._grades.append((is_grade, bool(ok and finite_number(score) is not None)))
 
     def human(self, generator: Any, item: Any, label: int, source: Path) -> None:
         """Record a person's label for (generator, item)."""
@@ -293,6 +304,7 @@ class VoteBook(ImportLog):
             for generator, item, judge, question, label, source, explanation, score in self._votes
         ]  # fmt: skip
         frame = pd.DataFrame(rows, columns=[*JUDGMENT_COLUMNS, *CARRIED_COLUMNS, "source"])
+        grades = pd.DataFrame(self._grades, columns=["is_grade", "usable"], dtype=bool)
         keys = ["generator", "item", "validator"]
         repeated = frame.duplicated(keys, keep="last" if self.duplicates == "last" else "first")
         if repeated.any() and self.duplicates == "last":
@@ -302,6 +314,7 @@ class VoteBook(ImportLog):
                 "missing verdicts below are of the records read."
             )
             frame = frame[~repeated.to_numpy()]
+            grades = grades[~repeated.to_numpy()]
         elif repeated.any():
             key = tuple(plain(x) for x in frame.loc[repeated.idxmax(), keys])
             clash = frame[(frame[keys] == pd.Series(key, index=keys)).all(axis=1)]
@@ -316,6 +329,9 @@ class VoteBook(ImportLog):
                 "samples), or keep the last record of each with duplicates='last' (CLI: "
                 "--duplicates last), as FastChat does."
             )
+        is_grade, usable = grades["is_grade"].to_numpy(), grades["usable"].to_numpy()
+        scores = frame.loc[is_grade, list(SCORE_COLUMNS)].reset_index(drop=True)
+        scores["score"] = scores["score"].astype(float).where(usable[is_grade])
         frame["label"] = pd.array(frame["label"].tolist(), dtype="Int64")
         carried = [c for c in CARRIED_COLUMNS if frame[c].notna().any()]
         judgments = frame[[*JUDGMENT_COLUMNS, *carried]].reset_index(drop=True)
@@ -346,4 +362,5 @@ class VoteBook(ImportLog):
             notes=tuple(notes),
             source_format=self.source_format,
             sources=tuple(self.sources),
+            scores=scores,
         )

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from types import MappingProxyType
 from typing import Any
+
+import pandas as pd
 
 from jurycal.importers.alpaca_eval import (
     ALPACA_EVAL_DEFAULT_THRESHOLD,
@@ -18,7 +21,15 @@ from jurycal.importers.promptfoo import read_promptfoo_results
 from jurycal.importers.records import PathsLike
 from jurycal.importers.result import ImportResult
 
-__all__ = ["IMPORTERS", "Importer", "given_options", "import_judgments"]
+__all__ = [
+    "IMPORTERS",
+    "SCORE_IMPORTERS",
+    "Importer",
+    "ScoreImporter",
+    "given_options",
+    "import_judgments",
+    "import_scores",
+]
 
 
 @dataclass(frozen=True)
@@ -126,3 +137,102 @@ def given_options(
             f"{', '.join(accepted) or 'none'})."
         )
     return given
+
+
+@dataclass(frozen=True)
+class ScoreImporter:
+    """One format read for its judges' numeric scores (the score table), not thresholded.
+
+    ``scale`` is the score scale the tool's judges use by convention, for the
+    account (None: any, as the scorer writes it); each judge keeps its own scale.
+    """
+
+    name: str
+    read: Callable[..., ImportResult]
+    options: tuple[str, ...]
+    scale: tuple[float, float] | None
+    description: str
+
+
+#: The formats whose judges' scores ``jurycal import FORMAT`` writes as the score table
+#: (``generator, item, validator, score``) that ``jurycal rank SCORES HUMAN`` reads.
+SCORE_IMPORTERS: Mapping[str, ScoreImporter] = MappingProxyType({
+    "inspect_scores": ScoreImporter(
+        "inspect_scores", partial(read_inspect_log, keep_scores=True), (), None,
+        "Inspect AI eval logs: each scorer's numeric Score.value",
+    ),
+    "mt_bench_scores": ScoreImporter(
+        "mt_bench_scores", read_mt_bench_judgments, (), (1, 10),
+        "MT-Bench model_judgment/*_single.jsonl: the judge's rating 1-10",
+    ),
+    "promptfoo_scores": ScoreImporter(
+        "promptfoo_scores", read_promptfoo_results, ("item_key",), (0, 1),
+        "promptfoo results: each model-graded assertion's gradingResult score 0-1",
+    ),
+    "deepeval_scores": ScoreImporter(
+        "deepeval_scores", read_deepeval_run, ("generator",), (0, 1),
+        "DeepEval test runs: each metric's score 0-1",
+    ),
+})  # fmt: skip
+
+# The note a judgments import ends with about its labels; a score import has none
+_LABELS_NOTE = "have no usable verdict (label missing)."
+
+
+def import_scores(
+    source_format: str, paths: PathsLike, *, duplicates: str = "error", **options: Any
+) -> ImportResult:
+    """Read an eval tool's files into the score table, by format name.
+
+    Parameters
+    ----------
+    source_format : str
+        A key of :data:`SCORE_IMPORTERS`: ``"inspect_scores"``,
+        ``"mt_bench_scores"``, ``"promptfoo_scores"`` or ``"deepeval_scores"``.
+    paths : path or sequence of paths
+        The files (or directories) to read.
+    duplicates : {"error", "last"}
+        As for :func:`import_judgments`.
+    **options
+        The format's own options (``ScoreImporter.options``); None values are dropped.
+
+    Returns
+    -------
+    ImportResult
+        Its ``scores``: ``generator, item, validator, score``, each judge's
+        grade on its own scale, missing where the judge gave none usable
+        (an unparsed rating, a grader error); the notes count them.
+
+    Raises
+    ------
+    ValueError
+        An unknown format, an option the format does not take, whatever the
+        reader raises, or files that hold no numeric score (C / I grades, pass /
+        fail only: import them as the judgments table).
+
+    Examples
+    --------
+    >>> sorted(SCORE_IMPORTERS)
+    ['deepeval_scores', 'inspect_scores', 'mt_bench_scores', 'promptfoo_scores']
+    """
+    importer = SCORE_IMPORTERS.get(source_format)
+    if importer is None:
+        raise ValueError(
+            f"format ({source_format!r}) not recognized; must be one of "
+            f"{', '.join(SCORE_IMPORTERS)}."
+        )
+    given = given_options(source_format, importer.options, options)
+    result = importer.read(paths, None, duplicates=duplicates, **given)
+    scores = result.scores if result.scores is not None else pd.DataFrame()
+    if scores.empty:
+        plain = source_format.removesuffix("_scores")
+        raise ValueError(
+            f"found no numeric score in {', '.join(result.sources)}: their judges give verdicts "
+            f"(pass / fail, C / I), not scores; import them as the judgments table "
+            f"(jurycal import {plain})."
+        )
+    notes = [note for note in result.notes if not note.endswith(_LABELS_NOTE)]
+    n_missing = int(scores["score"].isna().sum())
+    if n_missing:
+        notes.append(f"{n_missing:,} of {len(scores):,} scores missing (no usable grade).")
+    return replace(result, notes=tuple(notes), source_format=source_format, threshold_used=None)

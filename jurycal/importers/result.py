@@ -60,11 +60,18 @@ class ImportResult(ImportProvenance):
     threshold_used : float or None
         The cut applied to numeric scores (``score >= threshold`` is valid),
         or None when every label came from a verdict that was already binary.
+    scores : DataFrame or None
+        The score table, ``generator, item, validator, score``: each judge's
+        numeric grade of each output on the judge's own scale, not thresholded,
+        ``score`` missing where the judge gave no usable grade (an unparsed
+        rating, a grader error); one row per vote that carried a number (a
+        C / I grade carries none). None from a reader that keeps no grades.
     """
 
     judgments: pd.DataFrame
     human: pd.DataFrame
     threshold_used: float | None
+    scores: pd.DataFrame | None = None
 
     def account(self) -> dict[str, Any]:
         """A JSON-ready account: counts per column, missing labels, threshold, fields, notes.
