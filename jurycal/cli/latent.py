@@ -13,6 +13,7 @@ estimator fits.
 from __future__ import annotations
 
 import argparse
+import textwrap
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -45,6 +46,14 @@ from jurycal.cli.reading import (
     vote_sources,
 )
 from jurycal.cli.report import REPORT_HELP
+from jurycal.cli.scores import (
+    SCORE_HELP,
+    add_scale_option,
+    is_score_input,
+    refuse_scale,
+    run_score_estimate,
+    run_score_rank,
+)
 from regression.registry import (
     BACKENDS,
     DEFAULT,
@@ -174,6 +183,13 @@ def register(subparsers: Any) -> None:
         parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)
         parser.add_argument("--seed", type=int, default=0, help=SEED_HELP)
         parser.add_argument("--report", type=Path, metavar="CARD", help=REPORT_HELP)
+        if name != "fit":  # a score table (jurycal.cli.scores): the human ratings' scale
+            add_scale_option(parser)
+            parser.description = f"{parser.description}\n\n{textwrap.fill(SCORE_HELP, 79)}"
+            parser.epilog = (
+                f"{parser.epilog}\n  jurycal {name} scores.csv ratings.csv --scale 1 5"
+                + (" --generator new-model" if name == "estimate" else " --json")
+            )
         parser.set_defaults(handler=handler)
 
 
@@ -436,6 +452,9 @@ def run_rank(args: argparse.Namespace) -> int:
     from regression.ranking import leaderboard
     from regression.ranking.plot import plot_board
 
+    if is_score_input(args.judgments):
+        return run_score_rank(args)
+    refuse_scale(args, args.judgments)
     if pairwise_inputs(args):
         return run_pairwise_rank(args)
     _check_outputs(args)
@@ -484,6 +503,9 @@ def run_estimate(args: argparse.Namespace) -> int:
     """Fit on the other generators with ``--generator`` added, and say what adding it moved."""
     from regression.data import counts_from_encoded
 
+    if is_score_input(args.judgments):
+        return run_score_estimate(args)
+    refuse_scale(args, args.judgments)
     model = make_model(args)
     _check_outputs(args)
     with steps(args, ["read", "fit", "intervals"]) as advance:

@@ -1,0 +1,416 @@
+"""Graded scores from the command line: ``jurycal rank SCORES HUMAN`` and its kin.
+
+A table with ``generator, item, validator, score`` and no ``label`` is a score table
+(:func:`jurycal.formats.is_score_table`): each judge's numeric score of each output, on
+the judge's own scale. ``rank``, ``estimate``, ``suggest``, ``plan`` and ``report`` tell it
+by its columns, as they tell pairwise verdicts, and read HUMAN as the human ratings
+(``generator, item, human`` on the rating scale, optionally ``inclusion_probability``).
+The rating scale is declared (``--scale LOW HIGH``) or, if not, taken from the ratings
+with a note on stderr. The estimate is each generator's mean human rating
+(:class:`regression.ScoreModel`, docs/scores.md).
+
+This module imports nothing heavy: ``jurycal rank --help`` loads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jurycal.cli.errors import FileError, Source, file_line
+from jurycal.formats import RATING_COLUMNS, SCORE_COLUMNS, is_score_table
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "FIT_OPTIONS",
+    "SCORE_HELP",
+    "Scale",
+    "ScoreFit",
+    "fit_scores",
+    "run_score_estimate",
+    "run_score_rank",
+    "score_board_plot",
+    "write_score_card",
+    "add_scale_option",
+    "is_score_input",
+    "print_note",
+    "rating_scale",
+    "read_scores",
+    "refuse_options",
+    "refuse_scale",
+    "score_sources",
+]
+
+#: A rating scale: its lowest and highest rating.
+Scale = tuple[float, float]
+
+
+class _ScaleAction(argparse.Action):
+    """``--scale LOW HIGH``: two finite numbers, LOW below HIGH, checked by the parser (exit 2)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        texts = list(values) if isinstance(values, (list, tuple)) else [values]
+        numbers = []
+        for text in texts:
+            try:
+                number = float(str(text))
+            except ValueError:
+                parser.error(f"argument --scale: {text!r} is not a number")
+            if not math.isfinite(number):
+                parser.error(f"argument --scale: {text!r} is not a finite number")
+            numbers.append(number)
+        low, high = numbers
+        if not low < high:
+            parser.error(f"argument --scale: LOW ({low:g}) must be below HIGH ({high:g})")
+        setattr(namespace, self.dest, (low, high))
+
+
+def add_scale_option(parser: argparse.ArgumentParser) -> None:
+    """``--scale LOW HIGH``, the rating scale of a score table's human ratings."""
+    parser.add_argument(
+        "--scale",
+        nargs=2,
+        action=_ScaleAction,
+        metavar=("LOW", "HIGH"),
+        help="score tables: the scale of the human ratings, e.g. --scale 1 5 (default: the "
+        "lowest and highest rating given, with a note); a rating outside it is an error",
+    )
+
+
+#: What a score table is, for the commands' descriptions.
+SCORE_HELP = (
+    "Score tables: a first file with generator, item, validator, score (no label) holds the "
+    "judges' numeric scores, each judge on its own scale; HUMAN then holds human ratings "
+    "(generator, item, human on the rating scale, optionally inclusion_probability) and the "
+    "estimate is each generator's mean human rating, the judges' scores sharpening the "
+    "ratings (docs/scores.md); --scale LOW HIGH declares the rating scale."
+)
+
+
+def refuse_scale(args: argparse.Namespace, path: Path) -> None:
+    """Refuse ``--scale`` with a table that is not a score table (it sets nothing there)."""
+    if getattr(args, "scale", None) is not None:
+        raise ValueError(
+            f"--scale sets the rating scale of a score table (generator, item, validator, "
+            f"score); {str(path)!r} is not one."
+        )
+
+
+def is_score_input(path: Path) -> bool:
+    """Whether the table at ``path`` is a score table (reads its header only)."""
+    from jurycal.io import table_columns
+
+    return is_score_table(table_columns(path))
+
+
+def refuse_options(args: argparse.Namespace, options: Sequence[str], path: Path) -> None:
+    """Refuse the options of ``options`` given with a score table, rather than ignore them.
+
+    Raises
+    ------
+    ValueError
+        Naming the options given and the score table.
+    """
+    given = [name for name in options if getattr(args, name, None) not in (None, False, [])]
+    if given:
+        flags = ", ".join("--" + name.replace("_", "-") for name in given)
+        raise ValueError(
+            f"{flags} set(s) a judgments fit; {str(path)!r} is a score table (generator, item, "
+            "validator, score), estimated by each generator's mean human rating with --scale, "
+            "--alpha and --seed (docs/scores.md)."
+        )
+
+
+def _numbers(frame: pd.DataFrame, column: str, path: Path, what: str) -> pd.Series:
+    """``frame[column]`` as floats, missing kept missing; a value that is not a number is an
+    error naming the file's line and the column."""
+    import numpy as np
+    import pandas as pd
+
+    values = frame[column]
+    if pd.api.types.is_bool_dtype(values.dtype):
+        bad = 0
+    else:
+        numbers = pd.to_numeric(values, errors="coerce")
+        wrong = numbers.isna() & values.notna()
+        wrong |= pd.Series(np.isinf(numbers.to_numpy(dtype=float)), index=values.index)
+        if not wrong.any():
+            return numbers.astype(float)
+        bad = int(np.flatnonzero(wrong.to_numpy())[0])
+    line = file_line(path, bad)
+    value = values.iloc[bad]
+    raise FileError(
+        f"{what} {str(path)!r} line {line}, column {column!r}: {value!r} is not a finite number.",
+        file=path,
+        line=line,
+        column=column,
+        value=value,
+        kind="ScoreError",
+    )
+
+
+def read_scores(
+    scores_path: Path, human_path: Path | None
+) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """The score table and, when given, the human ratings, read as every command reads
+    (names as text, items of one type, one row per key).
+
+    Raises
+    ------
+    ValueError
+        A file that cannot be read, a missing column, no rows, a score or a rating that is
+        not a number, a repeated (generator, item, validator) or (generator, item): each
+        naming the file and its 1-based line.
+    """
+    from jurycal.cli.reading import read_input, refuse_duplicates, same_item_type
+
+    scores = read_input(scores_path, "score file", SCORE_COLUMNS, check_labels=False)
+    scores["score"] = _numbers(scores, "score", scores_path, "score file")
+    refuse_duplicates(scores, ["generator", "item", "validator"], scores_path, "score file")
+    if human_path is None:
+        return scores, None
+    human = read_input(human_path, "rating file", RATING_COLUMNS, check_labels=False)
+    if "score" in human.columns and "human" not in human.columns:
+        raise FileError(
+            f"{str(human_path)!r} is a score table; give the judges' scores first, then the "
+            "human ratings (generator, item, human).",
+            file=human_path,
+        )
+    human["human"] = _numbers(human, "human", human_path, "rating file")
+    refuse_duplicates(human, ["generator", "item"], human_path, "rating file")
+    scores, human = same_item_type(scores, human)
+    return scores, human
+
+
+def rating_scale(
+    declared: Scale | None, human: pd.DataFrame, path: Path
+) -> tuple[Scale, str | None]:
+    """The rating scale, and the note to print when it was taken from the ratings.
+
+    Declared: every rating must lie in it. Not declared: the lowest and highest
+    rating given, said in the note (a bounded interval holds for the scale it is given).
+
+    Raises
+    ------
+    ValueError
+        A rating outside the declared scale (naming its line and column), or, undeclared,
+        ratings that are all one value (no scale to take).
+    """
+    import numpy as np
+
+    ratings = human["human"].to_numpy(dtype=float)
+    given = ~np.isnan(ratings)
+    if declared is not None:
+        low, high = declared
+        outside = given & ((ratings < low) | (ratings > high))
+        if outside.any():
+            bad = int(np.flatnonzero(outside)[0])
+            line = file_line(path, bad)
+            raise FileError(
+                f"rating file {str(path)!r} line {line}, column 'human': rating "
+                f"{ratings[bad]:g} lies outside the scale {low:g} to {high:g} (--scale).",
+                file=path,
+                line=line,
+                column="human",
+                value=float(ratings[bad]),
+                kind="ScaleError",
+            )
+        return (low, high), None
+    if not given.any():
+        raise FileError(f"rating file {str(path)!r} holds no rating.", file=path)
+    low, high = float(ratings[given].min()), float(ratings[given].max())
+    if low == high:
+        raise FileError(
+            f"every rating in {str(path)!r} is {low:g}, so the scale cannot be taken from them; "
+            "declare it with --scale LOW HIGH.",
+            file=path,
+        )
+    note = (
+        f"the rating scale is taken from the ratings: {low:g} to {high:g}; declare it with "
+        "--scale LOW HIGH when the scale is wider (the intervals hold for the scale given)."
+    )
+    return (low, high), note
+
+
+def print_note(note: str | None) -> None:
+    """A note on stderr, as ``jurycal: note: ...``."""
+    if note:
+        print(f"jurycal: note: {note}", file=sys.stderr)
+
+
+def score_sources(scores_path: Path, human_path: Path | None) -> list[Source]:
+    """The score and rating files for :func:`jurycal.cli.errors.located`: the library names the
+    table of each error (``"scores"``, ``"ratings"``), else the column places it."""
+    sources = [Source(scores_path, "score file", ("score", "validator"), "scores")]
+    if human_path is not None:
+        columns = ("human", "inclusion_probability", "item", "generator")
+        sources.insert(0, Source(human_path, "rating file", columns, "ratings"))
+    return sources
+
+
+# rank's and estimate's options that set a judgments fit or a pairwise board: refused with scores
+FIT_OPTIONS = (
+    "calibration",
+    "shared_items",
+    "transfer_bias",
+    "estimator",
+    "backend",
+    "restarts",
+    "n_boot",
+    "estimand",
+    "interval",
+)
+
+
+@dataclass(frozen=True)
+class ScoreFit:
+    """A fitted score table: the result, the tables read, the rating scale and its note."""
+
+    result: Any
+    scores: pd.DataFrame
+    human: pd.DataFrame
+    scale: Scale
+    note: str | None
+
+
+def fit_scores(args: argparse.Namespace, *, usage: str) -> ScoreFit:
+    """Read, check (once) and fit the score table ``args.judgments`` with the ratings
+    ``args.human``. An input error is placed at its file's line; the scale's note (taken
+    from the ratings) is printed on stderr.
+
+    Raises
+    ------
+    ValueError
+        No HUMAN (``usage`` says the command's form), a file error (:func:`read_scores`,
+        :func:`rating_scale`), or the library's, placed in its file.
+    """
+    import warnings
+
+    from jurycal.cli.errors import located
+
+    if args.human is None:
+        raise ValueError(
+            f"{str(args.judgments)!r} is a score table: give the human ratings too (generator, "
+            f"item, human on the rating scale): {usage}."
+        )
+    scores, human = read_scores(args.judgments, args.human)
+    assert human is not None  # args.human is given
+    scale, note = rating_scale(getattr(args, "scale", None), human, args.human)
+    print_note(note)
+    from regression import ScoreModel
+
+    with warnings.catch_warnings(), located(score_sources(args.judgments, args.human)):
+        warnings.simplefilter("ignore")  # every warning is on the result, printed by emit
+        result = ScoreModel(scale=scale, seed=args.seed).fit_table(scores, human)
+    return ScoreFit(result, scores, human, scale, note)
+
+
+def score_board_plot(board: Any) -> Any:
+    """The figure of a leaderboard of mean ratings (:func:`regression.ranking.plot.plot_board`)."""
+    from regression.ranking.plot import plot_board
+
+    return plot_board(board, f"Leaderboard of mean human ratings ({board.method})",
+                      quantity="mean rating")  # fmt: skip
+
+
+def write_score_card(
+    path: Path, fit: ScoreFit, board: Any, summary: Any, *, figure: Any = None
+) -> list[Path]:
+    """The card of a score table (``rank --report`` and ``report``): the leaderboard of mean
+    ratings with its figure, each judge's calibration curve, the judges' diagnostics."""
+    from jurycal.report import Report, add_leaderboard, calibration_plot, section
+
+    card = Report("jurycal report card: mean human ratings from judges' scores")
+    add_leaderboard(card, board, summary=summary, figure=figure or score_board_plot(board))
+    card.figure(
+        calibration_plot(fit.scores, fit.human, scale=fit.scale),
+        "Each judge's calibration: the mean human rating of the rated outputs per judge score "
+        "(deciles past ten distinct scores), with 95 % bands; a flat curve is a judge that "
+        "predicts nothing.",
+    )
+    card.add(section("The judges", tables={"judges": fit.result.diagnostics()}), 2)
+    return card.write(path)
+
+
+def run_score_rank(args: argparse.Namespace) -> int:
+    """``rank SCORES HUMAN``: the leaderboard of mean human ratings, with intervals and rank sets."""
+    from jurycal.cli.common import check_files, emit, plot_path, save_plot, summary_text
+
+    refuse_options(args, (*FIT_OPTIONS, "pairs", "one_at_a_time"), args.judgments)
+    check_files([args.judgments, args.human], [plot_path(args)], card=args.report)
+    fit = fit_scores(args, usage="jurycal rank SCORES HUMAN")
+    board = fit.result.leaderboard(args.alpha, seed=args.seed)
+    summary = board.summary(board.alpha, top=args.top)
+    figure = (
+        score_board_plot(board) if args.report is not None or plot_path(args) is not None else None
+    )
+    written: list[Path] = []
+    if args.report is not None:
+        written += write_score_card(args.report, fit, board, summary, figure=figure)
+    plot = save_plot(args, figure) if plot_path(args) is not None else None
+    written += [plot] if plot is not None else []
+    payload = {
+        "method": fit.result.method,
+        "covers": board.covers,
+        "alpha": args.alpha,
+        "scale": list(fit.scale),
+        "scale_from": "ratings" if fit.note else "declared",
+        "leaderboard": board.table,
+        "pairs": board.pairs,
+        "pairs_level": board.procedure,
+        "could_be_best": [g for g in board.table.index[board.table["could_be_best"]]],
+        "judges": fit.result.diagnostics(),
+        "warnings": list(fit.result.warnings),
+        "plot": plot,
+    }
+    emit(args, summary_text(summary), payload, warnings=fit.result.warnings, written=written)
+    return 0
+
+
+def run_score_estimate(args: argparse.Namespace) -> int:
+    """``estimate SCORES HUMAN --generator NAME``: one generator's mean rating with its interval."""
+    from jurycal.cli.common import check_files, emit, summary_text
+    from jurycal.cli.reading import find_name
+
+    refuse_options(args, FIT_OPTIONS, args.judgments)
+    check_files([args.judgments, args.human])
+    fit = fit_scores(args, usage="jurycal estimate SCORES HUMAN --generator NAME")
+    table = fit.result.interval(args.alpha)
+    new = find_name(
+        args.generator, table.index, "generator", f"the score file {str(args.judgments)!r}"
+    )
+    row = table.loc[new]
+    n_rated = int((fit.human["generator"] == new).sum())
+    head = (
+        f"{new}: mean rating {row['estimate']:.4f} [{row['low']:.4f}, {row['high']:.4f}] "
+        f"({1 - args.alpha:.0%} interval, scale {fit.scale[0]:g} to {fit.scale[1]:g}) from "
+        f"{n_rated:,} human rating(s) and {int((fit.scores['generator'] == new).sum()):,} "
+        f"judge score(s); {row['method']}."
+    )
+    summary = fit.result.summary(args.alpha)
+    payload = {
+        "generator": new,
+        "estimate": row,
+        "scale": list(fit.scale),
+        "scale_from": "ratings" if fit.note else "declared",
+        "alpha": args.alpha,
+        "intervals": table,
+        "n_human_ratings": n_rated,
+        "warnings": list(fit.result.warnings),
+    }
+    text = "\n".join([head, "", summary_text(summary)])
+    emit(args, text, payload, warnings=fit.result.warnings)
+    return 0
