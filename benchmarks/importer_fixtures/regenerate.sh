@@ -14,6 +14,7 @@ trap 'rm -rf "$SCRATCH"' EXIT
 mkdir -p "$OUT"
 
 "$TOOLS_PYTHON" "$HERE/inspect_runs.py" "$OUT"
+"$TOOLS_PYTHON" "$HERE/inspect_score_runs.py" "$OUT"
 
 (cd "$SCRATCH" && DEEPEVAL_TELEMETRY_OPT_OUT=YES "$TOOLS_PYTHON" "$HERE/deepeval_runs.py" "$OUT")
 

@@ -27,6 +27,7 @@ from jurycal.cli.common import (
     summary_text,
 )
 from jurycal.cli.pairwise import add_board_options
+from jurycal.cli.scores import add_scale_option
 from regression.registry import SINGLE_JUDGE_DEFAULT, SINGLE_JUDGE_METHODS
 
 __all__ = ["REPORT_HELP", "register", "run"]
@@ -51,11 +52,15 @@ def register(subparsers: Any) -> None:
         "and the card adds the comparison with Delta J. Pairwise verdicts (item, generator_a, "
         "generator_b, validator, verdict) and human votes (item, generator_a, generator_b, "
         "human) in their place: the leaderboard card of jurycal rank --report (win rates, rank "
-        "sets, the judges beside the human voters; --alpha and --seed apply).",
+        "sets, the judges beside the human voters; --alpha and --seed apply). Judges' scores "
+        "(generator, item, validator, score) and human ratings (generator, item, human): the "
+        "card of jurycal rank SCORES HUMAN --report (mean ratings, each judge's calibration; "
+        "--scale, --alpha and --seed apply).",
         examples=[
             "jurycal report calibration.csv test.csv -o card.md",
             "jurycal report calibration.csv test.csv -o cards/ab --models gpt-4o claude",
             "jurycal report verdicts.csv human.csv -o arena",
+            "jurycal report scores.csv ratings.csv -o stories --scale 1 5",
         ],
     )
     # the files of judge / compare, or of a pairwise rank (told by the first file's columns)
@@ -102,6 +107,7 @@ def register(subparsers: Any) -> None:
     add_board_options(parser, top=None)
     parser.add_argument("--seed", type=int, default=0, help=SEED_HELP)
     parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)
+    add_scale_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -109,10 +115,14 @@ def run(args: argparse.Namespace) -> int:
     """Estimate (and compare, with ``--models``) and write the card."""
     check_files([args.calibration, args.test], card=args.output)
     from jurycal.cli.reading import is_pairwise
+    from jurycal.cli.scores import is_score_input, refuse_scale, run_score_report
     from jurycal.io import table_columns
 
     if is_pairwise(table_columns(args.calibration)):
         return _run_pairwise(args)
+    if is_score_input(args.calibration):
+        return run_score_report(args)
+    refuse_scale(args, args.calibration)
     given = [o for o in ("estimand", "top") if getattr(args, o) is not None]
     if given:
         raise ValueError(

@@ -36,6 +36,7 @@ __all__ = [
     "fit_scores",
     "run_score_estimate",
     "run_score_rank",
+    "run_score_report",
     "score_board_plot",
     "write_score_card",
     "add_scale_option",
@@ -286,10 +287,17 @@ class ScoreFit:
     note: str | None
 
 
-def fit_scores(args: argparse.Namespace, *, usage: str) -> ScoreFit:
-    """Read, check (once) and fit the score table ``args.judgments`` with the ratings
-    ``args.human``. An input error is placed at its file's line; the scale's note (taken
-    from the ratings) is printed on stderr.
+def fit_scores(
+    scores_path: Path,
+    human_path: Path | None,
+    *,
+    scale: Scale | None,
+    seed: int,
+    usage: str,
+) -> ScoreFit:
+    """Read, check (once) and fit the score table at ``scores_path`` with the ratings at
+    ``human_path``, on the rating scale declared (``scale``) or taken from the ratings. An
+    input error is placed at its file's line; the scale's note is printed on stderr.
 
     Raises
     ------
@@ -301,20 +309,20 @@ def fit_scores(args: argparse.Namespace, *, usage: str) -> ScoreFit:
 
     from jurycal.cli.errors import located
 
-    if args.human is None:
+    if human_path is None:
         raise ValueError(
-            f"{str(args.judgments)!r} is a score table: give the human ratings too (generator, "
+            f"{str(scores_path)!r} is a score table: give the human ratings too (generator, "
             f"item, human on the rating scale): {usage}."
         )
-    scores, human = read_scores(args.judgments, args.human)
-    assert human is not None  # args.human is given
-    scale, note = rating_scale(getattr(args, "scale", None), human, args.human)
+    scores, human = read_scores(scores_path, human_path)
+    assert human is not None  # human_path is given
+    scale, note = rating_scale(scale, human, human_path)
     print_note(note)
     from regression import ScoreModel
 
-    with warnings.catch_warnings(), located(score_sources(args.judgments, args.human)):
+    with warnings.catch_warnings(), located(score_sources(scores_path, human_path)):
         warnings.simplefilter("ignore")  # every warning is on the result, printed by emit
-        result = ScoreModel(scale=scale, seed=args.seed).fit_table(scores, human)
+        result = ScoreModel(scale=scale, seed=seed).fit_table(scores, human)
     return ScoreFit(result, scores, human, scale, note)
 
 
@@ -328,7 +336,7 @@ def score_board_plot(board: Any) -> Any:
 
 def write_score_card(
     path: Path, fit: ScoreFit, board: Any, summary: Any, *, figure: Any = None
-) -> list[Path]:
+) -> tuple[Any, list[Path]]:
     """The card of a score table (``rank --report`` and ``report``): the leaderboard of mean
     ratings with its figure, each judge's calibration curve, the judges' diagnostics."""
     from jurycal.report import Report, add_leaderboard, calibration_plot, section
@@ -342,7 +350,7 @@ def write_score_card(
         "predicts nothing.",
     )
     card.add(section("The judges", tables={"judges": fit.result.diagnostics()}), 2)
-    return card.write(path)
+    return card, card.write(path)
 
 
 def run_score_rank(args: argparse.Namespace) -> int:
@@ -351,7 +359,13 @@ def run_score_rank(args: argparse.Namespace) -> int:
 
     refuse_options(args, (*FIT_OPTIONS, "pairs", "one_at_a_time"), args.judgments)
     check_files([args.judgments, args.human], [plot_path(args)], card=args.report)
-    fit = fit_scores(args, usage="jurycal rank SCORES HUMAN")
+    fit = fit_scores(
+        args.judgments,
+        args.human,
+        scale=args.scale,
+        seed=args.seed,
+        usage="jurycal rank SCORES HUMAN",
+    )
     board = fit.result.leaderboard(args.alpha, seed=args.seed)
     summary = board.summary(board.alpha, top=args.top)
     figure = (
@@ -359,7 +373,7 @@ def run_score_rank(args: argparse.Namespace) -> int:
     )
     written: list[Path] = []
     if args.report is not None:
-        written += write_score_card(args.report, fit, board, summary, figure=figure)
+        written += write_score_card(args.report, fit, board, summary, figure=figure)[1]
     plot = save_plot(args, figure) if plot_path(args) is not None else None
     written += [plot] if plot is not None else []
     payload = {
@@ -387,7 +401,13 @@ def run_score_estimate(args: argparse.Namespace) -> int:
 
     refuse_options(args, FIT_OPTIONS, args.judgments)
     check_files([args.judgments, args.human])
-    fit = fit_scores(args, usage="jurycal estimate SCORES HUMAN --generator NAME")
+    fit = fit_scores(
+        args.judgments,
+        args.human,
+        scale=args.scale,
+        seed=args.seed,
+        usage="jurycal estimate SCORES HUMAN --generator NAME",
+    )
     table = fit.result.interval(args.alpha)
     new = find_name(
         args.generator, table.index, "generator", f"the score file {str(args.judgments)!r}"
@@ -413,4 +433,26 @@ def run_score_estimate(args: argparse.Namespace) -> int:
     }
     text = "\n".join([head, "", summary_text(summary)])
     emit(args, text, payload, warnings=fit.result.warnings)
+    return 0
+
+
+def run_score_report(args: argparse.Namespace) -> int:
+    """``report SCORES HUMAN -o CARD``: the card ``rank SCORES HUMAN --report`` writes."""
+    from jurycal.cli.common import emit, summary_text
+    from regression.ranking.board import SHOWN
+
+    options = ("models", "unpaired", "method", "n_boot", "estimand")
+    refuse_options(args, options, args.calibration)
+    fit = fit_scores(
+        args.calibration,
+        args.test,
+        scale=args.scale,
+        seed=args.seed,
+        usage="jurycal report SCORES HUMAN -o CARD",
+    )
+    board = fit.result.leaderboard(args.alpha, seed=args.seed)
+    summary = board.summary(board.alpha, top=SHOWN if args.top is None else args.top)
+    card, written = write_score_card(args.output, fit, board, summary)
+    payload = {"written": written, "markdown": card.to_markdown(stem=written[0].stem)}
+    emit(args, summary_text(summary), payload, warnings=fit.result.warnings, written=written)
     return 0
