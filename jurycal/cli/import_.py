@@ -200,7 +200,6 @@ def _run_scores(args: argparse.Namespace) -> int:
         "source_format": result.source_format,
         "sources": list(result.sources),
         "n_scores": int(len(scores)),
-        "n_missing_scores": int(scores["score"].isna().sum()),
         "n_items": int(scores[["generator", "item"]].drop_duplicates().shape[0]),
         "generators": sorted(map(str, scores["generator"].unique())),
         "validators": sorted(map(str, scores["validator"].unique())),
@@ -211,8 +210,7 @@ def _run_scores(args: argparse.Namespace) -> int:
         "output": str(args.output),
     }
     lines = [
-        f"read {account['n_scores']:,} scores ({account['n_missing_scores']:,} missing) on "
-        f"{account['n_items']:,} items: {len(account['generators']):,} generator(s), "
+        f"read {account['n_scores']:,} scores on {account['n_items']:,} items: {len(account['generators']):,} generator(s), "
         f"{len(account['validators']):,} judge(s), from {len(account['sources']):,} "
         f"{args.format} file(s).",
         f"scores from {account['score_range'][0]:g} to {account['score_range'][1]:g}"

@@ -200,8 +200,8 @@ def import_scores(
     -------
     ImportResult
         Its ``scores``: ``generator, item, validator, score``, each judge's
-        grade on its own scale, missing where the judge gave none usable
-        (an unparsed rating, a grader error); the notes count them.
+        grade on its own scale; a judge that gave no usable grade (an
+        unparsed rating, a grader error) has no row, and the notes count them.
 
     Raises
     ------
@@ -232,7 +232,16 @@ def import_scores(
             f"(jurycal import {plain})."
         )
     notes = [note for note in result.notes if not note.endswith(_LABELS_NOTE)]
-    n_missing = int(scores["score"].isna().sum())
-    if n_missing:
-        notes.append(f"{n_missing:,} of {len(scores):,} scores missing (no usable grade).")
-    return replace(result, notes=tuple(notes), source_format=source_format, threshold_used=None)
+    missing = scores["score"].isna()
+    if missing.any():
+        notes.append(
+            f"{int(missing.sum()):,} of {len(scores):,} judge-output pairs have no usable score "
+            "and no row (a judge that gave no score is not a low score)."
+        )
+    return replace(
+        result,
+        scores=scores[~missing].reset_index(drop=True),
+        notes=tuple(notes),
+        source_format=source_format,
+        threshold_used=None,
+    )

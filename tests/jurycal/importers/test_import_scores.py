@@ -25,9 +25,9 @@ REAL = FIXTURES / "real"
 INSPECT_SCORES = sorted(REAL.glob("inspect_scores_*.eval"))
 
 
-def by_key(scores: pd.DataFrame) -> dict[tuple[str, str, str], float | None]:
+def by_key(scores: pd.DataFrame) -> dict[tuple[str, str, str], float]:
     return {
-        (g, i, v): None if pd.isna(s) else float(s)
+        (g, i, v): float(s)
         for g, i, v, s in scores[["generator", "item", "validator", "score"]].itertuples(
             index=False
         )
@@ -48,14 +48,15 @@ def test_inspect_keeps_each_graders_1_to_5_score_and_the_unparsed_one_missing() 
     assert got[("mockllm/echo-gen", "2#1", a)] == 2.0
     assert got[("mockllm/loud-gen", "3#1", a)] == 1.0
     assert got[("mockllm/loud-gen", "3#1", b)] == 2.0
-    assert got[("mockllm/loud-gen", "2#1", a)] is None  # Score.unscored: missing, never 0
-    assert len(got) == 12 and list(result.scores.columns) == [
+    # Score.unscored: no row, never a 0
+    assert ("mockllm/loud-gen", "2#1", a) not in got
+    assert len(got) == 11 and list(result.scores.columns) == [
         "generator",
         "item",
         "validator",
         "score",
     ]
-    assert any("1 of 12 scores missing" in note for note in result.notes)
+    assert any("1 of 12 judge-output pairs have no usable score" in n for n in result.notes)
     assert not any("label" in note for note in result.notes)  # a score import has no labels
 
 
@@ -80,7 +81,7 @@ def test_mt_bench_ratings_kept_1_to_10_and_minus_one_missing() -> None:
     got = by_key(scores)
     assert got[("vicuna-13b-v1.3", "81#t1", "gpt-4")] == 8.0
     assert got[("vicuna-13b-v1.3", "81#t2", "gpt-4")] == 6.0
-    assert got[("vicuna-13b-v1.3", "111#t1", "gpt-4")] is None  # FastChat's -1: no rating
+    assert ("vicuna-13b-v1.3", "111#t1", "gpt-4") not in got  # FastChat's -1: no rating
     rerun = FIXTURES / "handmade" / "mt_bench_gpt-4_single_rerun.jsonl"
     kept = by_key(import_scores("mt_bench_scores", rerun, duplicates="last").scores)
     # the re-run's ratings replace the failed ones (-1), as FastChat keeps the last record
@@ -107,7 +108,7 @@ def test_a_grader_error_is_a_missing_score_not_its_zero() -> None:
     # promptfoo writes score 0 beside graderError: the grader said nothing
     scores = import_scores("promptfoo_scores", FIXTURES / "promptfoo_results.json").scores
     got = by_key(scores)
-    assert got[("mini", "1", "anthropic:messages:claude-3-5-sonnet-latest")] is None
+    assert ("mini", "1", "anthropic:messages:claude-3-5-sonnet-latest") not in got
     assert got[("mini", "1", "openai:gpt-4o")] == 0.3
 
 
@@ -117,10 +118,10 @@ def test_cli_writes_the_score_table_and_refuses_judgments_options(tmp_path, caps
     account = json.loads(capsys.readouterr().out)
     assert code == 0
     table = read_table(out)
-    assert list(table.columns) == ["generator", "item", "validator", "score"] and len(table) == 12
-    assert int(table["score"].isna().sum()) == account["n_missing_scores"] == 1
+    assert list(table.columns) == ["generator", "item", "validator", "score"] and len(table) == 11
+    assert not table["score"].isna().any() and account["n_scores"] == 11
     assert account["score_range"] == [1.0, 5.0]
-    assert np.isclose(table["score"].sum(), 5 + 4 + 2 + 4 + 4 + 4 + 3 + 3 + 3 + 1 + 2)
+    assert np.isclose(table["score"].sum(), 5 + 4 + 2 + 4 + 4 + 4 + 3 + 3 + 1 + 2 + 3)
     code = main(["import", "mt_bench_scores", str(FIXTURES / "mt_bench_gpt-4_single.jsonl"),
                  "-o", str(tmp_path / "s.csv"), "--threshold", "7"])  # fmt: skip
     assert code == 1
