@@ -25,6 +25,11 @@
    human votes on a seeded sample of 1,000 battles; win rates with rank sets,
    the judges' position bias and agreement, checked against the win rates of
    all 14,947 votes.
+6. **Graded scores** (the card's section 7; ``regression.scores``): HANNA's
+   stories (``load_hanna``: 11 systems x 96 prompts, 20 LLM judges scoring 1-5)
+   on one criterion, with the ratings of 10 stories per system: each system's
+   mean human rating with its interval and rank set, beside the ratings alone,
+   checked against the mean of all 96 ratings; each judge's calibration curve.
 
 The report card is written to ``OUT_DIR/report.md`` (figures ``report-1.png``,
 ... beside it) and ``OUT_DIR/report.html``; ``jurycal demo`` prints its outline
@@ -42,10 +47,12 @@ import pandas as pd
 from ensemble import ensemble_precision, ensemble_rates, pick_threshold, vote, vote_matrix
 from ensemble.plots import plot_threshold_sweep
 from jurycal.datasets import (
+    HANNA_SCALE,
     load_agreeableness_judgments,
     load_arena,
     load_chatbot_arena,
     load_confusion,
+    load_hanna,
     load_human_precision,
     load_repair_sample,
     load_validator_rates,
@@ -72,10 +79,13 @@ from repair import repair_judgments
 
 __all__ = [
     "PAIRWISE_VOTES",
+    "SCORE_CRITERION",
+    "SCORE_RATINGS",
     "arena_labels",
     "arena_section",
     "pairwise_section",
     "run_demo",
+    "scores_section",
     "short_name",
 ]
 
@@ -83,6 +93,8 @@ TARGET = "claude-opus-4-20250514"
 CAL_FRACTION = 1 / 3  # Fiedler App. E.3: one third calibration, two thirds test
 #: The human votes the pairwise leaderboard keeps, of the 14,947 (a seeded sample: the judges matter)
 PAIRWISE_VOTES = 1_000
+#: The graded-scores section: HANNA's criterion, and the stories rated per system (of 96)
+SCORE_CRITERION, SCORE_RATINGS = "Coherence", 10
 
 
 def arena_labels(frame: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -378,6 +390,62 @@ def pairwise_section(report: Report, seed: int, n_votes: int = PAIRWISE_VOTES) -
     add_pairwise_leaderboard(report, result, board, level=3)
 
 
+def scores_section(
+    report: Report,
+    seed: int,
+    n_ratings: int = SCORE_RATINGS,
+    criterion: str = SCORE_CRITERION,
+) -> str:
+    """Step 7 of the demo: HANNA's stories, 20 LLM judges' 1-5 scores and a few human ratings.
+
+    On ``criterion``, each system's mean human rating (the mean of three crowd ratings per
+    story, on 1-5) from the 20 judges' scores of all 96 stories and the ratings of
+    ``n_ratings`` stories per system drawn with ``seed`` (:class:`regression.scores.ScoreModel`),
+    beside the ratings alone; the mean of all 96 ratings is the truth the intervals are
+    checked against. Returns the section's key number, one line.
+    """
+    from jurycal.cli.scores import score_board_plot
+    from jurycal.report import calibration_plot
+    from regression.scores import ScoreModel
+
+    scores, human = load_hanna(criterion)
+    rated = human.groupby("generator", sort=False).sample(n_ratings, random_state=seed)
+    result = ScoreModel(seed=seed).fit_table(scores, rated, scale=HANNA_SCALE)
+    alone = ScoreModel(judges=False, seed=seed).fit_table(scores, rated, scale=HANNA_SCALE)
+    truth = human.groupby("generator", sort=False)["human"].mean()
+    interval, bare = result.interval(), alone.interval()
+    inside = int(((interval["low"] <= truth) & (truth <= interval["high"])).sum())
+    ratio = float((interval["high"] - interval["low"]).mean() / (bare["high"] - bare["low"]).mean())
+    board = result.leaderboard(seed=seed)
+    top = board.table.index[0]
+    row = board.table.loc[top]
+    key = (
+        f"{criterion}, {n_ratings} ratings per system: {top} first, mean rating "
+        f"{row['estimate']:.2f} [{row['low']:.2f}, {row['high']:.2f}] (all 96 ratings: "
+        f"{truth[top]:.2f}); the intervals are {ratio:.2f}x as wide as the ratings alone's"
+    )
+    notes = [
+        f"HANNA (Chhun et al. 2022, 2024; regression/datasets/README.md): {len(truth)} systems "
+        f"(the human-written story among them) each wrote a story for the same 96 prompts; "
+        f"{scores['validator'].nunique()} LLM-judge configurations scored every story 1-5 on "
+        f"{criterion}, and three crowd raters rated it. The ratings of {n_ratings} stories per "
+        f"system, drawn with seed {seed}, are kept; the other {96 - n_ratings} per system are "
+        "held back and give the truth below. The estimate is each system's mean rating, "
+        "prediction-powered: the judges' scores, calibrated to the ratings by a monotone curve "
+        "each and stacked, sharpen the ratings (docs/scores.md).",
+        f"{key}. Against the means of all 96 ratings, {inside} of {len(truth)} systems lie in "
+        "their 95 % intervals (one draw of the ratings: each interval misses one draw in 20).",
+    ]
+    report.add(section(f"7. Graded scores: HANNA stories, {criterion}, 20 judges", notes))
+    add_leaderboard(report, board, level=3, figure=score_board_plot(board))
+    report.figure(
+        calibration_plot(scores, rated, scale=HANNA_SCALE, fitted=result.calibration_curves()),
+        "Each judge's calibration on the rated stories: the mean rating per judge score (blue, "
+        "95 % bands) and the monotone curve the estimate uses (orange steps).",
+    )
+    return key
+
+
 def run_demo(
     quiet: bool = False,
     *,
@@ -415,6 +483,7 @@ def run_demo(
     _regression_section(report, judgments, human, veto)
     arena_section(report, seed, n_boot)
     pairwise_section(report, seed)
+    scores_section(report, seed)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)  # `jurycal demo` makes --out (default jurycal-demo)
     return report, report.write(out / "report.md")

@@ -479,19 +479,25 @@ def calibration_curves(scores: pd.DataFrame, human: pd.DataFrame) -> pd.DataFram
 
 
 def calibration_plot(
-    scores: pd.DataFrame, human: pd.DataFrame, *, scale: tuple[float, float] | None = None
+    scores: pd.DataFrame,
+    human: pd.DataFrame,
+    *,
+    scale: tuple[float, float] | None = None,
+    fitted: pd.DataFrame | None = None,
 ) -> Figure:
     """Each judge's calibration curve (:func:`calibration_curves`), one panel per judge.
 
     The mean human rating per judge score with a 95 % normal band (1.96 standard errors),
     the point's area by its number of rated outputs; each panel on its judge's own score
-    axis, the ratings' axis shared (``scale`` when given). Up to :data:`CALIBRATION_PANELS`
-    judges, in the order of the score table.
+    axis, the ratings' axis shared (``scale`` when given). ``fitted``: the curves an
+    estimator fitted (``validator, score, rating``, e.g.
+    :meth:`regression.scores.ScoreResult.calibration_curves`), drawn as orange steps. Up to
+    :data:`CALIBRATION_PANELS` judges, in the order of the score table.
     """
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from regression.ranking.plot import BLUE, PALE
+    from regression.ranking.plot import BLUE, ORANGE, PALE
 
     curves = calibration_curves(scores, human)
     judges = list(dict.fromkeys(curves["validator"]))[:CALIBRATION_PANELS]
@@ -512,6 +518,9 @@ def calibration_plot(
         sizes = 12 + 60 * curve["n"].to_numpy() / max(1, int(curve["n"].max()))
         panel.scatter(curve["score"], curve["human"], s=sizes, color=BLUE, zorder=3)
         panel.plot(curve["score"], curve["human"], color=BLUE, linewidth=0.8)
+        if fitted is not None:
+            own = fitted[fitted["validator"] == judges[k]].sort_values("score")
+            panel.step(own["score"], own["rating"], where="post", color=ORANGE, linewidth=1.2)
         if scale is not None:
             panel.set_ylim(scale[0] - 0.05 * np.ptp(scale), scale[1] + 0.05 * np.ptp(scale))
         panel.set_title(str(judges[k]), fontsize=9, loc="left")

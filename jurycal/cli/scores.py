@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jurycal.cli.errors import FileError, Source, file_line
+from jurycal.cli.errors import FileError, Source, in_file
 from jurycal.formats import RATING_COLUMNS, SCORE_COLUMNS, is_score_table
 
 if TYPE_CHECKING:
@@ -42,7 +42,6 @@ __all__ = [
     "add_scale_option",
     "is_score_input",
     "print_note",
-    "rating_scale",
     "read_scores",
     "refuse_options",
     "refuse_scale",
@@ -135,115 +134,55 @@ def refuse_options(args: argparse.Namespace, options: Sequence[str], path: Path)
         )
 
 
-def _numbers(frame: pd.DataFrame, column: str, path: Path, what: str) -> pd.Series:
-    """``frame[column]`` as floats, missing kept missing; a value that is not a number is an
-    error naming the file's line and the column."""
-    import numpy as np
-    import pandas as pd
-
-    values = frame[column]
-    if pd.api.types.is_bool_dtype(values.dtype):
-        bad = 0
-    else:
-        numbers = pd.to_numeric(values, errors="coerce")
-        wrong = numbers.isna() & values.notna()
-        wrong |= pd.Series(np.isinf(numbers.to_numpy(dtype=float)), index=values.index)
-        if not wrong.any():
-            return numbers.astype(float)
-        bad = int(np.flatnonzero(wrong.to_numpy())[0])
-    line = file_line(path, bad)
-    value = values.iloc[bad]
-    raise FileError(
-        f"{what} {str(path)!r} line {line}, column {column!r}: {value!r} is not a finite number.",
-        file=path,
-        line=line,
-        column=column,
-        value=value,
-        kind="ScoreError",
-    )
-
-
 def read_scores(
-    scores_path: Path, human_path: Path | None
-) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    """The score table and, when given, the human ratings, read as every command reads
-    (names as text, items of one type, one row per key).
+    scores_path: Path, human_path: Path, declared: Scale | None
+) -> tuple[pd.DataFrame, pd.DataFrame, Scale, str | None]:
+    """The score table and the human ratings, read as every command reads (names as text, items
+    of one type, one row per key) and checked by the library's validators
+    (:func:`regression.scores.validate_scores`, :func:`regression.scores.validate_ratings`),
+    with the rating scale: declared, or taken from the ratings with the note to print.
 
     Raises
     ------
     ValueError
-        A file that cannot be read, a missing column, no rows, a score or a rating that is
-        not a number, a repeated (generator, item, validator) or (generator, item): each
-        naming the file and its 1-based line.
+        A file that cannot be read, a missing column, no rows, a repeated key (both lines),
+        a score or a rating that is missing or not a number, a rating outside the declared
+        scale or on an output no judge scored: each naming the file, its 1-based line and
+        the column.
     """
+    import warnings
+
     from jurycal.cli.reading import read_input, refuse_duplicates, same_item_type
+    from jurycal.io import table_columns
+    from regression.errors import InputError
+    from regression.scores import ScaleWarning, validate_ratings, validate_scores
 
     scores = read_input(scores_path, "score file", SCORE_COLUMNS, check_labels=False)
-    scores["score"] = _numbers(scores, "score", scores_path, "score file")
     refuse_duplicates(scores, ["generator", "item", "validator"], scores_path, "score file")
-    if human_path is None:
-        return scores, None
-    human = read_input(human_path, "rating file", RATING_COLUMNS, check_labels=False)
-    if "score" in human.columns and "human" not in human.columns:
+    if "score" in table_columns(human_path) and "human" not in table_columns(human_path):
         raise FileError(
             f"{str(human_path)!r} is a score table; give the judges' scores first, then the "
             "human ratings (generator, item, human).",
             file=human_path,
         )
-    human["human"] = _numbers(human, "human", human_path, "rating file")
+    human = read_input(human_path, "rating file", RATING_COLUMNS, check_labels=False)
     refuse_duplicates(human, ["generator", "item"], human_path, "rating file")
     scores, human = same_item_type(scores, human)
-    return scores, human
-
-
-def rating_scale(
-    declared: Scale | None, human: pd.DataFrame, path: Path
-) -> tuple[Scale, str | None]:
-    """The rating scale, and the note to print when it was taken from the ratings.
-
-    Declared: every rating must lie in it. Not declared: the lowest and highest
-    rating given, said in the note (a bounded interval holds for the scale it is given).
-
-    Raises
-    ------
-    ValueError
-        A rating outside the declared scale (naming its line and column), or, undeclared,
-        ratings that are all one value (no scale to take).
-    """
-    import numpy as np
-
-    ratings = human["human"].to_numpy(dtype=float)
-    given = ~np.isnan(ratings)
-    if declared is not None:
-        low, high = declared
-        outside = given & ((ratings < low) | (ratings > high))
-        if outside.any():
-            bad = int(np.flatnonzero(outside)[0])
-            line = file_line(path, bad)
-            raise FileError(
-                f"rating file {str(path)!r} line {line}, column 'human': rating "
-                f"{ratings[bad]:g} lies outside the scale {low:g} to {high:g} (--scale).",
-                file=path,
-                line=line,
-                column="human",
-                value=float(ratings[bad]),
-                kind="ScaleError",
-            )
-        return (low, high), None
-    if not given.any():
-        raise FileError(f"rating file {str(path)!r} holds no rating.", file=path)
-    low, high = float(ratings[given].min()), float(ratings[given].max())
-    if low == high:
-        raise FileError(
-            f"every rating in {str(path)!r} is {low:g}, so the scale cannot be taken from them; "
-            "declare it with --scale LOW HIGH.",
-            file=path,
-        )
-    note = (
-        f"the rating scale is taken from the ratings: {low:g} to {high:g}; declare it with "
-        "--scale LOW HIGH when the scale is wider (the intervals hold for the scale given)."
-    )
-    return (low, high), note
+    try:
+        scores = validate_scores(scores)
+    except InputError as err:
+        raise in_file(err, scores_path, "score file") from None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ScaleWarning)
+        try:
+            human, scale = validate_ratings(human, declared, scores)
+        except InputError as err:
+            raise in_file(err, human_path, "rating file") from None
+    note = None
+    if declared is None:
+        note = " ".join(str(w.message) for w in caught if issubclass(w.category, ScaleWarning))
+        note = note.replace("(scale=(low, high))", "(--scale LOW HIGH)")
+    return scores, human, scale, note or None
 
 
 def print_note(note: str | None) -> None:
@@ -314,16 +253,14 @@ def fit_scores(
             f"{str(scores_path)!r} is a score table: give the human ratings too (generator, "
             f"item, human on the rating scale): {usage}."
         )
-    scores, human = read_scores(scores_path, human_path)
-    assert human is not None  # human_path is given
-    scale, note = rating_scale(scale, human, human_path)
+    scores, human, bounds, note = read_scores(scores_path, human_path, scale)
     print_note(note)
-    from regression import ScoreModel
+    from regression.scores import ScoreModel
 
     with warnings.catch_warnings(), located(score_sources(scores_path, human_path)):
         warnings.simplefilter("ignore")  # every warning is on the result, printed by emit
-        result = ScoreModel(scale=scale, seed=seed).fit_table(scores, human)
-    return ScoreFit(result, scores, human, scale, note)
+        result = ScoreModel(seed=seed).fit_table(scores, human, scale=bounds)
+    return ScoreFit(result, scores, human, bounds, note)
 
 
 def score_board_plot(board: Any) -> Any:
@@ -341,15 +278,32 @@ def write_score_card(
     ratings with its figure, each judge's calibration curve, the judges' diagnostics."""
     from jurycal.report import Report, add_leaderboard, calibration_plot, section
 
+    result = fit.result
     card = Report("jurycal report card: mean human ratings from judges' scores")
     add_leaderboard(card, board, summary=summary, figure=figure or score_board_plot(board))
-    card.figure(
-        calibration_plot(fit.scores, fit.human, scale=fit.scale),
-        "Each judge's calibration: the mean human rating of the rated outputs per judge score "
-        "(deciles past ten distinct scores), with 95 % bands; a flat curve is a judge that "
-        "predicts nothing.",
+    card.add(
+        section(
+            "The judges",
+            [
+                "Per judge: the outputs it scored and of them rated, the rank correlation of its "
+                "score with the rating, its weight in the stacked predictor (near 0: it adds "
+                "nothing to the others) and the span of ratings its curve reaches.",
+                "Per generator: the weight on the judges' prediction (lam; 0 is the ratings "
+                "alone), the ratings the judges are worth, and whether the calibration carried "
+                "over from the other generators lands in its own interval.",
+            ],
+            {"judges": result.judges(), "generators": result.diagnostics()},
+        ),
+        2,
     )
-    card.add(section("The judges", tables={"judges": fit.result.diagnostics()}), 2)
+    card.figure(
+        calibration_plot(
+            fit.scores, fit.human, scale=fit.scale, fitted=result.calibration_curves()
+        ),
+        "Each judge's calibration: the mean human rating of the rated outputs per judge score "
+        "(blue, deciles past ten distinct scores, 95 % bands) and the monotone curve the "
+        "estimate uses (orange steps); a flat curve is a judge that predicts nothing.",
+    )
     return card, card.write(path)
 
 
@@ -386,7 +340,8 @@ def run_score_rank(args: argparse.Namespace) -> int:
         "pairs": board.pairs,
         "pairs_level": board.procedure,
         "could_be_best": [g for g in board.table.index[board.table["could_be_best"]]],
-        "judges": fit.result.diagnostics(),
+        "judges": fit.result.judges(),
+        "generators": fit.result.diagnostics(),
         "warnings": list(fit.result.warnings),
         "plot": plot,
     }

@@ -50,14 +50,15 @@ def test_a_score_that_is_not_a_number_names_its_line_and_column(hanna, run_cli):
     assert code == 1 and out == ""
     error = json.loads(err)["error"]
     assert error["line"] == 7 and error["column"] == "score" and error["file"] == bad
-    assert "'high' is not a finite number" in error["message"]
+    assert "score 'high'; it must be a finite number" in error["message"]
 
 
 def test_a_rating_outside_the_declared_scale_names_its_line(hanna, run_cli):
     bad = _edit(hanna, "ratings.csv", 12, "human", "6", "bad_ratings.csv")
     code, _, err = run_cli(["rank", str(hanna / "scores.csv"), bad, "--scale", "1", "5"])
     assert code == 1
-    assert f"rating file '{bad}' line 12, column 'human': rating 6 lies outside" in err
+    assert f"rating file '{bad}' line 12, column 'human': " in err
+    assert "outside the rating scale (1, 5)" in err
 
 
 def test_a_repeated_rating_names_both_lines(hanna, run_cli):
@@ -80,7 +81,7 @@ def test_a_rating_that_is_not_a_number_in_json_lines_names_its_record(hanna, run
     code, _, err = run_cli(["estimate", str(hanna / "scores.csv"), str(hanna / "words.jsonl"),
                             "--generator", "GPT"])  # fmt: skip
     assert code == 1
-    assert "line 5, column 'human': 'five' is not a finite number" in err
+    assert "line 5, column 'human': ratings has human 'five'; it must be a finite number" in err
 
 
 @pytest.mark.parametrize(
@@ -116,3 +117,95 @@ def test_scale_is_refused_with_a_judgments_table(tmp_path, run_cli):
     code, _, err = run_cli(["rank", str(tmp_path / "j.csv"), str(tmp_path / "h.csv"),
                             "--scale", "0", "1"])  # fmt: skip
     assert code == 1 and "--scale sets the rating scale of a score table" in err
+
+
+@pytest.fixture(scope="module")
+def ranked(hanna):
+    """``jurycal rank scores.csv ratings.csv --scale 1 5 --json``, run once: its JSON and stderr."""
+    from jurycal.cli import main
+
+    with pytest.MonkeyPatch.context() as patch:
+        import io
+
+        out, err = io.StringIO(), io.StringIO()
+        patch.setattr("sys.stdout", out)
+        patch.setattr("sys.stderr", err)
+        code = main(["rank", str(hanna / "scores.csv"), str(hanna / "ratings.csv"),
+                     "--scale", "1", "5", "--json"])  # fmt: skip
+    assert code == 0, err.getvalue()
+    return json.loads(out.getvalue()), err.getvalue()
+
+
+def test_rank_gives_the_leaderboard_of_mean_ratings_as_json(ranked):
+    payload, err = ranked
+    board = payload["leaderboard"]
+    assert len(board) == 11 and {row["n_labels"] for row in board} == {10}
+    for row in board:
+        assert 1 <= row["low"] <= row["estimate"] <= row["high"] <= 5, row
+        assert 1 <= row["low_rank"] <= row["rank"] <= row["high_rank"] <= 11, row
+    # the human-written story: mean Coherence rating 4.43 over all 96 ratings, every
+    # generator's at most 3.31 (the data's README): first on the board, and could be best
+    assert board[0]["generator"] == "Human" and "Human" in payload["could_be_best"]
+    assert payload["scale"] == [1.0, 5.0] and payload["scale_from"] == "declared"
+    assert len(payload["judges"]) == 20 and len(payload["generators"]) == 11
+    assert "note:" not in err  # the scale was declared
+
+
+def test_an_undeclared_scale_is_taken_from_the_ratings_with_a_note(hanna, run_cli):
+    import pandas as pd
+
+    ratings = pd.read_csv(hanna / "ratings.csv")
+    low, high = ratings["human"].min(), ratings["human"].max()
+    code, out, err = run_cli(["estimate", str(hanna / "scores.csv"), str(hanna / "ratings.csv"),
+                              "--generator", "HINT", "--json"])  # fmt: skip
+    assert code == 0
+    assert (
+        f"jurycal: note: the rating scale was not declared; read from the ratings as ({low:g}"
+        in err
+    )
+    payload = json.loads(out)
+    assert payload["scale"] == [low, high] and payload["scale_from"] == "ratings"
+    row = payload["estimate"]
+    assert payload["generator"] == "HINT" and row["low"] <= row["estimate"] <= row["high"]
+    assert payload["n_human_ratings"] == 10
+
+
+@pytest.mark.slow  # draws two figures (the board, a panel per judge): the card as a user gets it
+def test_report_writes_the_card_with_the_calibration_curves(hanna, run_cli, tmp_path):
+    import pandas as pd
+
+    scores = pd.read_csv(hanna / "scores.csv")
+    five = scores[scores["validator"].str.endswith("prompt2")]  # 5 judges: a small figure
+    five.to_parquet(tmp_path / "scores.parquet")
+    code, _, err = run_cli(["report", str(tmp_path / "scores.parquet"), str(hanna / "ratings.csv"),
+                            "-o", str(tmp_path / "card"), "--scale", "1", "5"])  # fmt: skip
+    assert code == 0, err
+    card = (tmp_path / "card.md").read_text()
+    assert "## Leaderboard" in card and "## The judges" in card
+    assert "Each judge's calibration" in card
+    assert (tmp_path / "card-1.png").exists() and (tmp_path / "card-2.png").exists()
+    assert (tmp_path / "card.html").exists()
+
+
+def test_from_a_tools_file_to_the_leaderboard(tmp_path, run_cli):
+    """Inspect's own logs (two 1-5 graders) imported, then ranked with ratings of every output."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    real = Path(__file__).parent / "importers" / "fixtures" / "real"
+    logs = [str(p) for p in sorted(real.glob("inspect_scores_*.eval"))]
+    code, _, err = run_cli(["import", "inspect_scores", *logs, "-o", str(tmp_path / "s.csv")])
+    assert code == 0, err
+    scores = pd.read_csv(tmp_path / "s.csv")
+    outputs = scores[["generator", "item"]].drop_duplicates()
+    # echo-gen's answers are right (2, 4, 6 asked: "2", "5", "6"), loud-gen's shouted
+    ratings = outputs.assign(human=[5, 2, 5, 2, 2, 1])
+    ratings.to_csv(tmp_path / "r.csv", index=False)
+    code, out, err = run_cli(["rank", str(tmp_path / "s.csv"), str(tmp_path / "r.csv"),
+                              "--scale", "1", "5", "--json"])  # fmt: skip
+    assert code == 0, err
+    board = {row["generator"]: row for row in json.loads(out)["leaderboard"]}
+    assert set(board) == {"mockllm/echo-gen", "mockllm/loud-gen"}
+    assert board["mockllm/echo-gen"]["rank"] == 1
+    assert all(row["n_labels"] == 3 for row in board.values())
