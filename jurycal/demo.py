@@ -404,8 +404,7 @@ def scores_section(
     beside the ratings alone; the mean of all 96 ratings is the truth the intervals are
     checked against. Returns the section's key number, one line.
     """
-    from jurycal.cli.scores import score_board_plot
-    from jurycal.report import calibration_plot
+    from jurycal.report import calibration_plot, score_plot
     from regression.scores import ScoreModel
 
     scores, human = load_hanna(criterion)
@@ -437,7 +436,7 @@ def scores_section(
         "their 95 % intervals (one draw of the ratings: each interval misses one draw in 20).",
     ]
     report.add(section(f"7. Graded scores: HANNA stories, {criterion}, 20 judges", notes))
-    add_leaderboard(report, board, level=3, figure=score_board_plot(board))
+    add_leaderboard(report, board, level=3, figure=score_plot(board))
     report.figure(
         calibration_plot(scores, rated, scale=HANNA_SCALE, fitted=result.calibration_curves()),
         "Each judge's calibration on the rated stories: the mean rating per judge score (blue, "

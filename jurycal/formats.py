@@ -1,26 +1,14 @@
 """The table formats jurycal reads and writes, told by the file name's ending.
 
 One table for :mod:`jurycal.io` (pandas, in memory) and :mod:`jurycal.counting`
-(DuckDB, out of core), so that both accept the same files; and the columns of
-the graded-score tables (:data:`SCORE_COLUMNS`, :data:`RATING_COLUMNS`), by
-which the commands tell a score table (:func:`is_score_table`). This module
-imports nothing heavy.
+(DuckDB, out of core), so that both accept the same files.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = [
-    "FIRST_ROW_LINE",
-    "FORMATS",
-    "RATING_COLUMNS",
-    "SCORE_COLUMNS",
-    "first_line",
-    "is_score_table",
-    "table_format",
-]
+__all__ = ["FIRST_ROW_LINE", "FORMATS", "first_line", "table_format"]
 
 #: File-name endings and the format each means.
 FORMATS = {
@@ -35,12 +23,6 @@ FORMATS = {
     ".ndjson": "jsonl",
     ".ndjson.gz": "jsonl",
 }
-
-#: A score table: each judge's numeric score of each output, on the judge's own scale.
-SCORE_COLUMNS = ("generator", "item", "validator", "score")
-#: A ratings table: the human rating of a sample of the outputs, on the rating scale (with an
-#: optional ``inclusion_probability`` where the sample was drawn with unequal probabilities).
-RATING_COLUMNS = ("generator", "item", "human")
 
 #: The 1-based file line (record number for Parquet) of a table's first row, per format.
 FIRST_ROW_LINE = {"csv": 2, "tsv": 2, "jsonl": 1, "parquet": 1}
@@ -76,19 +58,3 @@ def first_line(path: str | Path) -> int:
     (2, 1)
     """
     return FIRST_ROW_LINE[table_format(path)]
-
-
-def is_score_table(columns: Iterable[str]) -> bool:
-    """Whether a table with these columns holds judges' scores (:data:`SCORE_COLUMNS`: a
-    ``score`` column, no ``label``), the rule by which the commands tell a score table from a
-    judgments table (``label``) and pairwise verdicts (``generator_a``, ``generator_b``).
-
-    Examples
-    --------
-    >>> is_score_table(["generator", "item", "validator", "score"])
-    True
-    >>> is_score_table(["generator", "item", "validator", "label", "score"])  # an import's votes
-    False
-    """
-    names = set(columns)
-    return set(SCORE_COLUMNS) <= names and "label" not in names

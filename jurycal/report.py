@@ -42,6 +42,7 @@ __all__ = [
     "calibration_plot",
     "card_files",
     "pairwise_plot",
+    "score_plot",
     "section",
 ]
 
@@ -532,3 +533,12 @@ def calibration_plot(
             panel.set_xlabel("judge's score", fontsize=8)
     figure.tight_layout()
     return figure
+
+
+def score_plot(board: Leaderboard) -> Figure:
+    """The figure of a leaderboard of mean human ratings (:func:`~regression.ranking.plot.plot_board`)."""
+    from regression.ranking.plot import plot_board
+
+    return plot_board(
+        board, f"Leaderboard of mean human ratings ({board.method})", quantity="mean rating"
+    )

@@ -1,7 +1,7 @@
 """Graded scores from the command line: ``jurycal rank SCORES HUMAN`` and its kin.
 
 A table with ``generator, item, validator, score`` and no ``label`` is a score table
-(:func:`jurycal.formats.is_score_table`): each judge's numeric score of each output, on
+(:func:`is_score_table`): each judge's numeric score of each output, on
 the judge's own scale. ``rank``, ``estimate``, ``suggest``, ``plan`` and ``report`` tell it
 by its columns, as they tell pairwise verdicts, and read HUMAN as the human ratings
 (``generator, item, human`` on the rating scale, optionally ``inclusion_probability``).
@@ -17,13 +17,12 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jurycal.cli.errors import FileError, Source, in_file
-from jurycal.formats import RATING_COLUMNS, SCORE_COLUMNS, is_score_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -37,10 +36,10 @@ __all__ = [
     "run_score_estimate",
     "run_score_rank",
     "run_score_report",
-    "score_board_plot",
     "write_score_card",
     "add_scale_option",
     "is_score_input",
+    "is_score_table",
     "print_note",
     "read_scores",
     "refuse_options",
@@ -109,6 +108,25 @@ def refuse_scale(args: argparse.Namespace, path: Path) -> None:
         )
 
 
+def is_score_table(columns: Iterable[str]) -> bool:
+    """Whether a table with these columns holds judges' scores (``generator, item, validator,
+    score`` and no ``label``): the rule by which the commands tell a score table from a
+    judgments table (``label``; an import's judgments carry the raw grade in ``score``) and
+    pairwise verdicts (:func:`jurycal.cli.reading.is_pairwise`).
+
+    Examples
+    --------
+    >>> is_score_table(["generator", "item", "validator", "score"])
+    True
+    >>> is_score_table(["generator", "item", "validator", "label", "score"])
+    False
+    """
+    from regression.scores import SCORE_COLUMNS
+
+    names = set(columns)
+    return set(SCORE_COLUMNS) <= names and "label" not in names
+
+
 def is_score_input(path: Path) -> bool:
     """Whether the table at ``path`` is a score table (reads its header only)."""
     from jurycal.io import table_columns
@@ -155,7 +173,13 @@ def read_scores(
     from jurycal.cli.reading import read_input, refuse_duplicates, same_item_type
     from jurycal.io import table_columns
     from regression.errors import InputError
-    from regression.scores import ScaleWarning, validate_ratings, validate_scores
+    from regression.scores import (
+        RATING_COLUMNS,
+        SCORE_COLUMNS,
+        ScaleWarning,
+        validate_ratings,
+        validate_scores,
+    )
 
     scores = read_input(scores_path, "score file", SCORE_COLUMNS, check_labels=False)
     refuse_duplicates(scores, ["generator", "item", "validator"], scores_path, "score file")
@@ -263,24 +287,16 @@ def fit_scores(
     return ScoreFit(result, scores, human, bounds, note)
 
 
-def score_board_plot(board: Any) -> Any:
-    """The figure of a leaderboard of mean ratings (:func:`regression.ranking.plot.plot_board`)."""
-    from regression.ranking.plot import plot_board
-
-    return plot_board(board, f"Leaderboard of mean human ratings ({board.method})",
-                      quantity="mean rating")  # fmt: skip
-
-
 def write_score_card(
     path: Path, fit: ScoreFit, board: Any, summary: Any, *, figure: Any = None
 ) -> tuple[Any, list[Path]]:
     """The card of a score table (``rank --report`` and ``report``): the leaderboard of mean
     ratings with its figure, each judge's calibration curve, the judges' diagnostics."""
-    from jurycal.report import Report, add_leaderboard, calibration_plot, section
+    from jurycal.report import Report, add_leaderboard, calibration_plot, score_plot, section
 
     result = fit.result
     card = Report("jurycal report card: mean human ratings from judges' scores")
-    add_leaderboard(card, board, summary=summary, figure=figure or score_board_plot(board))
+    add_leaderboard(card, board, summary=summary, figure=figure or score_plot(board))
     card.add(
         section(
             "The judges",
@@ -310,6 +326,7 @@ def write_score_card(
 def run_score_rank(args: argparse.Namespace) -> int:
     """``rank SCORES HUMAN``: the leaderboard of mean human ratings, with intervals and rank sets."""
     from jurycal.cli.common import check_files, emit, plot_path, save_plot, summary_text
+    from jurycal.report import score_plot
 
     refuse_options(args, (*FIT_OPTIONS, "pairs", "one_at_a_time"), args.judgments)
     check_files([args.judgments, args.human], [plot_path(args)], card=args.report)
@@ -322,9 +339,7 @@ def run_score_rank(args: argparse.Namespace) -> int:
     )
     board = fit.result.leaderboard(args.alpha, seed=args.seed)
     summary = board.summary(board.alpha, top=args.top)
-    figure = (
-        score_board_plot(board) if args.report is not None or plot_path(args) is not None else None
-    )
+    figure = score_plot(board) if args.report is not None or plot_path(args) is not None else None
     written: list[Path] = []
     if args.report is not None:
         written += write_score_card(args.report, fit, board, summary, figure=figure)[1]

@@ -15,9 +15,9 @@ from typing import Any
 
 import pandas as pd
 
-from jurycal.formats import SCORE_COLUMNS
 from jurycal.importers.result import ImportFormatError, ImportResult
 from regression.checks import HUMAN_COLUMNS, JUDGMENT_COLUMNS, plain
+from regression.scores import SCORE_COLUMNS
 
 __all__ = [
     "ImportLog",

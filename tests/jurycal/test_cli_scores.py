@@ -9,8 +9,8 @@ import json
 
 import pytest
 
+from jurycal.cli.scores import is_score_table
 from jurycal.datasets import load_hanna
-from jurycal.formats import is_score_table
 
 
 @pytest.fixture(scope="module")
