@@ -15,6 +15,7 @@ many; :mod:`~regression.scores.simulate` simulates worlds with known truth.
 from regression.scores.model import FewRatingsWarning, ScoreModel, fit_scores
 from regression.scores.predict import Predictor, fit_predictor
 from regression.scores.result import ScoreResult
+from regression.scores.suggest import plan_labels, suggest_labels
 from regression.scores.table import (
     RATING_COLUMNS,
     SCORE_COLUMNS,
@@ -37,6 +38,8 @@ __all__ = [
     "check_scores",
     "fit_predictor",
     "fit_scores",
+    "plan_labels",
+    "suggest_labels",
     "validate_ratings",
     "validate_scores",
 ]
