@@ -33,9 +33,12 @@ __all__ = [
     "Scale",
     "ScoreFit",
     "fit_scores",
+    "plan_text",
     "run_score_estimate",
+    "run_score_plan",
     "run_score_rank",
     "run_score_report",
+    "run_score_suggest",
     "write_score_card",
     "add_scale_option",
     "is_score_input",
@@ -153,12 +156,13 @@ def refuse_options(args: argparse.Namespace, options: Sequence[str], path: Path)
 
 
 def read_scores(
-    scores_path: Path, human_path: Path, declared: Scale | None
-) -> tuple[pd.DataFrame, pd.DataFrame, Scale, str | None]:
+    scores_path: Path, human_path: Path | None, declared: Scale | None
+) -> tuple[pd.DataFrame, pd.DataFrame | None, Scale, str | None]:
     """The score table and the human ratings, read as every command reads (names as text, items
     of one type, one row per key) and checked by the library's validators
     (:func:`regression.scores.validate_scores`, :func:`regression.scores.validate_ratings`),
     with the rating scale: declared, or taken from the ratings with the note to print.
+    Without ratings (``suggest``'s first draw) the scale must be declared.
 
     Raises
     ------
@@ -183,6 +187,16 @@ def read_scores(
 
     scores = read_input(scores_path, "score file", SCORE_COLUMNS, check_labels=False)
     refuse_duplicates(scores, ["generator", "item", "validator"], scores_path, "score file")
+    if human_path is None:
+        if declared is None:
+            raise ValueError(
+                f"{str(scores_path)!r} is a score table and no ratings are given: declare the "
+                "rating scale with --scale LOW HIGH."
+            )
+        try:
+            return validate_scores(scores), None, declared, None
+        except InputError as err:
+            raise in_file(err, scores_path, "score file") from None
     if "score" in table_columns(human_path) and "human" not in table_columns(human_path):
         raise FileError(
             f"{str(human_path)!r} is a score table; give the judges' scores first, then the "
@@ -278,6 +292,7 @@ def fit_scores(
             f"item, human on the rating scale): {usage}."
         )
     scores, human, bounds, note = read_scores(scores_path, human_path, scale)
+    assert human is not None  # human_path is given
     print_note(note)
     from regression.scores import ScoreModel
 
@@ -426,3 +441,73 @@ def run_score_report(args: argparse.Namespace) -> int:
     payload = {"written": written, "markdown": card.to_markdown(stem=written[0].stem)}
     emit(args, summary_text(summary), payload, warnings=fit.result.warnings, written=written)
     return 0
+
+
+def run_score_suggest(
+    args: argparse.Namespace,
+) -> tuple[pd.DataFrame, pd.DataFrame | None, Scale]:
+    """``suggest SCORES [--labels HUMAN] --budget N``: the outputs to rate next
+    (:func:`regression.scores.suggest_labels`) and, with ``--width`` (a share of the rating
+    scale), the plan. Returns the draw, the plan and the scale, for ``suggest``'s output."""
+    import warnings
+
+    from jurycal.cli.errors import located
+    from regression.scores import plan_labels, suggest_labels
+
+    refuse_options(args, ("objective",), args.judgments)
+    scores, human, scale, note = read_scores(args.judgments, args.labels, args.scale)
+    print_note(note)
+    with warnings.catch_warnings(), located(score_sources(args.judgments, args.labels)):
+        warnings.simplefilter("ignore")
+        table = suggest_labels(
+            scores, human, args.budget, scale=scale, generators=args.generator, seed=args.seed
+        )
+        plan = None
+        if args.width is not None:
+            plan = plan_labels(
+                scores,
+                human,
+                args.width * (scale[1] - scale[0]),
+                scale=scale,
+                alpha=args.alpha,
+                generators=args.generator,
+            )
+    return table, plan, scale
+
+
+def run_score_plan(args: argparse.Namespace) -> tuple[pd.DataFrame, Scale]:
+    """``plan SCORES [--labels HUMAN] --width W``: the ratings each generator needs for an
+    interval at most ``W`` of the rating scale wide (:func:`regression.scores.plan_labels`)."""
+    import warnings
+
+    from jurycal.cli.errors import located
+    from regression.scores import plan_labels
+
+    scores, human, scale, note = read_scores(args.judgments, args.labels, args.scale)
+    print_note(note)
+    with warnings.catch_warnings(), located(score_sources(args.judgments, args.labels)):
+        warnings.simplefilter("ignore")
+        table = plan_labels(
+            scores,
+            human,
+            args.width * (scale[1] - scale[0]),
+            scale=scale,
+            alpha=args.alpha,
+            generators=args.generator,
+        )
+    return table, scale
+
+
+def plan_text(table: pd.DataFrame, width: float, scale: Scale, alpha: float) -> str:
+    """The plan of ratings as text: the width in rating points and as a share of the scale."""
+    from regression.text_table import text_table
+
+    points = width * (scale[1] - scale[0])
+    return "\n".join(
+        [
+            f"human ratings needed for a {1 - alpha:.0%} interval at most {points:.3g} rating "
+            f"points wide ({100 * width:.1f} % of the scale {scale[0]:g} to {scale[1]:g}; "
+            "uniform: a random sample; active: drawn by jurycal suggest):",
+            text_table(table, digits=3, empty="no generator to plan for."),
+        ]
+    )

@@ -19,6 +19,7 @@ win rate needs (:func:`regression.pairwise.plan_labels`).
 from __future__ import annotations
 
 import argparse
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,15 @@ from jurycal.cli.reading import (
     is_pairwise,
     read_votes,
     vote_sources,
+)
+from jurycal.cli.scores import (
+    SCORE_HELP,
+    add_scale_option,
+    is_score_input,
+    plan_text,
+    refuse_scale,
+    run_score_plan,
+    run_score_suggest,
 )
 from regression.registry import PAIRWISE_OBJECTIVES
 
@@ -68,11 +78,13 @@ def register(subparsers: Any) -> None:
             "jurycal suggest judgments.csv --labels human.csv --budget 200 -o to_label.csv",
             "jurycal suggest judgments.csv --budget 50 --generator gpt-4o --width 0.08",
             "jurycal suggest verdicts.csv --labels votes.csv --budget 100 -o to_vote.csv",
+            "jurycal suggest scores.csv --labels ratings.csv --scale 1 5 --budget 40 -o to_rate.csv",
         ],
         "plan": [
             "jurycal plan judgments.csv --labels human.csv --width 0.08",
             "jurycal plan judgments.csv --width 0.1 --generator gpt-4o --json",
             "jurycal plan verdicts.csv --labels votes.csv --width 0.1",
+            "jurycal plan scores.csv --labels ratings.csv --scale 1 5 --width 0.1",
         ],
     }
     for name in ("suggest", "plan"):
@@ -106,7 +118,10 @@ def register(subparsers: Any) -> None:
             metavar="GEN",
             help="where to spend the labels (default: every generator not fully labelled)",
         )
-        width_help = "target width of the interval, a fraction in (0, 1) (0.08 = 8 points)"
+        width_help = (
+            "target width of the interval, a fraction in (0, 1) (0.08 = 8 points; for a score "
+            "table, of the rating scale: 0.1 on 1-5 is 0.4 rating points)"
+        )
         if name == "suggest":
             parser.add_argument(
                 "--budget",
@@ -142,6 +157,8 @@ def register(subparsers: Any) -> None:
             parser.add_argument("--width", type=_width, required=True, metavar="W", help=width_help)
             parser.set_defaults(handler=run_plan)
         parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)
+        add_scale_option(parser)
+        parser.description = f"{parser.description}\n\n{textwrap.fill(SCORE_HELP, 79)}"
 
 
 def _plan_text(table: Any, width: float, alpha: float, what: str = "labels") -> str:
@@ -178,6 +195,15 @@ _WORDS = {
         "inclusion_probability and all, with your earlier labels",
         "needed": "labels",
     },
+    "ratings": {
+        "rows": "outputs to rate",
+        "count": "outputs",
+        "per": "per generator:",
+        "none": "no output to rate: every scored output of the generators asked for is rated.",
+        "next": "rate the rows of {path}, add a human column (on the rating scale) and pass "
+        "them, inclusion_probability and all, with your earlier ratings",
+        "needed": "human ratings",
+    },
     "votes": {
         "rows": "battles to vote",
         "count": "battles",
@@ -198,9 +224,11 @@ def _emit_suggestion(
     words: dict[str, str],
     *,
     objective: str | None = None,
+    plan_as_text: str | None = None,
 ) -> int:
     """Print (or write with ``-o``) the rows ``suggest`` drew, their counts and the plan;
-    ``objective``: what a pairwise draw narrowed (text and JSON)."""
+    ``objective``: what a pairwise draw narrowed (text and JSON); ``plan_as_text``: the
+    plan's text where it is not :func:`_plan_text`'s (ratings)."""
     from jurycal.io import write_table
     from regression.text_table import text_table
 
@@ -222,7 +250,7 @@ def _emit_suggestion(
     elif len(table):
         lines += ["", text_table(table)]
     if plan is not None:
-        lines += ["", _plan_text(plan, args.width, args.alpha, words["needed"])]
+        lines += ["", plan_as_text or _plan_text(plan, args.width, args.alpha, words["needed"])]
         payload["plan"] = plan.reset_index()
     payload["output"] = args.output
     emit(args, "\n".join(lines), payload, written=[args.output] if args.output else [])
@@ -259,6 +287,12 @@ def _suggest_pairwise(
 def run_suggest(args: argparse.Namespace) -> int:
     """Draw the items to label next; print them, or write them with ``-o``."""
     check_files([args.judgments, args.labels], [args.output])
+    if is_score_input(args.judgments):
+        draw, plan, scale = run_score_suggest(args)
+        shown = None if plan is None else plan_text(plan, args.width, scale, args.alpha)
+        counts = draw.groupby("generator").size()
+        return _emit_suggestion(args, draw, counts, plan, _WORDS["ratings"], plan_as_text=shown)
+    refuse_scale(args, args.judgments)
 
     pairwise = _pairwise(args)
     if pairwise is not None:
@@ -288,6 +322,12 @@ def run_suggest(args: argparse.Namespace) -> int:
 def run_plan(args: argparse.Namespace) -> int:
     """Print the labels each generator needs for ``--width``."""
     check_files([args.judgments, args.labels])
+    if is_score_input(args.judgments):
+        ratings, scale = run_score_plan(args)
+        text = plan_text(ratings, args.width, scale, args.alpha)
+        emit(args, text, {"plan": ratings.reset_index(), "scale": list(scale)})
+        return 0
+    refuse_scale(args, args.judgments)
     pairwise = _pairwise(args)
     if pairwise is not None:
         from regression.pairwise import plan_labels as plan_votes

@@ -209,3 +209,36 @@ def test_from_a_tools_file_to_the_leaderboard(tmp_path, run_cli):
     assert set(board) == {"mockllm/echo-gen", "mockllm/loud-gen"}
     assert board["mockllm/echo-gen"]["rank"] == 1
     assert all(row["n_labels"] == 3 for row in board.values())
+
+
+def test_suggest_draws_unrated_outputs_to_the_budget(hanna, run_cli, tmp_path):
+    import pandas as pd
+
+    out = tmp_path / "to_rate.csv"
+    code, _, err = run_cli(["suggest", str(hanna / "scores.csv"), "--labels",
+                            str(hanna / "ratings.csv"), "--scale", "1", "5", "--budget", "12",
+                            "--seed", "3", "-o", str(out)])  # fmt: skip
+    assert code == 0, err
+    draw = pd.read_csv(out)
+    assert list(draw.columns) == ["generator", "item", "inclusion_probability"]
+    assert len(draw) == 12 and draw["inclusion_probability"].between(0, 1, "right").all()
+    rated = pd.read_csv(hanna / "ratings.csv")
+    again = draw.merge(rated, on=["generator", "item"])
+    assert again.empty  # only outputs not rated yet
+
+
+def test_plan_gives_the_ratings_a_width_needs_in_rating_points(hanna, run_cli):
+    code, out, err = run_cli(["plan", str(hanna / "scores.csv"), "--labels",
+                              str(hanna / "ratings.csv"), "--scale", "1", "5",
+                              "--width", "0.1", "--json"])  # fmt: skip
+    assert code == 0, err
+    payload = json.loads(out)
+    plan = {row["generator"]: row for row in payload["plan"]}
+    assert len(plan) == 11 and payload["scale"] == [1.0, 5.0]
+    for row in plan.values():
+        assert row["n_labels"] == 10 and row["n_outputs"] == 96
+        # a narrower interval than now needs more ratings than held, and at most all 96
+        if row["width_now"] > 0.4:
+            assert 10 < row["uniform"] <= 96 and row["more_uniform"] == row["uniform"] - 10
+    code, out, err = run_cli(["plan", str(hanna / "scores.csv"), "--width", "0.1"])
+    assert code == 1 and "declare the rating scale with --scale LOW HIGH" in err
