@@ -196,7 +196,7 @@ def _scores() -> Any:
     from regression.scores.simulate import score_world
 
     world = score_world(n_generators=4, n_items=50, n_rated=12, unrated=1, seed=1)
-    return _quiet(lambda: ScoreModel(interval="normal").fit_table(world.scores, world.ratings, scale=world.scale))
+    return _quiet(lambda: ScoreModel().fit_table(world.scores, world.ratings, scale=world.scale))
 
 
 def _leaderboard() -> Any:

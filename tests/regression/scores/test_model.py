@@ -164,3 +164,15 @@ def test_a_monotone_rescaling_of_a_judge_changes_no_estimate(world):
     pd.testing.assert_frame_equal(
         _fit(again).interval(), _fit(world).interval(), rtol=0, atol=1e-12
     )
+
+
+def test_ten_ratings_all_at_the_top_keep_a_betting_interval_below_the_top():
+    world = score_world(n_generators=2, n_items=50, n_rated=10, pile=0.95, seed=4)
+    ratings = world.ratings.assign(human=5.0)  # ten 5s: no spread to read a variance from
+    fit = ScoreModel().fit_table(world.scores, ratings, scale=(1, 5))
+    table = fit.interval()
+    assert (
+        (table["estimate"] == 5.0).all() and (table["lam"] == 0).all() if "lam" in table else True
+    )
+    assert (table["low"] < 4.9).all() and (table["high"] == 5.0).all()
+    assert (fit.diagnostics()["lam"] == 0.0).all()  # ratings that all agree: the ratings alone
