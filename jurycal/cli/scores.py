@@ -131,9 +131,12 @@ def is_score_table(columns: Iterable[str]) -> bool:
 
 
 def is_score_input(path: Path) -> bool:
-    """Whether the table at ``path`` is a score table (reads its header only)."""
+    """Whether the table at ``path`` is a score table (reads its header only, once the file is
+    known readable: :func:`jurycal.cli.common.check_files` names a missing file or a directory)."""
+    from jurycal.cli.common import check_files
     from jurycal.io import table_columns
 
+    check_files([path])
     return is_score_table(table_columns(path))
 
 
