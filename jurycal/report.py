@@ -513,9 +513,8 @@ def calibration_plot(
             continue
         curve = curves[curves["validator"] == judges[k]]
         band = 1.96 * curve["se"].fillna(0).to_numpy()
-        panel.errorbar(
-            curve["score"], curve["human"], yerr=band, fmt="none", ecolor=PALE, elinewidth=3
-        )
+        middle = curve["human"].to_numpy()
+        panel.vlines(curve["score"], middle - band, middle + band, color=PALE, linewidth=3)
         sizes = 12 + 60 * curve["n"].to_numpy() / max(1, int(curve["n"].max()))
         panel.scatter(curve["score"], curve["human"], s=sizes, color=BLUE, zorder=3)
         panel.plot(curve["score"], curve["human"], color=BLUE, linewidth=0.8)
@@ -531,7 +530,15 @@ def calibration_plot(
             panel.set_ylabel("mean human rating", fontsize=8)
         if k >= len(judges) - columns:
             panel.set_xlabel("judge's score", fontsize=8)
-    figure.tight_layout()
+    # fixed margins: tight_layout would draw the figure once more to measure 20 panels
+    figure.subplots_adjust(
+        left=0.07,
+        right=0.98,
+        bottom=0.5 / (2.5 * rows),
+        top=1 - 0.35 / (2.5 * rows),
+        hspace=0.45,
+        wspace=0.12,
+    )
     return figure
 
 
