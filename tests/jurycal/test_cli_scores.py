@@ -242,3 +242,14 @@ def test_plan_gives_the_ratings_a_width_needs_in_rating_points(hanna, run_cli):
             assert 10 < row["uniform"] <= 96 and row["more_uniform"] == row["uniform"] - 10
     code, out, err = run_cli(["plan", str(hanna / "scores.csv"), "--width", "0.1"])
     assert code == 1 and "declare the rating scale with --scale LOW HIGH" in err
+
+
+def test_rank_keys_are_the_ones_docs_cli_md_gives_for_score_tables(ranked):
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text()
+    section = text.split("#### Score tables: `jurycal rank SCORES HUMAN")[1].split("\n### ")[0]
+    keys = re.search(r"JSON keys:\s+`([^`]*)`", section).group(1)
+    payload, _ = ranked
+    assert set(payload) == {k.strip() for k in keys.split(",")}
