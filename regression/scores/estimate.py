@@ -21,12 +21,13 @@ correction is per generator, so a judge lenient to one generator is
 corrected by that generator's own ratings.
 
 **Its interval** is the engine's bounded interval on the rating scale
-(``"betting"``, :func:`regression.core.ppi_interval`), or ``"normal"``: the
-linearised design variance (:mod:`regression.core.covariance`), a Bessel
-correction for the mean and ``lam``, two pseudo-ratings at the scale's ends
-in the variance, clipped to the scale. The normal interval undercovers a
-skewed rating at ten ratings (the ratings piled at the top show no spread);
-the bounded one is built for it.
+(``"betting"``, :func:`regression.core.bounded.ppi_interval`: the betting
+confidence interval of Waudby-Smith & Ramdas, 2024, valid at any number of
+ratings for any distribution on the scale), or ``"normal"``: the linearised
+design variance (:mod:`regression.core.covariance`, a Bessel correction for
+the mean and ``lam``), clipped to the scale. The normal interval rests on the
+ratings' own spread and undercovers a skewed rating at ten ratings (ten 5s
+show none); the betting one is built for it.
 
 **Generators without ratings** get the calibration transported from the
 rated generators: ``T_g = mean_{u in g} f_u``, the predictor fitted on every
@@ -47,7 +48,7 @@ import numpy as np
 from regression.core.bounded import design_lam, ppi_interval
 from regression.core.covariance import dof_scale, linearised_terms
 from regression.core.crossfit import cross_fit
-from regression.core.sampling import design_weights, hajek_mean
+from regression.core.sampling import hajek_mean
 from regression.intervals import ConfidenceInterval, normal_bounds
 from regression.scores.predict import fit_predictor, predictor_fit
 from regression.scores.table import ScoreTable
@@ -78,11 +79,9 @@ class RatedEstimate:
     f_all : ndarray
         The predictions on every scored output of the generator.
     terms : ndarray
-        Each rated output's term of the linearised error (:func:`~regression.core.covariance.linearised_terms`).
-    pseudo_variance : float
-        The two pseudo-ratings' part of the variance.
-    variance_ratings : float
-        The variance of the ratings alone (``lam = 0``), the same way.
+        Each rated output's term of the linearised error
+        (:func:`~regression.core.covariance.linearised_terms`, Bessel-corrected
+        for the mean and ``lam``).
     judges : bool
         Whether the judges were used (False: ``lam`` is 0 by setting).
     """
@@ -94,24 +93,30 @@ class RatedEstimate:
     pi: np.ndarray
     f_all: np.ndarray
     terms: np.ndarray
-    pseudo_variance: float
-    variance_ratings: float
     judges: bool = True
 
     @property
     def variance(self) -> float:
-        """The normal interval's variance: the linearised terms' and the pseudo-ratings'."""
-        return float(np.sum(self.terms**2) + self.pseudo_variance)
+        """The linearised design variance (the normal interval's): the sum of the squared terms."""
+        return float(np.sum(self.terms**2))
 
-    @property
-    def worth(self) -> float:
-        """The ratings the judges are worth, ``n (V_ratings / V - 1)``; exactly 0 where ``lam`` is 0."""
-        if self.lam == 0:
-            return 0.0
-        return float(self.y.size * (self.variance_ratings / self.variance - 1.0))
+    def ratings_alone(self) -> RatedEstimate:
+        """The same ratings without the judges (``lam = 0``)."""
+        return estimate_rated(self.y, self.f, self.f_all, self.pi, judges=False)
+
+    def interval(
+        self, method: str, alpha: float, alternative: str, *, seed: int = 0
+    ) -> ConfidenceInterval:
+        """The interval within [0, 1]: ``"betting"`` (:meth:`bounded`) or ``"normal"`` (:meth:`normal`)."""
+        if method == "normal":
+            return self.normal(alpha, alternative)
+        return self.bounded(alpha, alternative, seed=seed)
 
     def normal(self, alpha: float, alternative: str) -> ConfidenceInterval:
-        """The normal interval within [0, 1]."""
+        """The normal interval on the linearised variance, within [0, 1].
+
+        It rests on the ratings' own spread: ratings that all agree give it no width.
+        """
         low, high = normal_bounds(
             self.estimate, np.sqrt(self.variance), alpha, alternative, limits=(0.0, 1.0)
         )
@@ -154,21 +159,6 @@ def cross_fitted_prediction(table: ScoreTable, *, seed: int = 0) -> np.ndarray:
     return cross_fit(predictor_fit(table.scores, y, seed=seed), len(table.units), rated, seed=seed)
 
 
-def _pseudo_variance(w: np.ndarray, lam: float, f_mean: float, m: float, size: float) -> float:
-    """Two pseudo-ratings, one at each end of the scale predicted at the rated mean, at the mean weight."""
-    r = np.array([0.0, 1.0]) - lam * f_mean
-    return float(np.sum(design_weights(1.0 / w.mean()) * (r - m) ** 2) / size**2)
-
-
-def _variance(
-    y: np.ndarray, f: np.ndarray, w: np.ndarray, lam: float, size: float
-) -> tuple[np.ndarray, float]:
-    r = y - lam * f
-    scale = dof_scale(y.size, 1, tuned=bool(lam > 0))
-    terms = linearised_terms(r, w, size, scale)
-    return terms, _pseudo_variance(w, lam, float(f.mean()), hajek_mean(r, w), size)
-
-
 def estimate_rated(
     y: np.ndarray, f: np.ndarray, f_all: np.ndarray, pi: np.ndarray, *, judges: bool = True
 ) -> RatedEstimate:
@@ -201,9 +191,8 @@ def estimate_rated(
     # lam = 0 is the ratings' Hajek mean exactly, by structure (no 0 * f term added)
     residual = y - lam * f if lam else y
     estimate = (lam * float(f_all.mean()) if lam else 0.0) + hajek_mean(residual, w)
-    size = float(f_all.size)
-    terms, pseudo = _variance(y, f, w, lam, size)
-    ratings_terms, ratings_pseudo = _variance(y, f, w, 0.0, size)
+    scale = dof_scale(y.size, 1, tuned=bool(lam > 0))
+    terms = linearised_terms(residual, w, float(f_all.size), scale)
     return RatedEstimate(
         estimate=float(estimate),
         lam=float(lam),
@@ -212,8 +201,6 @@ def estimate_rated(
         pi=pi,
         f_all=f_all,
         terms=terms,
-        pseudo_variance=pseudo,
-        variance_ratings=float(np.sum(ratings_terms**2) + ratings_pseudo),
         judges=judges,
     )
 

@@ -71,6 +71,7 @@ class ScoreResult(Ranked, Result):
     transport_bias: float | str | None = "held-out"
     warnings: tuple[str, ...] = ()
     seed: int = 0
+    _widths: dict[tuple[str, bool], float] = field(default_factory=dict, repr=False)
 
     title: ClassVar[str] = "Mean human rating per generator"
     ESTIMATES: ClassVar[str] = "mean ratings"
@@ -132,8 +133,40 @@ class ScoreResult(Ranked, Result):
         errors = self.held_out_errors().dropna()
         if errors.empty:
             return float("inf")
-        se = np.array([np.sqrt(self.rated[g].variance) * self.span for g in errors.index])
+        se = np.array([self.sd(g) for g in errors.index])
         return held_out_bound(errors.to_numpy(), se, alpha)
+
+    def sd(self, generator: str, judges: bool = True) -> float:
+        """A rated generator's standard error in rating points: its 95 % interval's half-width over ``z``.
+
+        From the interval the result reports (betting or normal), so the
+        transport bound, the judges' worth and the joint error read the
+        uncertainty the intervals show. ``judges=False``: the ratings alone.
+        """
+        key = (generator, judges)
+        if key not in self._widths:
+            fit = self.rated[generator]
+            fit = fit if judges else fit.ratings_alone()
+            low, high = fit.interval(self.interval_method, 0.05, "two-sided", seed=self.seed)
+            self._widths[key] = float(high - low) * self.span / (2 * normal_quantile(0.05))
+        return self._widths[key]
+
+    def worth(self, generator: str) -> float:
+        """The ratings the judges are worth to a rated generator: ``n ((sd_ratings / sd)^2 - 1)``.
+
+        Read off the reported intervals' widths (:meth:`sd`): the ratings alone
+        would need this many more for an interval as narrow. Exactly 0 where
+        ``lam`` is 0 (the ratings alone), by structure; negative where the
+        judges cost width (a betting interval pays for tuning ``lam`` on the
+        first few ratings).
+        """
+        fit = self.rated[generator]
+        if fit.lam == 0 or not fit.judges:
+            return 0.0
+        sd = self.sd(generator)
+        return (
+            float(fit.y.size * ((self.sd(generator, judges=False) / sd) ** 2 - 1.0)) if sd else 0.0
+        )
 
     # --- the contract ------------------------------------------------------------------
 
@@ -141,9 +174,7 @@ class ScoreResult(Ranked, Result):
         """One generator's interval on the rescaled [0, 1] scale."""
         fit = self.rated.get(g)
         if fit is not None:
-            if self.interval_method == "normal":
-                return fit.normal(alpha, alternative)
-            return fit.bounded(alpha, alternative, seed=self.seed)
+            return fit.interval(self.interval_method, alpha, alternative, seed=self.seed)
         bound = self.transport_bound(alpha) / self.span
         centre = float(self.transported[g])
         low = 0.0 if alternative == "less" else max(centre - bound, 0.0)
@@ -199,8 +230,7 @@ class ScoreResult(Ranked, Result):
 
         Columns ``role, n_labels, n_outputs``; ``lam`` (the weight on the
         judges' prediction, 0: the ratings alone) and ``judges_worth`` (the
-        ratings the judges are worth, ``n (V_ratings / V - 1)``, exactly 0 where
-        ``lam`` is 0); ``transported`` (the mean rating the calibration carried
+        ratings the judges are worth, :meth:`worth`); ``transported`` (the mean rating the calibration carried
         over from the other rated generators gives: for a rated generator with
         its own ratings held out), ``held_out_error`` (that minus its own
         estimate) and ``carries_over`` (whether the held-out transported mean
@@ -211,7 +241,7 @@ class ScoreResult(Ranked, Result):
         """
         generators = self.table.generators
         lam = pd.Series({g: fit.lam for g, fit in self.rated.items()}, dtype=float)
-        worth = pd.Series({g: fit.worth for g, fit in self.rated.items()}, dtype=float)
+        worth = pd.Series({g: self.worth(g) for g in self.rated}, dtype=float)
         transported = self.held_out.combine_first(self.transported)
         ci = self.interval(0.05)
         inside = (ci["low"] <= self._to_scale(transported.reindex(generators))) & (
@@ -300,12 +330,13 @@ class ScoreResult(Ranked, Result):
     def joint_error(self, *, seed: SeedLike = 0) -> JointError:
         """The estimates' joint error, normal, on the rating scale (``seed`` unused).
 
-        Rated generators: the linearised covariance
+        Each rated generator's standard deviation is its interval's (:meth:`sd`);
+        two rated generators' correlation is their linearised terms'
         (:func:`~regression.core.covariance.joint_covariance`), paired where the
-        same item was rated for two generators (their terms share a row), so a
-        comparison on shared prompts is as sure as the pairing makes it.
-        Transported generators: independent, with standard deviation ``B / z``
-        (their interval's half-width read as normal).
+        same item was rated for both (their terms share a row), so a comparison
+        on shared prompts is as sure as the pairing makes it. Transported
+        generators: independent, with standard deviation ``B / z`` (their
+        interval's half-width read as normal).
         """
         generators = list(self.table.generators)
         position = {g: i for i, g in enumerate(generators)}
@@ -316,19 +347,20 @@ class ScoreResult(Ranked, Result):
         for g, fit in self.rated.items():
             on = self.table.rated & (codes == position[g])
             phi[rated_items.get_indexer(items[on]), position[g]] = fit.terms
-        covariance = joint_covariance(phi)
-        bound = self.transport_bound(0.05) / self.span / normal_quantile(0.05)
-        for g, i in position.items():
-            if g in self.rated:
-                covariance[i, i] += self.rated[g].pseudo_variance
-            else:
-                covariance[i, i] = bound**2
-        covariance *= self.span**2
+        linearised = joint_covariance(phi)
+        spread = np.sqrt(np.diag(linearised))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            correlation = linearised / np.outer(spread, spread)
+        correlation = np.where(np.isfinite(correlation), correlation, 0.0)
+        np.fill_diagonal(correlation, 1.0)
+        bound = self.transport_bound(0.05) / normal_quantile(0.05)
+        sd = np.array([self.sd(g) if g in self.rated else bound for g in generators])
+        covariance = correlation * np.outer(sd, sd)
         index = pd.Index(generators, name="generator")
         reasons = {
             g: "transported without a finite bound (fewer than two rated generators)"
             for g in generators
-            if not np.isfinite(covariance[position[g], position[g]])
+            if not np.isfinite(sd[position[g]])
         }
         return JointError(
             self.estimate.reindex(index),

@@ -37,7 +37,6 @@ def test_lam_zero_is_the_ratings_weighted_mean_exactly():
     fit = estimate_rated(y, f, np.r_[f, 0.2, 0.4], pi, judges=False)
     # the same Hajek mean, by structure (no lam * f term is added at lam = 0)
     assert fit.lam == 0.0 and fit.estimate == hajek_mean(y, 1 / pi)
-    assert fit.worth == 0.0
 
 
 def test_a_constant_prediction_leaves_the_ratings_alone():
