@@ -196,7 +196,7 @@ def _run_scores(args: argparse.Namespace) -> int:
     scores = result.scores
     write_table(scores, args.output)
     scale = SCORE_IMPORTERS[args.format].scale
-    account = {
+    account: dict[str, Any] = {
         "source_format": result.source_format,
         "sources": list(result.sources),
         "n_scores": int(len(scores)),
