@@ -146,6 +146,7 @@ def test_rank_gives_the_leaderboard_of_mean_ratings_as_json(ranked):
     # the human-written story: mean Coherence rating 4.43 over all 96 ratings, every
     # generator's at most 3.31 (the data's README): first on the board, and could be best
     assert board[0]["generator"] == "Human" and "Human" in payload["could_be_best"]
+    # exact: the scale as declared, passed through
     assert payload["scale"] == [1.0, 5.0] and payload["scale_from"] == "declared"
     assert len(payload["judges"]) == 20 and len(payload["generators"]) == 11
     assert "note:" not in err  # the scale was declared
@@ -234,7 +235,7 @@ def test_plan_gives_the_ratings_a_width_needs_in_rating_points(hanna, run_cli):
     assert code == 0, err
     payload = json.loads(out)
     plan = {row["generator"]: row for row in payload["plan"]}
-    assert len(plan) == 11 and payload["scale"] == [1.0, 5.0]
+    assert len(plan) == 11 and payload["scale"] == [1.0, 5.0]  # exact: as declared
     for row in plan.values():
         assert row["n_labels"] == 10 and row["n_outputs"] == 96
         # a narrower interval than now needs more ratings than held, and at most all 96

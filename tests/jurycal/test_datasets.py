@@ -75,7 +75,7 @@ def test_hanna_matches_the_sources_figures(criterion):
     assert set(scores.columns) == {"generator", "item", "validator", "score"}
     # every judge scored every story; the items (prompts) are shared by the 11 systems
     assert not scores["score"].isna().any()
-    assert human.groupby("generator")["item"].nunique().eq(96).all()
+    assert (human.groupby("generator")["item"].nunique() == 96).all()
     # the truth is the mean of 3 integer ratings on 1-5: a multiple of 1/3 (exact after * 3)
     raters = datasets.load_hanna_raters(criterion)
     assert raters[["rater1", "rater2", "rater3"]].isin([1, 2, 3, 4, 5]).all().all()

@@ -44,10 +44,11 @@ def test_inspect_keeps_each_graders_1_to_5_score_and_the_unparsed_one_missing() 
     # the graders' replies of inspect_score_runs.py: rater-a "RATING: 5, 2, 4" on echo-gen and
     # "3, no idea, 1" on loud-gen; rater-b "4, 4, 4" and "3, 3, 2"
     a, b = "mockllm/rater-a", "mockllm/rater-b"
+    # exact: numbers read from the log as written, no arithmetic
     assert got[("mockllm/echo-gen", "1#1", a)] == 5.0
-    assert got[("mockllm/echo-gen", "2#1", a)] == 2.0
-    assert got[("mockllm/loud-gen", "3#1", a)] == 1.0
-    assert got[("mockllm/loud-gen", "3#1", b)] == 2.0
+    assert got[("mockllm/echo-gen", "2#1", a)] == 2.0  # exact: read as written
+    assert got[("mockllm/loud-gen", "3#1", a)] == 1.0  # exact: read as written
+    assert got[("mockllm/loud-gen", "3#1", b)] == 2.0  # exact: read as written
     # Score.unscored: no row, never a 0
     assert ("mockllm/loud-gen", "2#1", a) not in got
     assert len(got) == 11 and list(result.scores.columns) == [
@@ -79,13 +80,13 @@ def test_inspect_verdict_logs_have_no_score_to_import() -> None:
 def test_mt_bench_ratings_kept_1_to_10_and_minus_one_missing() -> None:
     scores = import_scores("mt_bench_scores", FIXTURES / "mt_bench_gpt-4_single.jsonl").scores
     got = by_key(scores)
-    assert got[("vicuna-13b-v1.3", "81#t1", "gpt-4")] == 8.0
-    assert got[("vicuna-13b-v1.3", "81#t2", "gpt-4")] == 6.0
+    assert got[("vicuna-13b-v1.3", "81#t1", "gpt-4")] == 8.0  # exact: read as written
+    assert got[("vicuna-13b-v1.3", "81#t2", "gpt-4")] == 6.0  # exact: read as written
     assert ("vicuna-13b-v1.3", "111#t1", "gpt-4") not in got  # FastChat's -1: no rating
     rerun = FIXTURES / "handmade" / "mt_bench_gpt-4_single_rerun.jsonl"
     kept = by_key(import_scores("mt_bench_scores", rerun, duplicates="last").scores)
     # the re-run's ratings replace the failed ones (-1), as FastChat keeps the last record
-    assert kept == {
+    assert kept == {  # exact: integer ratings read as written
         ("llama-normal", "81#t1", "gpt-4"): 9.0,
         ("llama-normal", "82#t1", "gpt-4"): 8.0,
         ("llama-terse", "81#t1", "gpt-4"): 2.0,
@@ -96,11 +97,12 @@ def test_mt_bench_ratings_kept_1_to_10_and_minus_one_missing() -> None:
 def test_promptfoo_and_deepeval_keep_the_graders_0_to_1_scores() -> None:
     promptfoo = import_scores("promptfoo_scores", REAL / "promptfoo_two_providers.json").scores
     # grader.py scores 1.0 when the rubric is met, 0.2 when not; the contains assertion is no judge
-    assert set(promptfoo["score"]) == {0.2, 1.0}
+    assert set(promptfoo["score"]) == {0.2, 1.0}  # exact: read from the JSON as written
     assert len(promptfoo) == 8 and promptfoo["validator"].nunique() == 2
     runs = [REAL / "deepeval_echo-gen.json", REAL / "deepeval_loud-gen.json"]
     deepeval = import_scores("deepeval_scores", runs).scores
-    assert set(deepeval["score"]) == {0.3, 0.9}  # the stub judges' two scores, as written
+    # exact: the stub judges' two scores, read from the JSON as written
+    assert set(deepeval["score"]) == {0.3, 0.9}
     assert set(deepeval["generator"]) == {"echo-gen", "loud-gen"}
 
 
@@ -109,7 +111,7 @@ def test_a_grader_error_is_a_missing_score_not_its_zero() -> None:
     scores = import_scores("promptfoo_scores", FIXTURES / "promptfoo_results.json").scores
     got = by_key(scores)
     assert ("mini", "1", "anthropic:messages:claude-3-5-sonnet-latest") not in got
-    assert got[("mini", "1", "openai:gpt-4o")] == 0.3
+    assert got[("mini", "1", "openai:gpt-4o")] == 0.3  # exact: read as written
 
 
 def test_cli_writes_the_score_table_and_refuses_judgments_options(tmp_path, capsys) -> None:
@@ -120,7 +122,7 @@ def test_cli_writes_the_score_table_and_refuses_judgments_options(tmp_path, caps
     table = read_table(out)
     assert list(table.columns) == ["generator", "item", "validator", "score"] and len(table) == 11
     assert not table["score"].isna().any() and account["n_scores"] == 11
-    assert account["score_range"] == [1.0, 5.0]
+    assert account["score_range"] == [1.0, 5.0]  # exact: a min and a max of values read
     assert np.isclose(table["score"].sum(), 5 + 4 + 2 + 4 + 4 + 4 + 3 + 3 + 1 + 2 + 3)
     code = main(["import", "mt_bench_scores", str(FIXTURES / "mt_bench_gpt-4_single.jsonl"),
                  "-o", str(tmp_path / "s.csv"), "--threshold", "7"])  # fmt: skip
