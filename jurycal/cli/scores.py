@@ -402,11 +402,12 @@ def run_score_estimate(args: argparse.Namespace) -> int:
     )
     row = table.loc[new]
     n_rated = int((fit.human["generator"] == new).sum())
+    own = fit.scores[fit.scores["generator"] == new]
     head = (
         f"{new}: mean rating {row['estimate']:.4f} [{row['low']:.4f}, {row['high']:.4f}] "
         f"({1 - args.alpha:.0%} interval, scale {fit.scale[0]:g} to {fit.scale[1]:g}) from "
-        f"{n_rated:,} human rating(s) and {int((fit.scores['generator'] == new).sum()):,} "
-        f"judge score(s); {row['method']}."
+        f"{n_rated:,} human rating(s) of its {own['item'].nunique():,} outputs, scored by "
+        f"{own['validator'].nunique():,} judge(s); {row['method']}."
     )
     summary = fit.result.summary(args.alpha)
     payload = {
