@@ -178,3 +178,48 @@ def test_ten_ratings_all_at_the_top_keep_a_betting_interval_below_the_top():
     assert (table["low"] < 4.9).all() and (table["high"] == 5.0).all()
     # exact: ratings that all agree: lam set to 0 by the engine's guard
     assert (fit.diagnostics()["lam"] == 0.0).all()
+
+
+def test_one_rated_generator_transports_without_a_bound_and_says_so():
+    world = score_world(n_generators=3, n_items=40, n_rated=12, unrated=2, seed=6)
+    fit = ScoreModel().fit_table(world.scores, world.ratings, scale=(1, 5))
+    table = fit.interval()
+    assert list(table["role"]) == ["partially labelled", "transported", "transported"]
+    # exact: no held-out generator: the bound is infinite and the interval the scale's ends
+    assert table.loc["model-1", ["low", "high"]].tolist() == [1.0, 5.0]
+    assert set(fit.joint_error().reasons) == {"model-1", "model-2"}
+    assert "Transport bound: inf" in fit.summary().as_text()
+
+
+def test_too_few_ratings_transport_the_generator_with_a_warning_kept_on_the_result():
+    world = score_world(n_generators=3, n_items=40, n_rated=12, seed=6)
+    ratings = world.ratings.drop(world.ratings.index[world.ratings["generator"] == "model-2"][2:])
+    from regression.scores import FewRatingsWarning, ScaleWarning
+
+    with pytest.warns(FewRatingsWarning, match="'model-2' has 2 rating"):
+        with pytest.warns(ScaleWarning, match="not declared"):
+            fit = ScoreModel().fit_table(world.scores, ratings)
+    assert fit.interval().loc["model-2", "role"] == "transported"
+    assert any("not declared" in w for w in fit.warnings)
+    assert any("'model-2' has 2 rating" in w for w in fit.warnings)
+
+
+def test_bad_tables_reach_the_caller_with_their_row_and_column():
+    world = score_world(n_generators=2, n_items=20, n_rated=5, seed=0)
+    ratings = world.ratings.astype({"human": object})
+    ratings.loc[ratings.index[3], "human"] = 7
+    with pytest.raises(InputError, match="human 7 at row 3, outside the rating scale") as caught:
+        ScoreModel().fit_table(world.scores, ratings, scale=(1, 5))
+    assert (caught.value.row, caught.value.column) == (3, "human")
+
+
+def test_a_judge_lenient_to_one_generator_is_corrected_by_its_ratings_and_flagged():
+    world = score_world(n_generators=4, n_items=200, n_rated=60, leniency=3.0, noise=0.3, seed=0)
+    fit = ScoreModel(interval="normal").fit_table(world.scores, world.ratings, scale=(1, 5))
+    diagnostics = fit.diagnostics()
+    # the lenient judge lifts model-0's transported mean well past its truth; its own ratings
+    # pull the prediction-powered estimate back (seeded world: the margins are several se)
+    assert diagnostics.loc["model-0", "held_out_error"] > 0.2
+    assert diagnostics.loc["model-0", "carries_over"] == "no"
+    assert abs(fit.estimate["model-0"] - world.truth["model-0"]) < 0.1
+    assert "does not carry over to model-0" in " ".join(fit.summary_notes(0.05))
