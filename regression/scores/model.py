@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -108,14 +109,20 @@ class ScoreModel(Settings):
             A setting outside its constraints, or a bad value in a table (its row and column).
         """
         self.check_settings()
-        table = check_scores(scores, human, scale)
-        return fit_scores(
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", JurycalWarning)
+            table = check_scores(scores, human, scale)
+        for note in caught:  # raised again at the caller's line, and kept on the result
+            warnings.warn(note.message, note.category, stacklevel=2)
+        result = fit_scores(
             table,
             judges=self.judges,
             interval=self.interval,
             transport_bias=self.transport_bias,
             seed=self.seed,
         )
+        checked = tuple(str(note.message) for note in caught)
+        return replace(result, warnings=checked + result.warnings) if checked else result
 
 
 def fit_scores(

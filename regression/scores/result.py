@@ -71,7 +71,7 @@ class ScoreResult(Ranked, Result):
     transport_bias: float | str | None = "held-out"
     warnings: tuple[str, ...] = ()
     seed: int = 0
-    _widths: dict[tuple[str, bool], float] = field(default_factory=dict, repr=False)
+    _widths: dict[tuple[str, bool], float] = field(default_factory=dict, init=False, repr=False)
 
     title: ClassVar[str] = "Mean human rating per generator"
     ESTIMATES: ClassVar[str] = "mean ratings"
@@ -86,8 +86,8 @@ class ScoreResult(Ranked, Result):
         )
         judges = " and the judges' errors on them" if self.method == "ppi++" else ""
         return (
-            f"for a rated generator, {_DESIGN}{judges} ({kind}); for a transported one, "
-            f"{TRANSPORT_COVERS}"
+            f"{_DESIGN}{judges} where a generator is rated ({kind}), and where it is "
+            f"transported, {TRANSPORT_COVERS}"
         )
 
     # --- scale -------------------------------------------------------------------------
@@ -355,12 +355,16 @@ class ScoreResult(Ranked, Result):
         np.fill_diagonal(correlation, 1.0)
         bound = self.transport_bound(0.05) / normal_quantile(0.05)
         sd = np.array([self.sd(g) if g in self.rated else bound for g in generators])
-        covariance = correlation * np.outer(sd, sd)
+        unbounded = ~np.isfinite(sd)
+        finite = np.where(unbounded, 0.0, sd)
+        covariance = correlation * np.outer(finite, finite)
+        covariance[unbounded, :] = np.nan  # no law to rank by: the reasons say why
+        covariance[:, unbounded] = np.nan
         index = pd.Index(generators, name="generator")
         reasons = {
             g: "transported without a finite bound (fewer than two rated generators)"
             for g in generators
-            if not np.isfinite(sd[position[g]])
+            if unbounded[position[g]]
         }
         return JointError(
             self.estimate.reindex(index),
@@ -377,10 +381,20 @@ class ScoreResult(Ranked, Result):
         """The level, what the intervals cover, the scale, and the transport bound."""
         low, high = self.table.scale
         notes = [
-            f"{1 - alpha:.0%} intervals, each for its generator alone; they cover {self.covers}.",
+            f"{1 - alpha:.0%} intervals, each for its generator alone, cover {self.covers}.",
             f"Ratings on the scale ({low:g}, {high:g}); {int(self.table.rated.sum())} of "
             f"{len(self.table.units)} scored outputs rated.",
         ]
+        diagnostics = self.diagnostics()
+        apart = list(diagnostics.index[diagnostics["carries_over"] == "no"])
+        if apart:
+            notes.append(
+                "The calibration does not carry over to "
+                + ", ".join(map(str, apart))
+                + ": with its own ratings held out, the other generators' calibration gives a "
+                "mean rating outside its interval (held_out_error), so a transported estimate "
+                "can be as far off for a generator like it."
+            )
         if (self.roles() == "transported").any():
             notes.append(
                 f"Transport bound: {self.transport_bound(alpha):.3g} rating points "

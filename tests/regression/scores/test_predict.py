@@ -23,6 +23,7 @@ def test_pool_adjacent_violators_by_hand():
 
 def test_weighted_pooling_by_hand():
     # weights 3 and 1: the pooled mean is (3 * 2 + 1 * 0) / 4 = 1.5
+    # exact: (3 * 2 + 1 * 0) / 4 is one correctly rounded division of integers
     assert pool_adjacent_violators(np.array([2.0, 0.0]), np.array([3.0, 1.0])).tolist() == [
         1.5,
         1.5,
@@ -58,7 +59,7 @@ def test_a_judge_that_predicts_nothing_gets_no_weight_and_a_missing_score_its_me
     moved = predictor.weights * predictor.features(scores).std(axis=0)
     assert predictor.weights[0] > 0.8 and moved[1] < 0.05 * moved[0]
     missing = predictor.features(scores[:20])[:, 0]
-    assert np.all(missing == predictor.fill[0])  # the fill itself, by structure
+    assert np.all(missing == predictor.fill[0])  # exact: the fill itself, copied by structure
     assert np.all((predictor(scores) >= 0) & (predictor(scores) <= 1))
 
 

@@ -74,7 +74,7 @@ def test_a_bad_rating_is_named_with_its_row_and_column(row, column, value, match
 def test_a_scale_not_declared_is_read_from_the_ratings_with_a_note():
     with pytest.warns(ScaleWarning, match=r"read from the ratings as \(2, 5\)"):
         table = check_scores(_scores(), _ratings())
-    assert table.scale == (2.0, 5.0)
+    assert table.scale == (2.0, 5.0)  # exact: the ratings' own integers, read as floats
     with pytest.raises(InputError, match="declare the rating scale"):
         validate_ratings(_ratings().assign(human=3))
     with pytest.raises(InputError, match="low < high"):
@@ -94,7 +94,9 @@ def test_the_table_holds_each_output_once_with_its_design():
     ]
     # uniform where not given: a has 2 of 3 rated, b 1 of 2 (exact: one division each)
     pi = table.units["inclusion_probability"].to_numpy()
+    # exact: one division of two counts each, as the literals are
     assert pi[[0, 2, 4]].tolist() == [2 / 3, 2 / 3, 1 / 2] and np.isnan(pi[[1, 3]]).all()
+    # exact: (rating - 1) / 4 of integers, each a power-of-two fraction
     assert table.outcome[[0, 2, 4]].tolist() == [0.25, 1.0, 0.75]
     assert table.n_labels().to_dict() == {"a": 2, "b": 1}
 
@@ -102,4 +104,4 @@ def test_the_table_holds_each_output_once_with_its_design():
 def test_binary_labels_are_the_scale_zero_one():
     ratings = _ratings().assign(human=[0, 1, 1])
     table = check_scores(_scores(), ratings, scale=(0, 1))
-    assert table.outcome[[0, 2, 4]].tolist() == [0.0, 1.0, 1.0]
+    assert table.outcome[[0, 2, 4]].tolist() == [0.0, 1.0, 1.0]  # exact: (0 or 1 - 0) / 1
