@@ -34,7 +34,9 @@ def register(subparsers: Any) -> None:
         "import",
         description="Read an eval tool's result files into the judgments table "
         f"(generator, item, validator, label). Formats: {', '.join(IMPORTER_NAMES)} "
-        "(docs/importers.md says what each reads).",
+        "(docs/importers.md says what each reads). The score formats "
+        f"{', '.join(SCORE_IMPORTER_NAMES)} write the judges' numeric scores as the score "
+        "table (generator, item, validator, score) that jurycal rank SCORES HUMAN reads.",
         examples=[
             "jurycal import inspect logs/ -o judgments.csv",
             "jurycal import mt_bench gpt-4_single.jsonl -o judgments.parquet --threshold 8",
