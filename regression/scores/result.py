@@ -71,7 +71,11 @@ class ScoreResult(Ranked, Result):
     transport_bias: float | str | None = "held-out"
     warnings: tuple[str, ...] = ()
     seed: int = 0
+    # computed once each: the betting intervals take a few milliseconds per generator
     _widths: dict[tuple[str, bool], float] = field(default_factory=dict, init=False, repr=False)
+    _intervals: dict[tuple[str, float, str], ConfidenceInterval] = field(
+        default_factory=dict, init=False, repr=False
+    )
 
     title: ClassVar[str] = "Mean human rating per generator"
     ESTIMATES: ClassVar[str] = "mean ratings"
@@ -146,8 +150,11 @@ class ScoreResult(Ranked, Result):
         key = (generator, judges)
         if key not in self._widths:
             fit = self.rated[generator]
-            fit = fit if judges else fit.ratings_alone()
-            low, high = fit.interval(self.interval_method, 0.05, "two-sided", seed=self.seed)
+            if judges:
+                low, high = self._bounds(generator, 0.05, "two-sided")
+            else:
+                alone = fit.ratings_alone()
+                low, high = alone.interval(self.interval_method, 0.05, "two-sided", seed=self.seed)
             self._widths[key] = float(high - low) * self.span / (2 * normal_quantile(0.05))
         return self._widths[key]
 
@@ -171,10 +178,15 @@ class ScoreResult(Ranked, Result):
     # --- the contract ------------------------------------------------------------------
 
     def _bounds(self, g: str, alpha: float, alternative: str) -> ConfidenceInterval:
-        """One generator's interval on the rescaled [0, 1] scale."""
+        """One generator's interval on the rescaled [0, 1] scale (a rated one's computed once per level)."""
         fit = self.rated.get(g)
         if fit is not None:
-            return fit.interval(self.interval_method, alpha, alternative, seed=self.seed)
+            key = (g, alpha, alternative)
+            if key not in self._intervals:
+                self._intervals[key] = fit.interval(
+                    self.interval_method, alpha, alternative, seed=self.seed
+                )
+            return self._intervals[key]
         bound = self.transport_bound(alpha) / self.span
         centre = float(self.transported[g])
         low = 0.0 if alternative == "less" else max(centre - bound, 0.0)

@@ -131,8 +131,15 @@ def test_estimates_lie_in_the_scale_inside_their_intervals_and_ignore_row_order(
     fit = _fit(world)
     table = fit.interval()
     low, high = scale
-    assert ((table["estimate"] >= low) & (table["estimate"] <= high)).all()
-    assert ((table["low"] <= table["estimate"]) & (table["estimate"] <= table["high"])).all()
+    for interval in (
+        table,
+        ScoreModel().fit_table(world.scores, world.ratings, scale=scale).interval(),
+    ):
+        assert ((interval["estimate"] >= low) & (interval["estimate"] <= high)).all()
+        assert (
+            (interval["low"] <= interval["estimate"]) & (interval["estimate"] <= interval["high"])
+        ).all()
+        assert ((interval["low"] >= low) & (interval["high"] <= high)).all()
     shuffled = type(world)(
         world.scores.sample(frac=1, random_state=seed).iloc[::-1],
         world.ratings.sample(frac=1, random_state=seed),
