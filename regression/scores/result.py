@@ -38,7 +38,7 @@ class ScoreResult(Ranked, Result):
     ----------
     table : ScoreTable
         The checked tables.
-    rated : dict of str to RatedEstimate
+    rated : dict of generator to RatedEstimate
         The generators with their own estimate (on the [0, 1]-rescaled scale).
     transported : Series
         Per generator: the mean prediction over its outputs from the predictor
@@ -62,7 +62,7 @@ class ScoreResult(Ranked, Result):
     """
 
     table: ScoreTable
-    rated: dict[str, RatedEstimate]
+    rated: dict[Any, RatedEstimate]
     transported: pd.Series
     held_out: pd.Series
     predictor: Predictor = field(repr=False)
@@ -72,8 +72,8 @@ class ScoreResult(Ranked, Result):
     warnings: tuple[str, ...] = ()
     seed: int = 0
     # computed once each: the betting intervals take a few milliseconds per generator
-    _widths: dict[tuple[str, bool], float] = field(default_factory=dict, init=False, repr=False)
-    _intervals: dict[tuple[str, float, str], ConfidenceInterval] = field(
+    _widths: dict[tuple[Any, bool], float] = field(default_factory=dict, init=False, repr=False)
+    _intervals: dict[tuple[Any, float, str], ConfidenceInterval] = field(
         default_factory=dict, init=False, repr=False
     )
 
@@ -140,7 +140,7 @@ class ScoreResult(Ranked, Result):
         se = np.array([self.sd(g) for g in errors.index])
         return held_out_bound(errors.to_numpy(), se, alpha)
 
-    def sd(self, generator: str, judges: bool = True) -> float:
+    def sd(self, generator: Any, judges: bool = True) -> float:
         """A rated generator's standard error in rating points: its 95 % interval's half-width over ``z``.
 
         From the interval the result reports (betting or normal), so the
@@ -158,7 +158,7 @@ class ScoreResult(Ranked, Result):
             self._widths[key] = float(high - low) * self.span / (2 * normal_quantile(0.05))
         return self._widths[key]
 
-    def worth(self, generator: str) -> float:
+    def worth(self, generator: Any) -> float:
         """The ratings the judges are worth to a rated generator: ``n ((sd_ratings / sd)^2 - 1)``.
 
         Read off the reported intervals' widths (:meth:`sd`): the ratings alone
@@ -177,7 +177,7 @@ class ScoreResult(Ranked, Result):
 
     # --- the contract ------------------------------------------------------------------
 
-    def _bounds(self, g: str, alpha: float, alternative: str) -> ConfidenceInterval:
+    def _bounds(self, g: Any, alpha: float, alternative: str) -> ConfidenceInterval:
         """One generator's interval on the rescaled [0, 1] scale (a rated one's computed once per level)."""
         fit = self.rated.get(g)
         if fit is not None:
