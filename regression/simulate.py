@@ -8,6 +8,9 @@ generator x validator matrices and item votes from the latent-trait model
 (agreeableness paper, section 5.1, eq. (1)), and worlds whose judges move
 between generators. Pairwise verdicts (:mod:`regression.pairwise.simulate`):
 arenas with unbalanced battles, ties and three position-biased judges.
+Graded scores (:mod:`regression.scores.simulate`): judges on their own
+scales, monotone but non-linear, one lenient to a generator, ratings piled at
+the top of the scale.
 
 Examples
 --------
@@ -25,6 +28,7 @@ from regression.latent.simulate import (
 )
 from regression.latent.worlds import TRANSFER_WORLDS, simulate_transfer_world, transfer_world
 from regression.pairwise.simulate import pairwise_world
+from regression.scores.simulate import ScoreWorld, score_world
 from regression.single_judge.simulate import (
     SimulatedComparison,
     SimulatedSingleJudge,
@@ -38,11 +42,13 @@ __all__ = [
     "TRANSFER_WORLDS",
     "ItemWorld",
     "LatentWorld",
+    "ScoreWorld",
     "SimulatedComparison",
     "SimulatedSingleJudge",
     "coverage_study",
     "distribution_shift_study",
     "pairwise_world",
+    "score_world",
     "simulate_comparison",
     "simulate_item_votes",
     "simulate_latent_world",

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression.errors import JurycalWarning
+from regression.errors import InputError, JurycalWarning
 from regression.registry import BOUNDED_INTERVAL_METHODS
 from regression.scores.estimate import (
     MIN_RATINGS,
@@ -133,7 +133,19 @@ def fit_scores(
     transport_bias: float | str | None = HELD_OUT,
     seed: int = 0,
 ) -> ScoreResult:
-    """Estimate every generator of a checked :class:`~regression.scores.table.ScoreTable`."""
+    """Estimate every generator of a checked :class:`~regression.scores.table.ScoreTable`.
+
+    Raises
+    ------
+    InputError
+        Fewer than two rated outputs: nothing maps the judges' scores to the rating scale.
+    """
+    if table.rated.sum() < 2:
+        raise InputError(
+            f"the ratings hold {int(table.rated.sum())} rated output(s): at least two are needed "
+            "to calibrate the judges' scores to the rating scale.",
+            column="human",
+        )
     caught: list[str] = []
     f = cross_fitted_prediction(table, seed=seed)
     y = table.outcome
@@ -153,27 +165,20 @@ def fit_scores(
                 warnings.warn(message, FewRatingsWarning, stacklevel=3)
                 caught.append(message)
             continue
-        rated[str(name)] = estimate_rated(y[on], f[on], f[mine], pi[on], judges=judges)
-        positions[g] = rated[str(name)]
-    names = [str(g) for g in table.generators]
-    all_rated = table.rated & np.isin(codes, list(positions))
-    y0 = np.nan_to_num(y)
-    if all_rated.sum() >= 2:
-        predictor = fit_predictor(table.scores[all_rated], y0[all_rated], seed=seed)
-        prediction = predictor(table.scores)
-    else:
-        predictor = fit_predictor(table.scores[:0], y0[:0], seed=seed)
-        prediction = np.full(len(table.units), np.nan)
+        rated[name] = positions[g] = estimate_rated(y[on], f[on], f[mine], pi[on], judges=judges)
+    # the calibration carried to the other generators: fitted on every rating there is
+    predictor = fit_predictor(table.scores[table.rated], y[table.rated], seed=seed)
     transported = pd.Series(
-        pd.Series(prediction).groupby(codes).mean().reindex(range(len(names))).to_numpy(),
-        index=pd.Index(names, name="generator"),
+        pd.Series(predictor(table.scores)).groupby(codes).mean().to_numpy(), index=table.generators
     )
     held = transport_errors(table, positions, seed=seed)
-    held_out = pd.Series({names[g]: value for g, value in held.items()}, dtype=float).reindex(
-        transported.index
+    held_out = pd.Series(
+        [held.get(g, np.nan) for g in range(len(table.generators))], index=table.generators
     )
     if not rated:
-        message = "no generator has enough ratings: every estimate is transported, with no bound."
+        message = (
+            f"no generator has {MIN_RATINGS} ratings: every estimate is transported, with no bound."
+        )
         warnings.warn(message, FewRatingsWarning, stacklevel=3)
         caught.append(message)
     return ScoreResult(

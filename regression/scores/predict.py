@@ -101,10 +101,12 @@ class IsotonicCurve:
         unchanged by any increasing rescaling of the judge's scores.
         """
         score = np.asarray(score, dtype=float)
-        upper = np.clip(np.searchsorted(self.scores, score, side="left"), 0, self.scores.size - 1)
-        lower = np.clip(np.searchsorted(self.scores, score, side="right") - 1, 0, None)
+        # NaN sorts past every score: its positions are the last, then masked
+        upper = np.minimum(np.searchsorted(self.scores, score, side="left"), self.scores.size - 1)
+        lower = np.maximum(np.searchsorted(self.scores, score, side="right") - 1, 0)
         out = (self.values[lower] + self.values[upper]) / 2
-        return np.where(np.isnan(score), np.nan, out)
+        out[np.isnan(score)] = np.nan
+        return out
 
 
 def fit_isotonic(score: np.ndarray, rating: np.ndarray) -> IsotonicCurve:
@@ -116,9 +118,12 @@ def fit_isotonic(score: np.ndarray, rating: np.ndarray) -> IsotonicCurve:
     >>> curve.values.tolist(), curve(np.array([1.5, 2.0, 9.0])).tolist()
     ([0.0, 0.5, 1.0], [0.25, 0.5, 1.0])
     """
-    distinct, inverse, counts = np.unique(score, return_inverse=True, return_counts=True)
-    means = np.bincount(inverse, weights=rating) / counts
-    return IsotonicCurve(distinct, pool_adjacent_violators(means, counts.astype(float)))
+    order = np.argsort(score, kind="stable")
+    sorted_score, sorted_rating = score[order], rating[order]
+    starts = np.flatnonzero(np.r_[True, sorted_score[1:] != sorted_score[:-1]])
+    counts = np.diff(np.r_[starts, sorted_score.size]).astype(float)
+    means = np.add.reduceat(sorted_rating, starts) / counts
+    return IsotonicCurve(sorted_score[starts], pool_adjacent_violators(means, counts))
 
 
 def stack_weights(features: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray]:

@@ -38,7 +38,7 @@ class ScoreResult(Ranked, Result):
     ----------
     table : ScoreTable
         The checked tables.
-    rated : dict of str to RatedEstimate
+    rated : dict of generator to RatedEstimate
         The generators with their own estimate (on the [0, 1]-rescaled scale).
     transported : Series
         Per generator: the mean prediction over its outputs from the predictor
@@ -62,7 +62,7 @@ class ScoreResult(Ranked, Result):
     """
 
     table: ScoreTable
-    rated: dict[str, RatedEstimate]
+    rated: dict[Any, RatedEstimate]
     transported: pd.Series
     held_out: pd.Series
     predictor: Predictor = field(repr=False)
@@ -71,7 +71,11 @@ class ScoreResult(Ranked, Result):
     transport_bias: float | str | None = "held-out"
     warnings: tuple[str, ...] = ()
     seed: int = 0
-    _widths: dict[tuple[str, bool], float] = field(default_factory=dict, init=False, repr=False)
+    # computed once each: the betting intervals take a few milliseconds per generator
+    _widths: dict[tuple[Any, bool], float] = field(default_factory=dict, init=False, repr=False)
+    _intervals: dict[tuple[Any, float, str], ConfidenceInterval] = field(
+        default_factory=dict, init=False, repr=False
+    )
 
     title: ClassVar[str] = "Mean human rating per generator"
     ESTIMATES: ClassVar[str] = "mean ratings"
@@ -136,7 +140,7 @@ class ScoreResult(Ranked, Result):
         se = np.array([self.sd(g) for g in errors.index])
         return held_out_bound(errors.to_numpy(), se, alpha)
 
-    def sd(self, generator: str, judges: bool = True) -> float:
+    def sd(self, generator: Any, judges: bool = True) -> float:
         """A rated generator's standard error in rating points: its 95 % interval's half-width over ``z``.
 
         From the interval the result reports (betting or normal), so the
@@ -146,12 +150,15 @@ class ScoreResult(Ranked, Result):
         key = (generator, judges)
         if key not in self._widths:
             fit = self.rated[generator]
-            fit = fit if judges else fit.ratings_alone()
-            low, high = fit.interval(self.interval_method, 0.05, "two-sided", seed=self.seed)
+            if judges:
+                low, high = self._bounds(generator, 0.05, "two-sided")
+            else:
+                alone = fit.ratings_alone()
+                low, high = alone.interval(self.interval_method, 0.05, "two-sided", seed=self.seed)
             self._widths[key] = float(high - low) * self.span / (2 * normal_quantile(0.05))
         return self._widths[key]
 
-    def worth(self, generator: str) -> float:
+    def worth(self, generator: Any) -> float:
         """The ratings the judges are worth to a rated generator: ``n ((sd_ratings / sd)^2 - 1)``.
 
         Read off the reported intervals' widths (:meth:`sd`): the ratings alone
@@ -170,11 +177,16 @@ class ScoreResult(Ranked, Result):
 
     # --- the contract ------------------------------------------------------------------
 
-    def _bounds(self, g: str, alpha: float, alternative: str) -> ConfidenceInterval:
-        """One generator's interval on the rescaled [0, 1] scale."""
+    def _bounds(self, g: Any, alpha: float, alternative: str) -> ConfidenceInterval:
+        """One generator's interval on the rescaled [0, 1] scale (a rated one's computed once per level)."""
         fit = self.rated.get(g)
         if fit is not None:
-            return fit.interval(self.interval_method, alpha, alternative, seed=self.seed)
+            key = (g, alpha, alternative)
+            if key not in self._intervals:
+                self._intervals[key] = fit.interval(
+                    self.interval_method, alpha, alternative, seed=self.seed
+                )
+            return self._intervals[key]
         bound = self.transport_bound(alpha) / self.span
         centre = float(self.transported[g])
         low = 0.0 if alternative == "less" else max(centre - bound, 0.0)

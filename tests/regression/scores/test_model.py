@@ -131,8 +131,15 @@ def test_estimates_lie_in_the_scale_inside_their_intervals_and_ignore_row_order(
     fit = _fit(world)
     table = fit.interval()
     low, high = scale
-    assert ((table["estimate"] >= low) & (table["estimate"] <= high)).all()
-    assert ((table["low"] <= table["estimate"]) & (table["estimate"] <= table["high"])).all()
+    for interval in (
+        table,
+        ScoreModel().fit_table(world.scores, world.ratings, scale=scale).interval(),
+    ):
+        assert ((interval["estimate"] >= low) & (interval["estimate"] <= high)).all()
+        assert (
+            (interval["low"] <= interval["estimate"]) & (interval["estimate"] <= interval["high"])
+        ).all()
+        assert ((interval["low"] >= low) & (interval["high"] <= high)).all()
     shuffled = type(world)(
         world.scores.sample(frac=1, random_state=seed).iloc[::-1],
         world.ratings.sample(frac=1, random_state=seed),
@@ -223,3 +230,14 @@ def test_a_judge_lenient_to_one_generator_is_corrected_by_its_ratings_and_flagge
     assert diagnostics.loc["model-0", "carries_over"] == "no"
     assert abs(fit.estimate["model-0"] - world.truth["model-0"]) < 0.1
     assert "does not carry over to model-0" in " ".join(fit.summary_notes(0.05))
+
+
+def test_generators_named_by_numbers_and_too_few_ratings():
+    world = score_world(n_generators=3, n_items=30, n_rated=8, unrated=1, seed=2)
+    number = {"model-0": 10, "model-1": 20, "model-2": 30}
+    scores = world.scores.assign(generator=world.scores["generator"].map(number))
+    ratings = world.ratings.assign(generator=world.ratings["generator"].map(number))
+    table = ScoreModel().fit_table(scores, ratings, scale=(1, 5)).interval()
+    assert list(table.index) == [10, 20, 30] and table.loc[30, "role"] == "transported"
+    with pytest.raises(InputError, match="1 rated output"):
+        ScoreModel().fit_table(scores, ratings.iloc[:1], scale=(1, 5))
