@@ -23,11 +23,12 @@ corrected by that generator's own ratings.
 **Its interval** is the engine's bounded interval on the rating scale
 (``"betting"``, :func:`regression.core.bounded.ppi_interval`: the betting
 confidence interval of Waudby-Smith & Ramdas, 2024, valid at any number of
-ratings for any distribution on the scale), or ``"normal"``: the linearised
-design variance (:mod:`regression.core.covariance`, a Bessel correction for
-the mean and ``lam``), clipped to the scale. The normal interval rests on the
-ratings' own spread and undercovers a skewed rating at ten ratings (ten 5s
-show none); the betting one is built for it.
+ratings for any distribution on the scale), or ``"normal"``: Wilson's score
+interval at the effective sample size of the linearised design variance
+(:mod:`regression.core.covariance`, a Bessel correction for the mean and
+``lam``), as binary labels have it (:meth:`RatedEstimate.normal`). The
+normal interval is valid for many ratings and can undercover a rating piled
+at the top at ten; the betting one holds at any number, and is wider.
 
 **Generators without ratings** get the calibration transported from the
 rated generators: ``T_g = mean_{u in g} f_u``, the predictor fitted on every
@@ -48,8 +49,9 @@ import numpy as np
 from regression.core.bounded import design_lam, ppi_interval
 from regression.core.covariance import dof_scale, linearised_terms
 from regression.core.crossfit import cross_fit
-from regression.core.sampling import hajek_mean
-from regression.intervals import ConfidenceInterval, normal_bounds
+from regression.core.sampling import design_weights, hajek_mean
+from regression.intervals import ConfidenceInterval
+from regression.labels.interval import score_interval
 from regression.scores.predict import fit_predictor, predictor_fit
 from regression.scores.table import ScoreTable
 
@@ -104,7 +106,7 @@ class RatedEstimate:
         """The same ratings without the judges (``lam = 0``)."""
         return estimate_rated(self.y, self.f, self.f_all, self.pi, judges=False)
 
-    def interval(
+    def bounds(
         self, method: str, alpha: float, alternative: str, *, seed: int = 0
     ) -> ConfidenceInterval:
         """The interval within [0, 1]: ``"betting"`` (:meth:`bounded`) or ``"normal"`` (:meth:`normal`)."""
@@ -113,13 +115,31 @@ class RatedEstimate:
         return self.bounded(alpha, alternative, seed=seed)
 
     def normal(self, alpha: float, alternative: str) -> ConfidenceInterval:
-        """The normal interval on the linearised variance, within [0, 1].
+        """Wilson's score interval at the effective sample size, within [0, 1]: the ``"normal"`` interval.
 
-        It rests on the ratings' own spread: ratings that all agree give it no width.
+        The form binary labels use (:mod:`regression.labels.partial`): a
+        rating rescaled to [0, 1] with mean ``theta`` has variance at most
+        ``theta (1 - theta)``, so the estimate is read as a proportion observed
+        on ``n_eff = p (1 - p) / V`` trials, ``V`` the linearised design
+        variance at the estimate ``p``, and the score interval takes at each
+        candidate ``theta`` the variance ``theta (1 - theta) / n_eff`` (skewed
+        near the scale's ends, as a rating piled there is). ``V`` is floored at
+        what the ratings alone are worth at their Kish size ``n_0 = (sum
+        w)^2 / sum c``, ``(1 - lam)^2`` times a proportion's variance at their
+        mean, and ``p`` kept one pseudo-rating from the ends (Kish scale), so ten
+        ratings that all agree keep a width. Valid for many ratings; at ten on a
+        skewed scale it can undercover (the betting interval is the one valid at
+        any number).
         """
-        low, high = normal_bounds(
-            self.estimate, np.sqrt(self.variance), alpha, alternative, limits=(0.0, 1.0)
-        )
+        w = 1.0 / self.pi
+        c = design_weights(self.pi)
+        n_0 = min(float(w.sum()) ** 2 / max(float(c.sum()), 1e-12), float(self.f_all.size))
+        edge = 1.0 / (n_0 + 2.0)
+        own = float(np.clip(hajek_mean(self.y, w), edge, 1.0 - edge))
+        variance = max(self.variance, (1.0 - self.lam) ** 2 * own * (1.0 - own) / n_0, 1e-15)
+        p = float(np.clip(self.estimate, edge, 1.0 - edge))
+        low, high = score_interval(p, p * (1.0 - p) / variance, alpha, alternative)
+        low, high = min(float(low), self.estimate), max(float(high), self.estimate)
         return ConfidenceInterval(np.float64(low), np.float64(high))
 
     def bounded(self, alpha: float, alternative: str, *, seed: int = 0) -> ConfidenceInterval:

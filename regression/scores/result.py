@@ -86,7 +86,7 @@ class ScoreResult(Ranked, Result):
         kind = (
             "bounded betting interval (Waudby-Smith & Ramdas, 2024) on the rating scale"
             if self.interval_method == "betting"
-            else "normal interval from the linearised estimate, clipped to the scale"
+            else "Wilson's score interval at the effective sample size of the linearised estimate"
         )
         judges = " and the judges' errors on them" if self.method == "ppi++" else ""
         return (
@@ -154,7 +154,7 @@ class ScoreResult(Ranked, Result):
                 low, high = self._bounds(generator, 0.05, "two-sided")
             else:
                 alone = fit.ratings_alone()
-                low, high = alone.interval(self.interval_method, 0.05, "two-sided", seed=self.seed)
+                low, high = alone.bounds(self.interval_method, 0.05, "two-sided", seed=self.seed)
             self._widths[key] = float(high - low) * self.span / (2 * normal_quantile(0.05))
         return self._widths[key]
 
@@ -183,7 +183,7 @@ class ScoreResult(Ranked, Result):
         if fit is not None:
             key = (g, alpha, alternative)
             if key not in self._intervals:
-                self._intervals[key] = fit.interval(
+                self._intervals[key] = fit.bounds(
                     self.interval_method, alpha, alternative, seed=self.seed
                 )
             return self._intervals[key]
