@@ -24,6 +24,7 @@ import os
 import sys
 import warnings
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from jurycal import __version__
@@ -84,6 +85,14 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+#: The packages whose own warnings are written for the user (their words are shown as they are).
+_OWN_PACKAGES = ("regression", "ensemble", "repair", "jurycal")
+
+
+def _debugging() -> bool:
+    return os.environ.get("JURYCAL_DEBUG", "") not in ("", "0")
+
+
 def _show_warning(
     message: Warning | str,
     category: type[Warning],
@@ -92,7 +101,34 @@ def _show_warning(
     file: Any = None,
     line: str | None = None,
 ) -> None:
-    print(f"jurycal: warning: {_one_line(str(message))}", file=sys.stderr)
+    """A warning as one ``jurycal: warning:`` line; a library's own words never reach the user.
+
+    jurycal's warnings are written for the user. A numerical warning (numpy's
+    ``invalid value encountered in divide``) means a computation went where it
+    should not: it is reported as a bug, its words shown under ``JURYCAL_DEBUG=1``.
+    A library's deprecation notice is for jurycal's developers and shows only then.
+    """
+    text = _one_line(str(message))
+    parts = Path(filename).parts
+    own = issubclass(category, UserWarning) and any(p in parts for p in _OWN_PACKAGES)
+    if _debugging():
+        text = f"{text} [{category.__name__} at {filename}:{lineno}]"
+    elif issubclass(category, (DeprecationWarning, PendingDeprecationWarning, FutureWarning)):
+        return
+    elif not own and not _is_jurycal_warning(category):
+        what = (
+            "a numerical step went out of range"
+            if issubclass(category, RuntimeWarning)
+            else "a library jurycal uses warned about its own workings"
+        )
+        text = f"{what} (a bug in jurycal; rerun with JURYCAL_DEBUG=1 to see where, and report it)."
+    print(f"jurycal: warning: {text}", file=sys.stderr)
+
+
+def _is_jurycal_warning(category: type[Warning]) -> bool:
+    from regression.errors import JurycalWarning
+
+    return issubclass(category, JurycalWarning)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -140,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     as_json = "--json" in argv
     _Parser.json_errors = as_json
     args = build_parser([] if command is None else [command]).parse_args(argv)
-    debug = os.environ.get("JURYCAL_DEBUG", "") not in ("", "0")
+    debug = _debugging()
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning
         try:

@@ -37,10 +37,20 @@ __all__ = [
     "add_command",
     "add_files",
     "MAX_RESTARTS",
+    "MAX_SEED",
+    "MEMORY_UNITS",
+    "add_seed",
     "alpha_value",
+    "fraction_value",
+    "memory_limit_value",
+    "number_value",
+    "seed_value",
+    "width_value",
+    "capped_int",
     "check_files",
     "command_options",
     "emit",
+    "fuzzy_threshold_value",
     "in_file",
     "jsonable",
     "n_boot_value",
@@ -51,6 +61,8 @@ __all__ = [
     "progress_setting",
     "steps",
     "summary_text",
+    "threads_value",
+    "transfer_bias_value",
     "written_line",
 ]
 
@@ -244,6 +256,141 @@ def restarts_value(text: str) -> int:
     """An argparse type: a number of restarts in ``1..MAX_RESTARTS``."""
     why = "each is a full fit; more do not move the best loss"
     return capped_int(text, MAX_RESTARTS, "restarts", why)
+
+
+#: The largest ``--seed``: every random source jurycal seeds (numpy's generators, torch) takes it.
+MAX_SEED = 2**32 - 1
+
+
+def seed_value(text: str) -> int:
+    """An argparse type: a seed, a whole number from 0 to :data:`MAX_SEED`.
+
+    Examples
+    --------
+    >>> seed_value("7")
+    7
+    >>> seed_value("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '-1': a seed is a whole number from 0 to 4,294,967,295
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a seed is a whole number from 0 to {MAX_SEED:,}"
+        )
+    return value
+
+
+def add_seed(parser: argparse.ArgumentParser) -> None:
+    """``--seed``, the same on every command that draws at random."""
+    parser.add_argument("--seed", type=seed_value, default=0, help=SEED_HELP)
+
+
+def fraction_value(text: str, what: str, example: str, *, closed: bool = False) -> float:
+    """A number in (0, 1) (``closed``: (0, 1]); else an error naming ``what`` and an ``example``."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if 0 < value < 1 or (closed and value == 1):
+        return value
+    interval = "(0, 1]" if closed else "(0, 1)"
+    hint = "; for a percent, divide by 100" if 1 < value <= 100 else ""
+    raise argparse.ArgumentTypeError(
+        f"{text!r}: {what} is a fraction in {interval} ({example}){hint}"
+    )
+
+
+def width_value(text: str) -> float:
+    """An argparse type: an interval width, a fraction in (0, 1)."""
+    return fraction_value(text, "a width", "0.08 = 8 points")
+
+
+def fuzzy_threshold_value(text: str) -> float:
+    """An argparse type: a similarity threshold, a fraction in (0, 1].
+
+    Examples
+    --------
+    >>> fuzzy_threshold_value("0.85")
+    0.85
+    >>> fuzzy_threshold_value("85")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '85': the threshold is a fraction in (0, 1] (0.85 = 85 % similar); for a percent, divide by 100
+    """
+    return fraction_value(text, "the threshold", "0.85 = 85 % similar", closed=True)
+
+
+def transfer_bias_value(text: str) -> float | str | None:
+    """An argparse type: ``none``, ``held-out`` or a bias bound as a fraction in [0, 1]."""
+    if text in ("none", "held-out"):
+        return None if text == "none" else text
+    try:
+        bound = float(text)
+    except ValueError:
+        bound = float("nan")
+    if not 0.0 <= bound <= 1.0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} must be none, held-out or a fraction in [0, 1] (0.05 is 5 points)"
+        )
+    return bound
+
+
+def number_value(text: str) -> float:
+    """An argparse type: a finite number (not nan, not inf).
+
+    Examples
+    --------
+    >>> number_value("8")
+    8.0
+    >>> number_value("nan")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 'nan' is not a finite number
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return value
+
+
+#: ``--memory-limit``'s units, as DuckDB reads them (powers of 1000 and of 1024).
+MEMORY_UNITS = ("B", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB")
+
+
+def memory_limit_value(text: str) -> str | None:
+    """An argparse type: a memory size with a unit (``500MB``, ``4GB``), or ``none`` (None).
+
+    Checked here so that DuckDB never sees, nor answers, a size it cannot read.
+
+    Examples
+    --------
+    >>> memory_limit_value("4GB"), memory_limit_value("none")
+    ('4GB', None)
+    >>> memory_limit_value("lots")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 'lots': a size is a positive number with a unit (500MB, 4GB; units B, KB, MB, GB, TB, KiB, MiB, GiB, TiB), or none
+    """
+    import re
+
+    if text.strip().lower() == "none":
+        return None
+    units = "|".join(MEMORY_UNITS)
+    found = re.fullmatch(rf"\s*([0-9]+(?:\.[0-9]+)?)\s*({units})\s*", text, flags=re.IGNORECASE)
+    if found is None or float(found.group(1)) <= 0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a size is a positive number with a unit (500MB, 4GB; units "
+            f"{', '.join(MEMORY_UNITS)}), or none"
+        )
+    return f"{found.group(1)}{found.group(2)}"
 
 
 def alpha_value(text: str) -> float:

@@ -15,7 +15,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from jurycal.cli.common import add_command, check_files, emit
+from jurycal.cli.common import add_command, check_files, emit, number_value
 from jurycal.formats import table_format
 from jurycal.importers.names import IMPORTER_NAMES, ITEM_KEYS, PARTIAL_POLICIES
 
@@ -57,7 +57,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--threshold",
-        type=float,
+        type=number_value,
         metavar="T",
         help="numeric scores >= T are valid, on the tool's own score scale (defaults: inspect "
         "0.5 for scores in [0, 1], alpaca_eval 0.5, mt_bench 7 on its 1-10 scale; promptfoo and "
