@@ -24,7 +24,6 @@ import os
 import sys
 import warnings
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any, NoReturn
 
 from jurycal import __version__
@@ -85,10 +84,6 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-#: The packages whose own warnings are written for the user (their words are shown as they are).
-_OWN_PACKAGES = ("regression", "ensemble", "repair", "jurycal")
-
-
 def _debugging() -> bool:
     return os.environ.get("JURYCAL_DEBUG", "") not in ("", "0")
 
@@ -103,19 +98,18 @@ def _show_warning(
 ) -> None:
     """A warning as one ``jurycal: warning:`` line; a library's own words never reach the user.
 
-    jurycal's warnings are written for the user. A numerical warning (numpy's
+    jurycal's warnings (:class:`regression.errors.JurycalWarning`) are written for the
+    user. A numerical warning (numpy's
     ``invalid value encountered in divide``) means a computation went where it
     should not: it is reported as a bug, its words shown under ``JURYCAL_DEBUG=1``.
     A library's deprecation notice is for jurycal's developers and shows only then.
     """
     text = _one_line(str(message))
-    parts = Path(filename).parts
-    own = issubclass(category, UserWarning) and any(p in parts for p in _OWN_PACKAGES)
     if _debugging():
         text = f"{text} [{category.__name__} at {filename}:{lineno}]"
     elif issubclass(category, (DeprecationWarning, PendingDeprecationWarning, FutureWarning)):
         return
-    elif not own and not _is_jurycal_warning(category):
+    elif not _is_jurycal_warning(category):
         what = (
             "a numerical step went out of range"
             if issubclass(category, RuntimeWarning)
