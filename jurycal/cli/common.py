@@ -444,6 +444,7 @@ def check_files(
         if not os.access(path, os.R_OK):
             raise FileError(f"cannot read {str(path)!r}: permission denied.", file=path)
         seen[Path(path).resolve()] = path
+    written: set[Path] = set()
     outputs = list(outputs)
     if card is not None:
         outputs += _card_outputs(card, seen)
@@ -451,6 +452,12 @@ def check_files(
         if path is None:
             continue
         resolved = Path(path).resolve()
+        if resolved in written:
+            raise FileError(
+                f"two outputs are one file ({str(seen[resolved])!r} and {str(path)!r}); "
+                "give each output its own name.",
+                file=path,
+            )
         if resolved in seen:
             raise FileError(
                 f"output {str(path)!r} is the input file {str(seen[resolved])!r}; "
@@ -465,6 +472,7 @@ def check_files(
                 f"cannot write {str(path)!r}: no such directory {str(parent)!r}.", file=path
             )
         seen[resolved] = path
+        written.add(resolved)
 
 
 def _card_outputs(card: Path, inputs: dict[Path, Path]) -> list[Path]:

@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     statuses = report.outputs
     if report.n_pairs == 0:
         raise ValueError(
-            f"no (generator item, validator) pair to write ({report.n_outputs} responses); "
+            f"no (generator item, validator) pair to write ({report.n_outputs:,} responses); "
             f"nothing written to {str(args.output)!r}."
         )
     write_table(judgments, args.output)

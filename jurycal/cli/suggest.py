@@ -196,7 +196,7 @@ def _emit_suggestion(
 
     lines = (
         [
-            f"{len(table)} {words['rows']} (budget {args.budget}), {words['per']}",
+            f"{len(table):,} {words['rows']} (budget {args.budget:,}), {words['per']}",
             text_table(counts.rename(words["count"]).to_frame()),
         ]
         if len(table)

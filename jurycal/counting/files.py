@@ -216,9 +216,7 @@ def _unparsed(files: Sequence[str], fmt: str, name: str, exc: BaseException) -> 
             fault = csv_fault(candidate)
             if fault is not None:
                 line, why = fault
-                return FileError(
-                    f"{candidate!r} line {line}: {why}.", file=candidate, line=line
-                )
+                return FileError(f"{candidate!r} line {line}: {why}.", file=candidate, line=line)
     at = re.search(r"Line: (\d+)", message)
     line = int(at.group(1)) if at else None
     where = f"{name} file {file!r}" + (f" line {line}" if line is not None else "")

@@ -335,7 +335,7 @@ class VoteBook(ImportLog):
         n_missing = int(judgments["label"].isna().sum())
         if n_missing:
             self.note(
-                f"{n_missing} of {len(judgments)} votes have no usable verdict (label missing)."
+                f"{n_missing:,} of {len(judgments):,} votes have no usable verdict (label missing)."
             )
         notes = self.all_notes
         return ImportResult(

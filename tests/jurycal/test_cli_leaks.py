@@ -232,7 +232,9 @@ def _inputs(files, command):
 
 
 @pytest.mark.slow  # an example the parser accepts runs the command on real (small) files
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(case=st.sampled_from(NUMERIC), value=st.sampled_from(HOSTILE))
 def test_numeric_options_give_a_usage_error_naming_them_or_a_clean_result(
     files, run_cli, case, value
