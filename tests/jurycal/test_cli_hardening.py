@@ -490,8 +490,10 @@ def test_an_unexpected_error_is_one_line_with_a_hint(votes, monkeypatch, run_cli
 def test_warnings_print_one_line_each(votes, monkeypatch, run_cli):
     import warnings
 
+    from regression.errors import JurycalWarning
+
     def noisy(args):
-        warnings.warn("first\nand more", UserWarning, stacklevel=1)
+        warnings.warn("first\nand more", JurycalWarning, stacklevel=1)
         return 0
 
     monkeypatch.setattr(jurycal.cli.vote, "run", noisy)
