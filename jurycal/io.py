@@ -25,7 +25,7 @@ from typing import Any, BinaryIO
 
 import pandas as pd
 
-from jurycal.counting import DEFAULT_MEMORY_LIMIT, count_files
+from jurycal.counting.limits import DEFAULT_MEMORY_LIMIT
 from jurycal.errors import FileError
 from jurycal.formats import FORMATS, csv_fault, first_line, table_format
 from regression.data import Counts
@@ -322,6 +322,8 @@ def count_judgments(
     The same count runs on a user's cluster with
     :func:`jurycal.counting.count_frame` on a Dask, Spark or other lazy frame.
     """
+    from jurycal.counting import count_files  # DuckDB and narwhals load only to count
+
     return count_files(
         path,
         check_duplicates=check_duplicates,

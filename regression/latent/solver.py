@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special
 from scipy.optimize import minimize
 from tqdm.auto import tqdm
 
@@ -92,7 +92,7 @@ def pearson_dispersion(theta: np.ndarray, data: LatentData) -> tuple[float, floa
         chi2 += float(np.sum(count[used] * (value[used] - p) ** 2 / (p * (1 - p))))
         observations += int(used.sum())
     df = max(observations - data.n_params, 1)
-    return chi2 / df, float(stats.chi2.sf(chi2, df))
+    return chi2 / df, float(special.chdtrc(df, chi2))  # scipy.stats.chi2.sf, which calls it
 
 
 def select_best(thetas: np.ndarray, losses: np.ndarray, data: LatentData) -> tuple[int, np.ndarray]:
