@@ -185,6 +185,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return EXIT_BAD_INPUT
+        except ModuleNotFoundError as err:  # an optional extra, or a broken install
+            if debug:
+                raise
+            message = _one_line(str(err))
+            if "pip install" not in message:
+                message = (
+                    f"the package {err.name!r} that jurycal needs is not installed; "
+                    "reinstall jurycal (pip install jurycal)."
+                )
+            return _fail(err, message, EXIT_BAD_INPUT, as_json)
         except OSError as err:
             if debug:
                 raise

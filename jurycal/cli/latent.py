@@ -146,7 +146,7 @@ def register(subparsers: Any) -> None:
         parser.add_argument(
             "--backend",
             choices=BACKENDS,
-            help=f"the optimiser's library (default {LIKELIHOOD_DEFAULTS['backend']})",
+            help=f"the optimiser's library (default {LIKELIHOOD_DEFAULTS['backend']}; torch needs the extra: pip install 'jurycal[torch]')",
         )
         parser.add_argument(
             "--restarts",
