@@ -218,12 +218,12 @@ def _unparsed(files: Sequence[str], fmt: str, name: str, exc: BaseException) -> 
                 line, why = fault
                 return FileError(f"{candidate!r} line {line}: {why}.", file=candidate, line=line)
     at = re.search(r"Line: (\d+)", message)
-    line = int(at.group(1)) if at else None
-    where = f"{name} file {file!r}" + (f" line {line}" if line is not None else "")
+    said_line = int(at.group(1)) if at else None
+    where = f"{name} file {file!r}" + (f" line {said_line}" if said_line is not None else "")
     return FileError(
         f"{where}: not readable as {fmt} (DuckDB says: {message.rstrip('.')}).",
         file=file,
-        line=line,
+        line=said_line,
     )
 
 

@@ -6,7 +6,6 @@ import shutil
 from pathlib import Path
 
 import pandas as pd
-import pytest
 
 from jurycal.cli.import_ import FORMAT_TABLE
 from jurycal.importers import IMPORTERS
