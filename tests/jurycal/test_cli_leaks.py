@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import jurycal.cli.common as common
 import jurycal.cli.judge
+import jurycal.cli.options as options
 from jurycal.cli import build_parser
 from jurycal.cli.commands import COMMANDS
 from jurycal.datasets import load_agreeableness_judgments
@@ -162,9 +162,9 @@ def test_a_library_warning_is_reported_as_a_bug_in_jurycals_words(files, run_cli
 
 # --- the fuzz: every numeric option of every command ------------------------------------------
 
-#: The argparse types that check a number, declared once in jurycal.cli.common.
+#: The argparse types that check a number, declared once in jurycal.cli.options.
 NUMBER_TYPES = {
-    getattr(common, name)
+    getattr(options, name)
     for name in (
         "alpha_value",
         "fraction_value",
