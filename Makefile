@@ -1,6 +1,8 @@
 # Two commands for a newcomer: `make demo` and `make test`. Both create .venv if
-# it is missing and install the project into it. torch is pinned and installed
-# first so that pip takes the local CPU build and never the multi-GB CUDA one.
+# it is missing and install the project into it. torch is an extra (jurycal[torch], the
+# latent-trait fits' batched backend): `make demo` needs none; `make test` tests that backend
+# too, and installs torch first, pinned, so that pip takes the CPU build and never the
+# multi-GB CUDA one.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -14,12 +16,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.installed: $(BIN)/python pyproject.toml
-	$(PIP) $(TORCH)
 	$(PIP) -e .
 	touch $@
 
 $(VENV)/.installed-test: $(VENV)/.installed
-	$(PIP) -e '.[test]'
+	$(PIP) $(TORCH)
+	$(PIP) -e '.[test,torch]'
 	touch $@
 
 demo: $(VENV)/.installed

@@ -6,7 +6,7 @@ command offers them as its choices without importing numpy (``--help`` stays fas
 
 from __future__ import annotations
 
-__all__ = ["METRICS", "MISSING_POLICIES", "RULES"]
+__all__ = ["MAXIMISED_METRICS", "METRICS", "MISSING_POLICIES", "RULES"]
 
 #: The voting rules :func:`ensemble.vote` knows.
 RULES = ("majority", "supermajority", "minority_veto")
@@ -14,3 +14,5 @@ RULES = ("majority", "supermajority", "minority_veto")
 MISSING_POLICIES = (None, "ignore")
 #: The scores :func:`ensemble.pick_threshold` can optimise.
 METRICS = ("max_abs_error", "mean_abs_error", "balanced_accuracy")
+#: The scores among :data:`METRICS` that are best when highest; the others are errors, minimised.
+MAXIMISED_METRICS = ("balanced_accuracy",)

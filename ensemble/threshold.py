@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ensemble.metrics import align_human_labels, confusion_counts
-from ensemble.options import METRICS
+from ensemble.options import MAXIMISED_METRICS, METRICS
 from ensemble.rules import VoteTally, check_missing, check_rule, labels_from_tally
 from ensemble.voting import read_votes
 from regression.checks import check_probability
@@ -359,7 +359,7 @@ def _best(errors: np.ndarray, counts: np.ndarray, subset: np.ndarray, metric: st
             f"metric {metric!r} is undefined on these calibration generators (a class of human "
             "labels is absent)."
         )
-    loss = -scores if metric == "balanced_accuracy" else scores
+    loss = -scores if metric in MAXIMISED_METRICS else scores
     return int(np.nanargmin(loss)) + 1
 
 

@@ -57,7 +57,7 @@ from ensemble.rules import (
     labels_from_tally,
 )
 from regression.checks import JUDGMENT_COLUMNS, coerce_binary, plain, require_columns
-from regression.errors import JurycalWarning
+from regression.errors import JurycalWarning, MissingValueError
 
 __all__ = [
     "NoVoteWarning",
@@ -326,8 +326,12 @@ def vote_matrix(judgments: pd.DataFrame) -> pd.DataFrame:
     for column in ("generator", "item", "validator"):
         absent = judgments[column].isna().to_numpy()
         if absent.any():
-            row = judgments.index[int(np.flatnonzero(absent)[0])]
-            raise ValueError(f"judgments has a missing {column} at row {row!r}.")
+            position = int(np.flatnonzero(absent)[0])
+            raise MissingValueError(
+                f"judgments has a missing {column} at row {judgments.index[position]!r}.",
+                row=position,
+                column=column,
+            )
     labels = coerce_binary("judgments label", judgments["label"], allow_missing=True)
     # (generator, item) pairs in order of first appearance, factorised as integers
     # (factorising the tuples themselves is ~10x slower on a million rows).

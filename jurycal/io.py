@@ -25,8 +25,9 @@ from typing import Any, BinaryIO
 
 import pandas as pd
 
-from jurycal.counting import DEFAULT_MEMORY_LIMIT, count_files
-from jurycal.formats import FORMATS, first_line, table_format
+from jurycal.counting.limits import DEFAULT_MEMORY_LIMIT
+from jurycal.errors import FileError
+from jurycal.formats import FORMATS, csv_fault, first_line, table_format
 from regression.data import Counts
 
 __all__ = [
@@ -46,7 +47,7 @@ __all__ = [
 def _existing(path: str | Path) -> Path:
     p = Path(path)
     if not p.is_file():
-        raise ValueError(f"no such file: {str(path)!r}.")
+        raise FileError(f"no such file: {str(path)!r}.", file=path)
     return p
 
 
@@ -78,27 +79,36 @@ def _json_record(raw: bytes) -> None:
         raise ValueError("not a JSON object")
 
 
-def _unreadable(p: Path, fmt: str, err: Exception) -> ValueError:
+def _unreadable(p: Path, fmt: str, err: Exception) -> FileError:
     """A one-line reason why ``p`` could not be read, with the line where it applies."""
     name = str(p)
     if isinstance(err, (gzip.BadGzipFile, zlib.error, EOFError)) or (
         isinstance(err, OSError) and "gzip" in str(err).lower()
     ):
-        return ValueError(f"{name!r} is not a complete gzip file ({err}).")
+        return FileError(f"{name!r} is not a complete gzip file ({err}).", file=p)
     if isinstance(err, pd.errors.EmptyDataError) or (p.stat().st_size == 0):
-        return ValueError(f"{name!r} is empty; expected a {fmt} table.")
+        return FileError(f"{name!r} is empty; expected a {fmt} table.", file=p)
     if fmt != "parquet":
         try:
             found = _bad_line(p, _json_record if fmt == "jsonl" else _decode)
+            if found is None and fmt in ("csv", "tsv"):
+                fault = csv_fault(p)
+                if fault is not None:
+                    line, why = fault
+                    return FileError(f"{name!r} line {line}: {why}.", file=p, line=line)
         except (OSError, EOFError, zlib.error) as inner:
-            return ValueError(f"{name!r} is not a complete gzip file ({inner}).")
+            return FileError(f"{name!r} is not a complete gzip file ({inner}).", file=p)
         if found is not None:
-            line, why = found
-            if isinstance(why, UnicodeDecodeError):
-                return ValueError(f"{name!r} line {line}: not UTF-8 text ({why.reason}).")
-            return ValueError(f"{name!r} line {line}: not a JSON object ({why}).")
+            line, cause = found
+            if isinstance(cause, UnicodeDecodeError):
+                message = f"{name!r} line {line}: not UTF-8 text ({cause.reason})."
+            else:
+                message = f"{name!r} line {line}: not a JSON object ({cause})."
+            return FileError(message, file=p, line=line)
+    if fmt == "parquet":
+        return FileError(f"{name!r} is not a Parquet file (its footer cannot be read).", file=p)
     reason = " ".join(str(err).split())[:200].rstrip(".") or type(err).__name__
-    return ValueError(f"cannot read {name!r} as {fmt}: {reason}.")
+    return FileError(f"cannot read {name!r} as {fmt}: {reason}.", file=p)
 
 
 def check_readable(path: str | Path) -> tuple[Path, str]:
@@ -116,7 +126,7 @@ def check_readable(path: str | Path) -> tuple[Path, str]:
     fmt = table_format(path)
     p = _existing(path)
     if p.stat().st_size == 0:
-        raise ValueError(f"{str(path)!r} is empty; expected a {fmt} table.")
+        raise FileError(f"{str(path)!r} is empty; expected a {fmt} table.", file=path)
     try:
         if p.name.lower().endswith(".gz"):
             with gzip.open(p, "rb") as handle:
@@ -312,6 +322,8 @@ def count_judgments(
     The same count runs on a user's cluster with
     :func:`jurycal.counting.count_frame` on a Dask, Spark or other lazy frame.
     """
+    from jurycal.counting import count_files  # DuckDB and narwhals load only to count
+
     return count_files(
         path,
         check_duplicates=check_duplicates,

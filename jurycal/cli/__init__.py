@@ -84,6 +84,10 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def _debugging() -> bool:
+    return os.environ.get("JURYCAL_DEBUG", "") not in ("", "0")
+
+
 def _show_warning(
     message: Warning | str,
     category: type[Warning],
@@ -92,7 +96,33 @@ def _show_warning(
     file: Any = None,
     line: str | None = None,
 ) -> None:
-    print(f"jurycal: warning: {_one_line(str(message))}", file=sys.stderr)
+    """A warning as one ``jurycal: warning:`` line; a library's own words never reach the user.
+
+    jurycal's warnings (:class:`regression.errors.JurycalWarning`) are written for the
+    user. A numerical warning (numpy's
+    ``invalid value encountered in divide``) means a computation went where it
+    should not: it is reported as a bug, its words shown under ``JURYCAL_DEBUG=1``.
+    A library's deprecation notice is for jurycal's developers and shows only then.
+    """
+    text = _one_line(str(message))
+    if _debugging():
+        text = f"{text} [{category.__name__} at {filename}:{lineno}]"
+    elif issubclass(category, (DeprecationWarning, PendingDeprecationWarning, FutureWarning)):
+        return
+    elif not _is_jurycal_warning(category):
+        what = (
+            "a numerical step went out of range"
+            if issubclass(category, RuntimeWarning)
+            else "a library jurycal uses warned about its own workings"
+        )
+        text = f"{what} (a bug in jurycal; rerun with JURYCAL_DEBUG=1 to see where, and report it)."
+    print(f"jurycal: warning: {text}", file=sys.stderr)
+
+
+def _is_jurycal_warning(category: type[Warning]) -> bool:
+    from regression.errors import JurycalWarning
+
+    return issubclass(category, JurycalWarning)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -140,7 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     as_json = "--json" in argv
     _Parser.json_errors = as_json
     args = build_parser([] if command is None else [command]).parse_args(argv)
-    debug = os.environ.get("JURYCAL_DEBUG", "") not in ("", "0")
+    debug = _debugging()
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning
         try:
@@ -155,6 +185,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return EXIT_BAD_INPUT
+        except ModuleNotFoundError as err:  # an optional extra, or a broken install
+            if debug:
+                raise
+            message = _one_line(str(err))
+            if "pip install" not in message:
+                message = (
+                    f"the package {err.name!r} that jurycal needs is not installed; "
+                    "reinstall jurycal (pip install jurycal)."
+                )
+            return _fail(err, message, EXIT_BAD_INPUT, as_json)
         except OSError as err:
             if debug:
                 raise

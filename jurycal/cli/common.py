@@ -7,7 +7,8 @@ which adds its subparser with :func:`command_options` as a parent, and
 - inputs are read by :mod:`jurycal.cli.reading`;
 - outputs are checked before any work (:func:`check_outputs`: never an input
   file, a writable directory) and written atomically (:mod:`jurycal.io`);
-- ``--json`` prints :func:`jsonable` of the payload; ``--plot`` saves a figure.
+- ``--json`` prints :func:`jsonable` of the payload; ``--plot`` saves a figure;
+- option values are checked by the parser with the types of :mod:`jurycal.cli.options`.
 """
 
 from __future__ import annotations
@@ -23,8 +24,28 @@ from typing import TYPE_CHECKING, Any, cast
 
 from jurycal.cli.commands import add_progress_options
 from jurycal.cli.errors import FileError, in_file
-from jurycal.counting.limits import MAX_THREADS
-from regression.registry import MAX_N_BOOT, MIN_N_BOOT
+from jurycal.cli.options import (  # declared there; here for the commands that import them
+    ALPHA_HELP,
+    MAX_RESTARTS,
+    MAX_SEED,
+    MEMORY_UNITS,
+    N_BOOT_HELP,
+    SEED_HELP,
+    add_seed,
+    alpha_value,
+    capped_int,
+    fraction_value,
+    fuzzy_threshold_value,
+    memory_limit_value,
+    n_boot_value,
+    number_value,
+    positive_int,
+    restarts_value,
+    seed_value,
+    threads_value,
+    transfer_bias_value,
+    width_value,
+)
 
 if TYPE_CHECKING:
     from regression.results import Summary
@@ -37,10 +58,20 @@ __all__ = [
     "add_command",
     "add_files",
     "MAX_RESTARTS",
+    "MAX_SEED",
+    "MEMORY_UNITS",
+    "add_seed",
     "alpha_value",
+    "fraction_value",
+    "memory_limit_value",
+    "number_value",
+    "seed_value",
+    "width_value",
+    "capped_int",
     "check_files",
     "command_options",
     "emit",
+    "fuzzy_threshold_value",
     "in_file",
     "jsonable",
     "n_boot_value",
@@ -51,12 +82,10 @@ __all__ = [
     "progress_setting",
     "steps",
     "summary_text",
+    "threads_value",
+    "transfer_bias_value",
     "written_line",
 ]
-
-#: More restarts than this do not move the best loss and cost hours (each is a full fit).
-MAX_RESTARTS = 1000
-
 
 # --- options ------------------------------------------------------------------
 
@@ -81,12 +110,6 @@ def command_options(*, plot: bool = False) -> argparse.ArgumentParser:
     return parent
 
 
-#: ``--alpha``'s help, the same on every command.
-ALPHA_HELP = "1 - confidence level, a fraction in (0, 1) (default 0.05: 95%% intervals)"
-#: ``--seed``'s help, the same on every command.
-SEED_HELP = "seed of the random draws, a whole number (default 0; the same seed, the same numbers)"
-#: ``--n-boot``'s unit and bounds.
-N_BOOT_HELP = f"bootstrap replicates, a whole number from {MIN_N_BOOT} to {MAX_N_BOOT:,}"
 #: What a table file may be, for the positionals' help.
 TABLE_FILE = "a table file (.csv, .tsv, .parquet, .jsonl; optionally .gz)"
 
@@ -176,87 +199,6 @@ def steps(args: argparse.Namespace, names: Sequence[str]) -> Iterator[Any]:
         bar.close()
 
 
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
-    return value
-
-
-def n_boot_value(text: str) -> int:
-    """An argparse type: a bootstrap count in ``MIN_N_BOOT..MAX_N_BOOT``, checked up front.
-
-    A count beyond :data:`regression.checks.MAX_N_BOOT` would allocate the
-    replicates before failing; refused here, it is a usage error (exit 2).
-
-    Raises
-    ------
-    argparse.ArgumentTypeError
-        Not a whole number, or outside the bounds (both named).
-
-    Examples
-    --------
-    >>> n_boot_value("200")
-    200
-    >>> n_boot_value("1000000000")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: '1000000000': a whole number of replicates from 2 to 1,000,000 (more cost memory for no digits)
-    >>> n_boot_value("1")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: '1': a whole number of replicates from 2 to 1,000,000 (fewer than two replicates give no spread)
-    """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < MIN_N_BOOT:
-        why = "fewer than two replicates give no spread"
-    elif value > MAX_N_BOOT:
-        why = "more cost memory for no digits"
-    else:
-        return value
-    raise argparse.ArgumentTypeError(
-        f"{text!r}: a whole number of replicates from {MIN_N_BOOT} to {MAX_N_BOOT:,} ({why})"
-    )
-
-
-def capped_int(text: str, most: int, what: str, why: str) -> int:
-    """A whole number in ``1..most`` (:func:`positive_int`); above ``most``, an error saying ``why``."""
-    value = positive_int(text)
-    if value > most:
-        raise argparse.ArgumentTypeError(f"{value:,} {what}: at most {most:,} ({why})")
-    return value
-
-
-def threads_value(text: str) -> int:
-    """An argparse type: DuckDB threads in ``1..MAX_THREADS`` (:mod:`jurycal.counting.files`)."""
-    why = "DuckDB starts them all at once; more than the cores gain nothing"
-    return capped_int(text, MAX_THREADS, "threads", why)
-
-
-def restarts_value(text: str) -> int:
-    """An argparse type: a number of restarts in ``1..MAX_RESTARTS``."""
-    why = "each is a full fit; more do not move the best loss"
-    return capped_int(text, MAX_RESTARTS, "restarts", why)
-
-
-def alpha_value(text: str) -> float:
-    """An argparse type: a level strictly between 0 and 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a number strictly between 0 and 1")
-    return value
-
-
 # --- inputs ---------------------------------------------------------------------
 
 
@@ -297,6 +239,7 @@ def check_files(
         if not os.access(path, os.R_OK):
             raise FileError(f"cannot read {str(path)!r}: permission denied.", file=path)
         seen[Path(path).resolve()] = path
+    written: set[Path] = set()
     outputs = list(outputs)
     if card is not None:
         outputs += _card_outputs(card, seen)
@@ -304,6 +247,12 @@ def check_files(
         if path is None:
             continue
         resolved = Path(path).resolve()
+        if resolved in written:
+            raise FileError(
+                f"two outputs are one file ({str(seen[resolved])!r} and {str(path)!r}); "
+                "give each output its own name.",
+                file=path,
+            )
         if resolved in seen:
             raise FileError(
                 f"output {str(path)!r} is the input file {str(seen[resolved])!r}; "
@@ -318,6 +267,7 @@ def check_files(
                 f"cannot write {str(path)!r}: no such directory {str(parent)!r}.", file=path
             )
         seen[resolved] = path
+        written.add(resolved)
 
 
 def _card_outputs(card: Path, inputs: dict[Path, Path]) -> list[Path]:

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 from jurycal.cli.common import (
     ALPHA_HELP,
     N_BOOT_HELP,
-    SEED_HELP,
     TABLE_FILE,
     add_command,
+    add_seed,
     alpha_value,
     check_files,
     emit,
@@ -83,7 +83,7 @@ def register(subparsers: Any) -> None:
         default=COMPARISON_N_BOOT,
         help=f"{N_BOOT_HELP} (default {COMPARISON_N_BOOT:,})",
     )
-    parser.add_argument("--seed", type=int, default=0, help=SEED_HELP)
+    add_seed(parser)
     parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)
     parser.set_defaults(handler=run)
 

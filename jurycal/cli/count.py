@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -11,15 +12,17 @@ from jurycal.cli.common import (
     add_command,
     check_files,
     emit,
+    memory_limit_value,
     progress_setting,
     threads_value,
 )
+from jurycal.cli.errors import FileError, located
 from jurycal.counting.limits import DEFAULT_MEMORY_LIMIT, MAX_THREADS
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["long_counts", "register", "run"]
+__all__ = ["RECHECK_BYTES", "long_counts", "placed", "register", "run"]
 
 
 def register(subparsers: Any) -> None:
@@ -47,6 +50,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--memory-limit",
+        type=memory_limit_value,
         default=DEFAULT_MEMORY_LIMIT,
         metavar="SIZE",
         help=f"DuckDB's memory before it spills to disk, in bytes with a unit: 500MB, 4GB "
@@ -78,6 +82,38 @@ def long_counts(counts: Any) -> pd.DataFrame:
     return long.astype({"n_valid": "int64", "n_labelled": "int64"})
 
 
+#: Up to this many bytes in all, a fault the out-of-core count finds is located by reading the
+#: files as every other command does (same file, line and column); larger inputs keep the count's
+#: own message, which names the files.
+RECHECK_BYTES = 256 * 2**20
+
+
+def placed(paths: Sequence[str], err: ValueError) -> FileError:
+    """The count's error ``err`` as every other command words it: the file, its line, the column.
+
+    The files are read and checked as ``vote`` reads a judgments file
+    (:func:`jurycal.cli.reading.read_judgments`, then the judgments table's
+    own checks), when they are small enough to read (:data:`RECHECK_BYTES`);
+    the first fault found is the error. A fault only the whole set has (one
+    key in two files) keeps the count's message, placed in the first file it
+    names.
+    """
+    from jurycal.cli.reading import read_judgments, vote_sources
+    from jurycal.counting.files import judgment_files
+    from regression.data import encode_judgments
+
+    files = [Path(f) for f in judgment_files(paths)]
+    if sum(f.stat().st_size for f in files) <= RECHECK_BYTES:
+        for file in files:
+            judgments = read_judgments(file)  # raises the FileError every command raises
+            with located(vote_sources(file, None)):
+                encode_judgments(judgments)
+    if isinstance(err, FileError):
+        return err
+    named = [f for f in files if str(f) in str(err)]
+    return FileError(str(err), file=named[0] if named else files[0])
+
+
 def run(args: argparse.Namespace) -> int:
     """Count the labels per cell; print the valid rates, write the long table with ``-o``."""
     inputs = [Path(p) for p in args.judgments if not any(c in p for c in "*?[")]
@@ -89,13 +125,20 @@ def run(args: argparse.Namespace) -> int:
 
     for path in inputs:  # the cheap faults (empty, not gzip), named as every command names them
         check_readable(path)
-    counts = count_judgments(
-        args.judgments,
-        progress=show_progress(progress_setting(args)),
-        check_duplicates=args.check_duplicates,
-        memory_limit=None if args.memory_limit.lower() == "none" else args.memory_limit,
-        threads=args.threads,
-    )
+    try:
+        counts = count_judgments(
+            args.judgments,
+            progress=show_progress(progress_setting(args)),
+            check_duplicates=args.check_duplicates,
+            memory_limit=args.memory_limit,
+            threads=args.threads,
+        )
+    except FileError as err:
+        if err.line is not None:
+            raise
+        raise placed(args.judgments, err) from None
+    except ValueError as err:
+        raise placed(args.judgments, err) from None
     long = long_counts(counts)
     if args.output is not None:
         write_table(long, args.output)

@@ -20,41 +20,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from jurycal.errors import FileError
 from regression.errors import InputError
 
 __all__ = ["FileError", "Source", "error_record", "file_line", "in_file", "located"]
-
-
-class FileError(InputError):
-    """An input error placed in a file.
-
-    Attributes
-    ----------
-    file : str
-        The file as the user named it.
-    line : int or None
-        Its 1-based line (record number for Parquet), when the fault is in a row.
-    kind : str
-        The class name of the library error it places (``LabelError``, ...), or
-        ``FileError`` for a fault of the file itself (missing, a directory).
-    row, column, value
-        As :class:`~regression.errors.InputError`.
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        file: str | Path,
-        line: int | None = None,
-        column: str | None = None,
-        value: Any = None,
-        kind: str = "FileError",
-    ) -> None:
-        super().__init__(message, row=None, column=column, value=value)
-        self.file = str(file)
-        self.line = line
-        self.kind = kind
 
 
 def file_line(path: str | Path, row: int) -> int:
@@ -112,12 +81,15 @@ class Source(NamedTuple):
 
     ``table``: the name the library gives the frame's errors
     (:attr:`regression.errors.InputError.table`, e.g. ``"human votes"``), where it names one.
+    ``rows``: the file rows of the frame the library was given, by position, when it was a
+    selection of the file's rows (one model's); None: all of them, in file order.
     """
 
     path: Path
     what: str
     columns: Sequence[str]
     table: str | None = None
+    rows: Sequence[int] | None = None
 
 
 @contextmanager
@@ -141,7 +113,10 @@ def located(sources: Sequence[tuple[Any, ...]]) -> Iterator[None]:
         by_table = [s for s in files if err.table is not None and s.table == err.table]
         matches = by_table or [s for s in files if err.column in s.columns]
         if matches:
-            raise in_file(err, matches[0].path, matches[0].what) from None
+            source = matches[0]
+            if source.rows is not None and isinstance(err.row, int):
+                err.row = int(source.rows[err.row])
+            raise in_file(err, source.path, source.what) from None
         raise
 
 

@@ -17,6 +17,7 @@ from jurycal.cli.common import (
     save_plot,
     summary_text,
 )
+from jurycal.cli.errors import Source, located
 from jurycal.cli.reading import (
     find_name,
     read_input,
@@ -98,7 +99,12 @@ def run(args: argparse.Namespace) -> int:
     from regression.single_judge.plots import plot_single_judge
 
     calibration, test = read_single(args.calibration, args.test, args.model)
-    result = estimate_prevalence(calibration, test["judge"], args.alpha, method=args.method)
+    sources = [
+        Source(args.calibration, "calibration file", ("human",), rows=calibration.index),
+        Source(args.test, "test file", ("judge",), rows=test.index),
+    ]
+    with located(sources):
+        result = estimate_prevalence(calibration, test["judge"], args.alpha, method=args.method)
     payload = {
         "method": result.method,
         "model": args.model,

@@ -23,9 +23,9 @@ from jurycal.cli.common import (
     ALPHA_HELP,
     MAX_RESTARTS,
     N_BOOT_HELP,
-    SEED_HELP,
     add_command,
     add_files,
+    add_seed,
     alpha_value,
     check_files,
     emit,
@@ -36,6 +36,7 @@ from jurycal.cli.common import (
     save_plot,
     steps,
     summary_text,
+    transfer_bias_value,
 )
 from jurycal.cli.errors import located
 from jurycal.cli.pairwise import add_rank_arguments, pairwise_inputs, run_pairwise_rank
@@ -76,7 +77,6 @@ __all__ = [
     "run_estimate",
     "run_fit",
     "run_rank",
-    "transfer_bias_value",
 ]
 
 
@@ -155,7 +155,7 @@ def register(subparsers: Any) -> None:
         parser.add_argument(
             "--backend",
             choices=BACKENDS,
-            help=f"the optimiser's library (default {LIKELIHOOD_DEFAULTS['backend']})",
+            help=f"the optimiser's library (default {LIKELIHOOD_DEFAULTS['backend']}; torch needs the extra: pip install 'jurycal[torch]')",
         )
         parser.add_argument(
             "--restarts",
@@ -181,7 +181,7 @@ def register(subparsers: Any) -> None:
             help=f"{N_BOOT_HELP} (default {LIKELIHOOD_DEFAULTS['n_boot']})",
         )
         parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)
-        parser.add_argument("--seed", type=int, default=0, help=SEED_HELP)
+        add_seed(parser)
         parser.add_argument("--report", type=Path, metavar="CARD", help=REPORT_HELP)
         if name != "fit":  # a score table (jurycal.cli.scores): the human ratings' scale
             add_scale_option(parser)
@@ -430,21 +430,6 @@ def run_fit(args: argparse.Namespace) -> int:
             written.append(payload["plot"])
     emit(args, text, payload, warnings=summary.warnings, written=written)
     return 0
-
-
-def transfer_bias_value(text: str) -> float | str | None:
-    """An argparse type: ``none``, ``held-out`` or a bias bound as a fraction in [0, 1]."""
-    if text in ("none", "held-out"):
-        return None if text == "none" else text
-    try:
-        bound = float(text)
-    except ValueError:
-        bound = float("nan")
-    if not 0.0 <= bound <= 1.0:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} must be none, held-out or a fraction in [0, 1] (0.05 is 5 points)"
-        )
-    return bound
 
 
 def run_rank(args: argparse.Namespace) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ensemble.options import METRICS, MISSING_POLICIES, RULES
+from ensemble.options import MAXIMISED_METRICS, METRICS, MISSING_POLICIES, RULES
 from jurycal.cli.common import (
     add_command,
     add_files,
@@ -49,8 +49,9 @@ def register(subparsers: Any) -> None:
         "--metric",
         choices=METRICS,
         default=METRICS[0],
-        help="what the threshold minimises over the calibration generators (default "
-        f"{METRICS[0]}, in precision points as a fraction)",
+        help="what the threshold optimises over the calibration generators: the errors (in "
+        "precision points as a fraction) are minimised, balanced_accuracy is maximised "
+        f"(default {METRICS[0]})",
     )
     parser.add_argument(
         "--missing",
@@ -58,6 +59,11 @@ def register(subparsers: Any) -> None:
         help="ignore: apply the rule to the votes cast (default: a missing vote counts as neither)",
     )
     parser.set_defaults(handler=run)
+
+
+def _optimises(metric: str) -> str:
+    """The verb for what the chosen threshold does to ``metric``."""
+    return "maximises" if metric in MAXIMISED_METRICS else "minimises"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
             choice = pick_threshold(matrix, human, args.rule, args.metric, missing=args.missing)
     sweep = choice.sweep[choice.sweep["rule"] == args.rule]
     lines = [
-        f"rule {args.rule}: threshold {choice.threshold} minimises {args.metric} on the "
+        f"rule {args.rule}: threshold {choice.threshold} {_optimises(args.metric)} {args.metric} "
+        "on the "
         f"calibration generators (in-sample {choice.in_sample_score:.4f}; optimistic)",
         f"held out (threshold chosen without each generator): max abs error "
         f"{choice.held_out_max_abs_error:.4f}, mean {choice.held_out_mean_abs_error:.4f}",

@@ -105,7 +105,11 @@ def read_input(
             "tables (docs/pairwise.md).",
             file=path,
         )
-    require_columns(frame, columns, f"{what} {str(path)!r}")
+    try:
+        require_columns(frame, columns, f"{what} {str(path)!r}")
+    except InputError as err:  # the message names the file already
+        kind = type(err).__name__
+        raise FileError(str(err), file=path, column=err.column, kind=kind) from None
     if frame.empty:
         raise FileError(f"{what} {str(path)!r} has no rows.", file=path)
     for column in NAME_COLUMNS:

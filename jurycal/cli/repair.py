@@ -11,6 +11,7 @@ from jurycal.cli.common import (
     add_command,
     check_files,
     emit,
+    fuzzy_threshold_value,
     progress_setting,
 )
 from jurycal.cli.reading import (
@@ -19,7 +20,7 @@ from jurycal.cli.reading import (
 )
 from repair.switches import FUZZY_THRESHOLD, PAPER_LEVELS
 
-__all__ = ["fuzzy_threshold_value", "register", "run"]
+__all__ = ["register", "run"]
 
 
 def register(subparsers: Any) -> None:
@@ -80,30 +81,6 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def fuzzy_threshold_value(text: str) -> float:
-    """An argparse type: a similarity threshold, a fraction in (0, 1].
-
-    Examples
-    --------
-    >>> fuzzy_threshold_value("0.85")
-    0.85
-    >>> fuzzy_threshold_value("85")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: '85': the threshold is a fraction in (0, 1] (0.85 = 85 % similar); for a percent, divide by 100
-    """
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0 < value <= 1:
-        hint = "; for a percent, divide by 100" if 1 < value <= 100 else ""
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: the threshold is a fraction in (0, 1] (0.85 = 85 % similar){hint}"
-        )
-    return value
-
-
 def _percent(fraction: float) -> float:
     """``fraction`` as the percent rapidfuzz scores in, without a rounding error (0.85 -> 85.0)."""
     from decimal import Decimal
@@ -143,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     statuses = report.outputs
     if report.n_pairs == 0:
         raise ValueError(
-            f"no (generator item, validator) pair to write ({report.n_outputs} responses); "
+            f"no (generator item, validator) pair to write ({report.n_outputs:,} responses); "
             f"nothing written to {str(args.output)!r}."
         )
     write_table(judgments, args.output)

@@ -16,9 +16,9 @@ from typing import Any
 from jurycal.cli.common import (
     ALPHA_HELP,
     N_BOOT_HELP,
-    SEED_HELP,
     TABLE_FILE,
     add_command,
+    add_seed,
     alpha_value,
     check_files,
     emit,
@@ -105,7 +105,7 @@ def register(subparsers: Any) -> None:
         "--n-boot", type=n_boot_value, default=None, help=f"{N_BOOT_HELP} (default 10,000)"
     )
     add_board_options(parser, top=None)
-    parser.add_argument("--seed", type=int, default=0, help=SEED_HELP)
+    add_seed(parser)
     parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)
     add_scale_option(parser)
     parser.set_defaults(handler=run)

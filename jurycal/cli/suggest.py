@@ -25,14 +25,15 @@ from typing import TYPE_CHECKING, Any
 
 from jurycal.cli.common import (
     ALPHA_HELP,
-    SEED_HELP,
     TABLE_FILE,
     add_command,
+    add_seed,
     alpha_value,
     check_files,
     emit,
     positive_int,
     steps,
+    width_value,
 )
 from jurycal.cli.errors import located
 from jurycal.cli.pairwise import pairwise_sources
@@ -56,19 +57,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["register", "run_plan", "run_suggest"]
-
-
-def _width(text: str) -> float:
-    """An argparse type: an interval width, a fraction in (0, 1)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: a width is a fraction in (0, 1) (0.08 = 8 points)"
-        )
-    return value
 
 
 def register(subparsers: Any) -> None:
@@ -138,7 +126,7 @@ def register(subparsers: Any) -> None:
                 "(default: the generators' win rates) or 'undecided pairs' (the differences "
                 "the leaderboard leaves undecided; needs votes held, docs/pairwise.md)",
             )
-            parser.add_argument("--seed", type=int, default=0, help=SEED_HELP)
+            add_seed(parser)
             parser.add_argument(
                 "-o",
                 "--output",
@@ -148,13 +136,15 @@ def register(subparsers: Any) -> None:
             )
             parser.add_argument(
                 "--width",
-                type=_width,
+                type=width_value,
                 metavar="W",
                 help=width_help + "; also print the labels it needs (as jurycal plan)",
             )
             parser.set_defaults(handler=run_suggest)
         else:
-            parser.add_argument("--width", type=_width, required=True, metavar="W", help=width_help)
+            parser.add_argument(
+                "--width", type=width_value, required=True, metavar="W", help=width_help
+            )
             parser.set_defaults(handler=run_plan)
         parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)
         add_scale_option(parser)
@@ -234,7 +224,7 @@ def _emit_suggestion(
 
     lines = (
         [
-            f"{len(table)} {words['rows']} (budget {args.budget}), {words['per']}",
+            f"{len(table):,} {words['rows']} (budget {args.budget:,}), {words['per']}",
             text_table(counts.rename(words["count"]).to_frame()),
         ]
         if len(table)

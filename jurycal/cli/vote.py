@@ -117,9 +117,9 @@ def run(args: argparse.Namespace) -> int:
         + (" (the rule's default)" if args.threshold is None else "")
         + f", missing votes: "
         f"{'ignored (fraction of votes cast)' if args.missing else 'count as neither'}",
-        f"{len(matrix)} items x {matrix.shape[1]} validators; "
+        f"{len(matrix):,} items x {matrix.shape[1]:,} validators; "
         f"{missing_fraction:.1%} of the present validators' votes missing; "
-        f"{tally.n_no_vote} item(s) with no vote",
+        f"{tally.n_no_vote:,} item(s) with no vote",
     ]
     if len(partial):
         lines += [

@@ -33,7 +33,8 @@ from jurycal.counting.tally import (
     raise_duplicates,
     tally,
 )
-from jurycal.formats import table_format
+from jurycal.errors import FileError
+from jurycal.formats import csv_fault, table_format
 from regression.checks import FALSE_STRINGS, HUMAN_COLUMNS, JUDGMENT_COLUMNS, TRUE_STRINGS
 from regression.data import Counts
 
@@ -183,9 +184,9 @@ def _source(con: Any, files: Sequence[str], columns: Sequence[str], label: str, 
                 found = [c for c, *_ in con.sql(f"DESCRIBE SELECT * FROM {untyped}").fetchall()]
             except Exception:
                 found = list(columns)
-            _require(columns, found, name, group)
-            raise ValueError(f"cannot read {name} from {group}: {duckdb_message(exc)}") from exc
-        _require(columns, list(schema), name, group)
+            _require(columns, _file_columns(found), name, group)
+            raise _unparsed(group, fmt, name, exc) from exc
+        _require(columns, _file_columns(list(schema)), name, group)
         keys = ", ".join(f'"{c}"' for c in columns if c != label)
         code = _code_sql(label, schema[label], text=fmt != "parquet")
         selects.append(
@@ -193,6 +194,37 @@ def _source(con: Any, files: Sequence[str], columns: Sequence[str], label: str, 
             f'CAST("{label}" AS VARCHAR) AS "{label}", filename FROM {reader}'
         )
     return "\nUNION ALL BY NAME\n".join(f"({s})" for s in selects)
+
+
+def _file_columns(columns: Sequence[str]) -> list[str]:
+    """The file's own columns: without the ``filename`` column the reader adds."""
+    return [c for c in columns if c != "filename"]
+
+
+def _unparsed(files: Sequence[str], fmt: str, name: str, exc: BaseException) -> FileError:
+    """Why DuckDB could not read ``files``, in jurycal's words: the file, the line, the fault.
+
+    A CSV or TSV file is scanned for its first record that does not parse
+    (:func:`jurycal.formats.csv_fault`, constant memory); DuckDB's own line is
+    the fallback, and its words are kept only after ``DuckDB says:``.
+    """
+    message = duckdb_message(exc)
+    named = re.search(r'file "([^"]+)"', str(exc))
+    file = named.group(1) if named else files[0]
+    if fmt in ("csv", "tsv"):
+        for candidate in [file, *files]:
+            fault = csv_fault(candidate)
+            if fault is not None:
+                line, why = fault
+                return FileError(f"{candidate!r} line {line}: {why}.", file=candidate, line=line)
+    at = re.search(r"Line: (\d+)", message)
+    said_line = int(at.group(1)) if at else None
+    where = f"{name} file {file!r}" + (f" line {said_line}" if said_line is not None else "")
+    return FileError(
+        f"{where}: not readable as {fmt} (DuckDB says: {message.rstrip('.')}).",
+        file=file,
+        line=said_line,
+    )
 
 
 def duckdb_message(exc: BaseException) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from jurycal.importers.names import ALPACA_EVAL_FILES
 from jurycal.importers.records import (
     PathsLike,
     VoteBook,
@@ -113,7 +114,7 @@ def read_alpaca_eval_annotations(
     cut = check_threshold(threshold)
     used = ALPACA_EVAL_DEFAULT_THRESHOLD if cut is None else cut
     book = VoteBook("alpaca_eval", duplicates)
-    files = expand_paths(paths, (".json",))
+    files = expand_paths(paths, (".json",), ALPACA_EVAL_FILES)
     tables = []
     for path in files:
         book.sources.append(str(path))

@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from jurycal.importers.names import MT_BENCH_FILES
 from jurycal.importers.records import (
     PathsLike,
     VoteBook,
@@ -113,7 +114,7 @@ def read_mt_bench_judgments(
     book = VoteBook("mt_bench", duplicates)
     single: list[tuple[Path, dict[str, Any]]] = []
     pair: list[tuple[Path, dict[str, Any]]] = []
-    for path in expand_paths(paths, (".jsonl",)):
+    for path in expand_paths(paths, (".jsonl",), MT_BENCH_FILES):
         book.sources.append(str(path))
         for number, row in load_jsonl(path, _EXPECTED):
             if "question_id" not in row or "judge" not in row:

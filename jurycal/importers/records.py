@@ -46,15 +46,39 @@ DUPLICATE_POLICIES = ("error", "last")
 PathsLike = str | Path | Sequence[str | Path]
 
 
-def expand_paths(paths: PathsLike, suffixes: Sequence[str]) -> list[Path]:
-    """The files ``paths`` names, directories expanded to their files ending in ``suffixes``.
+def expand_paths(
+    paths: PathsLike, suffixes: Sequence[str], tool_names: Sequence[str] = ()
+) -> list[Path]:
+    """The files ``paths`` names, directories expanded to the tool's files in them.
+
+    Parameters
+    ----------
+    paths : path or sequence of paths
+        Files and directories.
+    suffixes : sequence of str
+        The endings of the format's files: a directory stands for its files
+        with these endings (at its top level) when it holds none of ``tool_names``.
+    tool_names : sequence of str
+        The names (glob patterns) the tool gives its own files, e.g.
+        AlpacaEval's ``annotations.json``: a directory is searched for them at
+        every depth (``results/<model>/<annotator>/annotations.json``).
 
     Raises
     ------
     FileNotFoundError
         For a path that does not exist.
     ValueError
-        When nothing is named, or a directory holds no file with those endings.
+        When nothing is named, or a directory holds none of the format's files.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> (root / "gpt4" / "judge").mkdir(parents=True)
+    >>> _ = (root / "gpt4" / "judge" / "annotations.json").write_text("[]")
+    >>> _ = (root / "leaderboard.json").write_text("{}")
+    >>> [p.relative_to(root).as_posix() for p in expand_paths(root, (".json",), ("annotations.json",))]
+    ['gpt4/judge/annotations.json']
     """
     items = [paths] if isinstance(paths, (str, Path)) else list(paths)
     if not items:
@@ -63,12 +87,17 @@ def expand_paths(paths: PathsLike, suffixes: Sequence[str]) -> list[Path]:
     for item in items:
         path = Path(item)
         if path.is_dir():
-            found = sorted(
-                p for p in path.iterdir() if p.is_file() and p.name.endswith(tuple(suffixes))
-            )
+            found = sorted({p for name in tool_names for p in path.rglob(name) if p.is_file()})
+            if not found:  # files named otherwise, at its top level
+                found = sorted(
+                    p for p in path.iterdir() if p.is_file() and p.name.endswith(tuple(suffixes))
+                )
             if not found:
+                named = (
+                    f" named {' or '.join(tool_names)} at any depth, nor one" if tool_names else ""
+                )
                 raise ValueError(
-                    f"directory {str(path)!r} holds no file ending in {', '.join(suffixes)}."
+                    f"directory {str(path)!r} holds no file{named} ending in {', '.join(suffixes)}."
                 )
             files.extend(found)
         elif path.is_file():
@@ -351,7 +380,7 @@ class VoteBook(ImportLog):
         n_missing = int(judgments["label"].isna().sum())
         if n_missing:
             self.note(
-                f"{n_missing} of {len(judgments)} votes have no usable verdict (label missing)."
+                f"{n_missing:,} of {len(judgments):,} votes have no usable verdict (label missing)."
             )
         notes = self.all_notes
         return ImportResult(

@@ -55,6 +55,8 @@ def active_probabilities(q: np.ndarray, n: int, floor: float = ACTIVE_FLOOR) -> 
     capped = np.zeros(size.size, dtype=bool)
     n = min(int(n), size.size)
     for _ in range(size.size + 1):
+        if capped.all():  # every unit held for sure: no weight left to share (0 / 0)
+            break
         free = n - capped.sum()
         pi = np.where(capped, 1.0, free * size / size[~capped].sum())
         over = (pi > 1.0) & ~capped

@@ -125,8 +125,8 @@ def suggest_labels(
     capacity = {g: pools[g][0].size for g in chosen}
     if sum(capacity.values()) < budget:
         warnings.warn(
-            f"budget {budget} is more than the {sum(capacity.values())} unlabelled items of "
-            f"{chosen}: suggesting every one of them.",
+            f"budget {budget:,} is more than the {sum(capacity.values()):,} unlabelled items of "
+            f"{', '.join(map(str, chosen)) or 'the generators'}: suggesting every one of them.",
             BudgetWarning,
             stacklevel=2,
         )

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special
 from scipy.optimize import minimize
 from tqdm.auto import tqdm
 
@@ -38,6 +38,7 @@ from regression.settings import Interval, Options, Settings
 
 __all__ = [
     "BACKENDS",
+    "TORCH_MISSING",
     "GRADIENTS",
     "LOSSES",
     "MISFIT_P_VALUE",
@@ -45,6 +46,7 @@ __all__ = [
     "ConvergenceWarning",
     "MisfitWarning",
     "Restarts",
+    "require_torch",
     "Solver",
     "UnidentifiedWarning",
     "pearson_dispersion",
@@ -92,7 +94,7 @@ def pearson_dispersion(theta: np.ndarray, data: LatentData) -> tuple[float, floa
         chi2 += float(np.sum(count[used] * (value[used] - p) ** 2 / (p * (1 - p))))
         observations += int(used.sum())
     df = max(observations - data.n_params, 1)
-    return chi2 / df, float(stats.chi2.sf(chi2, df))
+    return chi2 / df, float(special.chdtrc(df, chi2))  # scipy.stats.chi2.sf, which calls it
 
 
 def select_best(thetas: np.ndarray, losses: np.ndarray, data: LatentData) -> tuple[int, np.ndarray]:
@@ -108,6 +110,24 @@ def select_best(thetas: np.ndarray, losses: np.ndarray, data: LatentData) -> tup
         if np.mean(tpr + tnr - 1.0) < 0:
             theta = np.concatenate([1.0 - g, 1.0 - tnr, 1.0 - tpr])
     return best, theta
+
+
+#: What a user without PyTorch is told: the torch backend is an extra of the install.
+TORCH_MISSING = (
+    "backend='torch' (--backend torch) needs PyTorch, an optional extra of jurycal: "
+    "pip install 'jurycal[torch]' (or use the default backend, scipy)."
+)
+
+
+def require_torch() -> None:
+    """Raise ``ModuleNotFoundError`` naming the ``jurycal[torch]`` extra when torch is not installed.
+
+    Only the torch backend imports torch; the check looks for it without importing it.
+    """
+    from importlib.util import find_spec
+
+    if find_spec("torch") is None:
+        raise ModuleNotFoundError(TORCH_MISSING, name="torch")
 
 
 @dataclass(frozen=True, eq=False)
@@ -202,6 +222,8 @@ class Solver(Settings):
             raise ValueError(
                 "gradient='released' follows scipy's L-BFGS-B path; use backend='scipy'."
             )
+        if self.backend == "torch":
+            require_torch()
         lambdas = np.asarray(self.lambdas, dtype=float)
         if lambdas.shape != (3,) or not np.all(np.isfinite(lambdas) & (lambdas >= 0)):
             raise ValueError(f"lambdas ({self.lambdas!r}) must be three finite numbers >= 0.")
@@ -316,6 +338,7 @@ class Solver(Settings):
         starts = np.clip(starts, lower, upper)
         ftol, gtol = self.tolerances()
         if self.backend == "torch":
+            require_torch()
             from regression.latent.torch_backend import solve_batch
 
             return solve_batch(

@@ -67,7 +67,6 @@ import warnings
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.optimize import minimize
 
 from regression.core.covariance import design_covariance, dof_scale
 from regression.core.tuning import guarded_lam
@@ -188,6 +187,8 @@ class DavidsonLoss:
         """The minimiser (Newton trust region, exact gradient and Hessian) and whether the
         strengths are identified (converged, every ``|beta|`` below :data:`LARGEST_STRENGTH`;
         ``log nu`` may run to minus infinity: no ties, ``nu = 0``, plain Bradley-Terry)."""
+        from scipy.optimize import minimize  # here: win rates and `jurycal rank` never load it
+
         fit = minimize(
             self,
             start,

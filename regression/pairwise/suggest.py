@@ -278,7 +278,7 @@ def suggest_labels(
     )
     if design.candidates.size < budget:
         warnings.warn(
-            f"budget {budget} is more than the {design.candidates.size} unvoted battles of the "
+            f"budget {budget:,} is more than the {design.candidates.size:,} unvoted battles of the "
             "generators asked for: suggesting every one of them.",
             BudgetWarning,
             stacklevel=2,

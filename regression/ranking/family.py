@@ -32,14 +32,15 @@ draws (a test compares them with that implementation).
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special
 
 from regression.checks import SeedLike, as_rng
 from regression.errors import InputError, JurycalWarning
@@ -256,12 +257,15 @@ class PairFamily:
         scale = (scale + scale.T) / 2
         self.draws = np.ascontiguousarray(error_draws(joint, n_draws, seed).T)
         self.n = self.draws.shape[1]
-        #: The common null law of every pair where the joint error is given by its law, else None.
-        self.law: Any = None
+        #: The quantile function of every pair's common null law where the joint error is given
+        #: by its law (the standard normal, or the t), else None. scipy.special's functions are
+        #: those scipy.stats.norm and scipy.stats.t call, without importing scipy.stats.
+        self.law: Callable[[float], float] | None = None
         #: One critical value for every pair (max-|t|), or balanced percentiles; None: not chosen yet.
         self.common: bool | None = None
         if joint.draws is None:
-            self.law = stats.norm() if np.isinf(joint.df) else stats.t(joint.df)
+            df = float(joint.df)
+            self.law = special.ndtri if np.isinf(df) else partial(special.stdtrit, df)
             self.common = True
         self.pair_a, self.pair_b = np.asarray(a), np.asarray(b)
         self.a = np.concatenate([self.pair_a, self.pair_b])
@@ -358,7 +362,7 @@ class PairFamily:
     def single_critical(self, level: float) -> np.ndarray:
         """Per ordered pair, the quantile of its null law at ``level`` (one pair at a time)."""
         if self.law is not None:
-            return np.full(len(self), float(self.law.ppf(level)))
+            return np.full(len(self), float(self.law(level)))
         position = self.position(level)
         values = np.empty(len(self))
         p = len(self.pair_a)

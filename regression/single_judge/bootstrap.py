@@ -306,7 +306,7 @@ def bootstrap_warnings(results: Mapping[str, BootstrapResult]) -> list[str]:
         out.append(
             f"too few bootstrap replicates ({listed}): percentile intervals this coarse move "
             "with the seed and can miss their own estimate, and the checks read from them "
-            f"(an interval excluding 0) are as rough; use n_boot of at least {FEW_BOOT} "
+            f"(an interval excluding 0) are as rough; use at least {FEW_BOOT:,} replicates "
             "(Fiedler uses 10,000)."
         )
     for name, r in results.items():

@@ -217,14 +217,16 @@ class ModelComparison(Result):
     def summary_notes(self, alpha: float, **options: Any) -> tuple[str, ...]:
         """The design, Delta J, the shared-calibration bias, the level and what each interval covers."""
         design = (
-            f"paired test items (n = {self.paired_table.n}, {self.paired_table.n_dropped} dropped)"
+            f"paired test items (n = {self.paired_table.n}, "
+            f"{self.paired_table.n_dropped:,} dropped for a missing judge label)"
             if self.paired_table is not None
             else f"independent test sets (n_A = {self.test_a.n}, n_B = {self.test_b.n})"
         )
         dj_low, dj_high = self.delta_j.bounds(self.delta_j.alpha, self.delta_j.alternative)
         notes = [
             f"design: {design}; shared calibration = {self.shared_calibration} "
-            f"(m = {self.calibration_shared.m}).",
+            f"(m = {self.calibration_shared.m:,}, {self.calibration_shared.n_dropped:,} dropped "
+            "for a missing judge label).",
             f"Delta J = {self.delta_j.estimate:+.3f} [{dj_low:+.3f}, {dj_high:+.3f}] "
             f"(bootstrap over calibration items, {1 - self.alpha:.0%}).",
             f"shared - model-specific RG = {self.shared_minus_specific:+.3f} "

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 from regression.registry import TRANSFER_METHODS
 
@@ -183,9 +183,10 @@ Estimator = Callable[[TransferData], Estimate]
 
 
 def _quantile(alpha: float, df: float) -> float:
+    # scipy.special's quantiles are those scipy.stats.norm.ppf and scipy.stats.t.ppf call
     if not np.isfinite(df):
-        return float(stats.norm.ppf(1 - alpha / 2))
-    return float(stats.t.ppf(1 - alpha / 2, df)) if df >= 1 else np.inf
+        return float(special.ndtri(1 - alpha / 2))
+    return float(special.stdtrit(df, 1 - alpha / 2)) if df >= 1 else np.inf
 
 
 def _prediction_se(values: np.ndarray) -> tuple[float, float]:

@@ -104,7 +104,7 @@ def test_writes_are_atomic_and_keep_the_usual_permissions(tmp_path, table):
         ("t.jsonl", b'{"a": 1}\n[1, 2]\n', r"'.*t.jsonl' line 2: not a JSON object"),
         ("t.ndjson", b'{"a": 1}\n{"a": \n', r"'.*t.ndjson' line 2: not a JSON object"),
         ("t.csv", b"a,b\n1,2\n\xff\xfe,3\n", r"'.*t.csv' line 3: not UTF-8 text"),
-        ("t.parquet", b"garbage", r"cannot read '.*t.parquet' as parquet"),
+        ("t.parquet", b"garbage", r"'.*t.parquet' is not a Parquet file"),
     ],
 )
 def test_unreadable_files_are_named_with_their_line(tmp_path, name, content, message):

@@ -373,7 +373,7 @@ def test_budget_past_the_items_says_why(bundled):
     judgments, human = bundled
     labels = _partial(human, "gpt-4o", 0)
     free = int((judgments[judgments["generator"] == "gpt-4o"]["item"]).nunique())
-    with pytest.warns(BudgetWarning, match=f"more than the {free} unlabelled items"):
+    with pytest.warns(BudgetWarning, match=f"more than the {free:,} unlabelled items"):
         table = suggest_labels(judgments, labels, free + 10, seed=0)
     assert len(table) == free
 

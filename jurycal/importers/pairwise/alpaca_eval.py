@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from jurycal.importers.alpaca_eval import ALPACA_EVAL_EXPECTED, ALPACA_EVAL_FIELDS
+from jurycal.importers.names import ALPACA_EVAL_FILES
 from jurycal.importers.pairwise.book import BattleBook, PairwiseImportResult
 from jurycal.importers.records import PathsLike, expand_paths, finite_number, load_json, short_hash
 from jurycal.importers.result import ImportFormatError
@@ -99,7 +100,7 @@ def read_alpaca_eval_pairs(
     [['gpt4_turbo', 'my-model', 'b']]
     """
     book = BattleBook("alpaca_eval", duplicates)
-    for path in expand_paths(paths, (".json",)):
+    for path in expand_paths(paths, (".json",), ALPACA_EVAL_FILES):
         book.sources.append(str(path))
         for row in _load(path, book):
             _read_row(path, row, seed, book)

@@ -26,7 +26,7 @@ from regression.pairwise.verdicts import VERDICT_WORDS, verdict_words
 
 __all__ = ["ARENA_ITEM_KEYS", "read_arena_battles"]
 
-#: The columns tried, in order, for the battle's item when ``item_key`` is not given.
+#: The columns tried, in order, for the battle's item when ``item_column`` is not given.
 ARENA_ITEM_KEYS = ("question_id", "id", "uid", "item")
 _EXPECTED = "an arena table (model_a, model_b, winner and a question_id, id, uid or item column)"
 _WORD = {1.0: "a", 0.5: "tie", 0.0: "b"}
@@ -36,7 +36,7 @@ def read_arena_battles(
     paths: PathsLike,
     *,
     validator: str | None = None,
-    item_key: str | None = None,
+    item_column: str | None = None,
     duplicates: str = "error",
 ) -> PairwiseImportResult:
     """Read arena tables (``model_a, model_b, winner``) into human votes or a judge's verdicts.
@@ -50,7 +50,7 @@ def read_arena_battles(
     validator : str, optional
         When given, the winners are this judge's verdicts (the verdicts
         table); by default they are human votes (the human table).
-    item_key : str, optional
+    item_column : str, optional
         The column naming each battle's prompt. Default: the first of
         :data:`ARENA_ITEM_KEYS` the table has.
     duplicates : {"error", "last"}
@@ -84,7 +84,7 @@ def read_arena_battles(
     for path in expand_paths(paths, (".json", *FORMATS)):
         book.sources.append(str(path))
         frame = _load(path)
-        key = item_key or next((k for k in ARENA_ITEM_KEYS if k in frame.columns), None)
+        key = item_column or next((k for k in ARENA_ITEM_KEYS if k in frame.columns), None)
         absent = [c for c in ("model_a", "model_b", "winner", key) if c is None or c not in frame]
         if absent:
             raise ImportFormatError(

@@ -19,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from jurycal.importers.names import ARENA_HARD_FILES
 from jurycal.importers.pairwise.book import BattleBook, PairwiseImportResult
 from jurycal.importers.records import PathsLike, expand_paths, load_jsonl
 from jurycal.importers.result import ImportFormatError
@@ -85,7 +86,7 @@ def read_arena_hard_judgments(
     [['m', 'b', 'ab'], ['m', 'b', 'ba']]
     """
     book = BattleBook("arena_hard", duplicates)
-    for path in expand_paths(paths, (".jsonl",)):
+    for path in expand_paths(paths, (".jsonl",), ARENA_HARD_FILES):
         book.sources.append(str(path))
         for number, row in load_jsonl(path, _EXPECTED):
             item = row.get("uid", row.get("question_id"))

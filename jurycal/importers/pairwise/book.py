@@ -170,7 +170,9 @@ class BattleBook(ImportLog):
         human = pd.DataFrame(votes, columns=list(HUMAN_VERDICT_COLUMNS))
         n_missing = int(verdicts["verdict"].isna().sum())
         if n_missing:
-            self.note(f"{n_missing} of {len(verdicts)} verdicts are missing (no usable verdict).")
+            self.note(
+                f"{n_missing:,} of {len(verdicts):,} verdicts are missing (no usable verdict)."
+            )
         notes = self.all_notes
         return PairwiseImportResult(
             verdicts=verdicts,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from jurycal.importers.names import MT_BENCH_PAIR_FILES
 from jurycal.importers.pairwise.book import BattleBook, PairwiseImportResult
 from jurycal.importers.records import PathsLike, expand_paths, load_jsonl
 from jurycal.importers.result import ImportFormatError
@@ -72,7 +73,7 @@ def read_mt_bench_pairs(paths: PathsLike, *, duplicates: str = "error") -> Pairw
     [['81#t1', 'a', 'ab'], ['81#t1', 'b', 'ba']]
     """
     book = BattleBook("mt_bench", duplicates)
-    for path in expand_paths(paths, (".jsonl",)):
+    for path in expand_paths(paths, (".jsonl",), MT_BENCH_PAIR_FILES):
         book.sources.append(str(path))
         for number, row in load_jsonl(path, _EXPECTED):
             if not {"question_id", "model_1", "model_2", "g1_winner", "judge"} <= set(row):

@@ -30,19 +30,19 @@ class PairwiseImporter:
 
 #: The formats :func:`import_pairwise` knows.
 PAIRWISE_IMPORTERS: Mapping[str, PairwiseImporter] = MappingProxyType({
-    "alpaca_eval": PairwiseImporter(
-        "alpaca_eval", read_alpaca_eval_pairs, ("seed",),
+    "alpaca_eval_pairs": PairwiseImporter(
+        "alpaca_eval_pairs", read_alpaca_eval_pairs, ("seed",),
         "AlpacaEval results/<model>/<annotator>/annotations.json",
     ),
-    "mt_bench": PairwiseImporter(
-        "mt_bench", read_mt_bench_pairs, (), "MT-Bench model_judgment/*_pair.jsonl",
+    "mt_bench_pairs": PairwiseImporter(
+        "mt_bench_pairs", read_mt_bench_pairs, (), "MT-Bench model_judgment/*_pair.jsonl",
     ),
     "arena_hard": PairwiseImporter(
         "arena_hard", read_arena_hard_judgments, ("baseline",),
         "Arena-Hard-Auto data/<bench>/model_judgment/<judge>/<model>.jsonl",
     ),
     "arena": PairwiseImporter(
-        "arena", read_arena_battles, ("validator", "item_key"),
+        "arena", read_arena_battles, ("validator", "item_column"),
         "an arena table (model_a, model_b, winner), e.g. Chatbot Arena's released battles",
     ),
 })  # fmt: skip
@@ -56,8 +56,9 @@ def import_pairwise(
     Parameters
     ----------
     source_format : str
-        A key of :data:`PAIRWISE_IMPORTERS`: ``"alpaca_eval"``,
-        ``"mt_bench"``, ``"arena_hard"`` or ``"arena"``.
+        A key of :data:`PAIRWISE_IMPORTERS`: ``"alpaca_eval_pairs"``,
+        ``"mt_bench_pairs"``, ``"arena_hard"`` or ``"arena"``
+        (:data:`jurycal.importers.names.PAIRWISE_IMPORTER_NAMES`).
     paths : path or sequence of paths
         The files (or directories) to read.
     duplicates : {"error", "last"}
@@ -78,7 +79,7 @@ def import_pairwise(
     Examples
     --------
     >>> sorted(PAIRWISE_IMPORTERS)
-    ['alpaca_eval', 'arena', 'arena_hard', 'mt_bench']
+    ['alpaca_eval_pairs', 'arena', 'arena_hard', 'mt_bench_pairs']
     """
     importer = PAIRWISE_IMPORTERS.get(source_format)
     if importer is None:

@@ -261,7 +261,7 @@ def test_arena_missing_and_bad_winners(tmp_path: Path) -> None:
     path.write_text("model_a,model_b,winner\nx,y,model_a\n")
     with pytest.raises(ImportFormatError, match="no item column"):
         read_arena_battles(path)
-    assert len(read_arena_battles(path, item_key="model_a").human) == 1
+    assert len(read_arena_battles(path, item_column="model_a").human) == 1
 
 
 def test_disagreeing_human_votes_leave_the_battle_unvoted(tmp_path: Path) -> None:
@@ -278,8 +278,8 @@ def test_disagreeing_human_votes_leave_the_battle_unvoted(tmp_path: Path) -> Non
 # -- every format -------------------------------------------------------------------------
 
 FILES = {
-    "alpaca_eval": ([ALPACA_TURBO, ALPACA_OLD], {}),
-    "mt_bench": ([MT_ALL_PAIRS], {}),
+    "alpaca_eval_pairs": ([ALPACA_TURBO, ALPACA_OLD], {}),
+    "mt_bench_pairs": ([MT_ALL_PAIRS], {}),
     "arena_hard": ([ARENA_HARD_V2, ARENA_HARD_V01], {"baseline": "gpt-4-0314"}),
     "arena": ([ARENA], {"validator": "my-judge"}),
 }
@@ -315,5 +315,5 @@ def test_registry_refuses_unknown_formats_and_options() -> None:
     with pytest.raises(ValueError, match="format \\('lmsys'\\) not recognized; must be one of"):
         import_pairwise("lmsys", [ARENA])
     with pytest.raises(ValueError, match="takes no option baseline \\(its options: none\\)"):
-        import_pairwise("mt_bench", [MT_ALL_PAIRS], baseline="gpt-3.5-turbo")
+        import_pairwise("mt_bench_pairs", [MT_ALL_PAIRS], baseline="gpt-3.5-turbo")
     assert len(import_pairwise("arena", [ARENA], validator=None).human) == 5
