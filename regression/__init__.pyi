@@ -27,6 +27,7 @@ from .registry import REGISTRY as REGISTRY
 from .registry import fit as fit
 from .registry import make_estimator as make_estimator
 from .results import JointError as JointError
+from .scores import ScoreModel as ScoreModel
 from .results import Summary as Summary
 from .single_judge import ModelComparison as ModelComparison
 from .single_judge import SingleJudgeResult as SingleJudgeResult

@@ -1,6 +1,6 @@
 """Every estimator chosen by name, in one place: its name, its class and its help, loaded lazily.
 
-Four families, each a mapping of name -> :class:`Entry`; an entry names its
+Five families, each a mapping of name -> :class:`Entry`; an entry names its
 class (or function) as a ``"module:Name"`` string, imported on first use, so
 the CLI builds its choices and help from here without importing numpy:
 
@@ -14,7 +14,8 @@ the CLI builds its choices and help from here without importing numpy:
 * :data:`TRANSFER_METHODS`, ``TransferModel(method=)``: the functions of
   :mod:`regression.transfer.estimators`;
 * :data:`SINGLE_JUDGE_METHODS`, ``estimate_prevalence(method=)``;
-* :data:`PAIRWISE_ESTIMANDS`, ``PairwiseModel(estimand=)``.
+* :data:`PAIRWISE_ESTIMANDS`, ``PairwiseModel(estimand=)``;
+* :data:`SCORE_ESTIMATORS`, graded scores: :class:`~regression.scores.model.ScoreModel`.
 
 Adding an estimator: one entry here, its class a
 :class:`~regression.settings.Settings` with its ``parameter_constraints``
@@ -50,6 +51,8 @@ __all__ = [
     "MAX_N_BOOT",
     "MIN_N_BOOT",
     "PAIRWISE_OBJECTIVES",
+    "SCORE_ESTIMATORS",
+    "BOUNDED_INTERVAL_METHODS",
     "SHARED_CALIBRATIONS",
     "Entry",
     "fit",
@@ -75,6 +78,9 @@ SHARED_CALIBRATIONS = ("pooled", "a", "b")
 COMPARISON_N_BOOT = 10_000
 #: What the pairwise ``suggest_labels`` aims at (the first is the default).
 PAIRWISE_OBJECTIVES = ("win rates", "undecided pairs")
+#: The intervals of a bounded outcome (a graded rating): the engine's betting interval (the
+#: default) and the normal one, by name (``ScoreModel(interval=)``).
+BOUNDED_INTERVAL_METHODS = ("betting", "normal")
 #: A bootstrap needs two replicates for a spread; fewer gives a zero-width interval.
 MIN_N_BOOT = 2
 #: More replicates than this cost memory without changing an interval's digits.
@@ -183,6 +189,16 @@ PAIRWISE_ESTIMANDS: dict[str, Entry] = {
     ),
     "bradley_terry": Entry(
         "regression.pairwise.davidson:bradley_terry", "Davidson's Bradley-Terry model with ties"
+    ),
+}
+
+#: Graded scores (``jurycal rank SCORES HUMAN``): name -> the estimator of each generator's mean
+#: human rating from judges' scores and a few ratings.
+SCORE_ESTIMATORS: dict[str, Entry] = {
+    "scores": Entry(
+        "regression.scores.model:ScoreModel",
+        "each generator's mean human rating: judges' scores calibrated, prediction-powered",
+        result="regression.scores.result:ScoreResult",
     ),
 }
 

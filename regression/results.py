@@ -70,6 +70,8 @@ ROLE_MEANINGS = {
     "held out": "labelled, but left out of the fit; its labels check the estimate",
     "partially labelled": "some of its items labelled; the labels enter its own estimate",
     "unlabelled": "no human label; estimated from the judges and the other generators",
+    "transported": "no human rating; the judges' calibration carried over from the rated "
+    "generators, within a transport bound learnt from them",
 }
 #: The roles, in the order of :data:`ROLE_MEANINGS`.
 ROLES = tuple(ROLE_MEANINGS)
@@ -90,6 +92,7 @@ METHODS = {
     "calibration_mean": "calibration mean",
     "mean_of_judges": "mean of judges",
     "partial": "prediction-powered estimate from partial labels",
+    "transported": "the judges' calibration to the ratings carried over from the rated generators",
     "wilson": "a share of item counts with its Wilson score interval",
     "agresti-caffo": "Youden's J with the Agresti-Caffo interval (Lee et al., eqs. (10)-(11))",
     "bootstrap": "percentile bootstrap (Fiedler App. E.4)",

@@ -1,0 +1,144 @@
+"""ScoreModel: each generator's mean rating, prediction-powered, transported where unrated."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from regression.core.sampling import hajek_mean
+from regression.errors import InputError
+from regression.scores import ScoreModel, ScoreResult
+from regression.scores.estimate import estimate_rated
+from regression.scores.simulate import score_world
+
+
+def _fit(world, **settings):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ScoreModel(interval="normal", **settings).fit_table(
+            world.scores, world.ratings, scale=world.scale
+        )
+
+
+@pytest.fixture(scope="module")
+def world():
+    return score_world(n_generators=4, n_items=60, n_rated=15, unrated=1, seed=2)
+
+
+def test_lam_zero_is_the_ratings_weighted_mean_exactly():
+    y = np.array([0.25, 1.0, 1.0, 0.5, 0.75])
+    f = np.array([0.3, 0.9, 0.8, 0.6, 0.7])
+    pi = np.array([0.5, 0.5, 0.25, 0.5, 1.0])
+    fit = estimate_rated(y, f, np.r_[f, 0.2, 0.4], pi, judges=False)
+    # the same Hajek mean, by structure (no lam * f term is added at lam = 0)
+    assert fit.lam == 0.0 and fit.estimate == hajek_mean(y, 1 / pi)
+    assert fit.worth == 0.0
+
+
+def test_a_constant_prediction_leaves_the_ratings_alone():
+    y = np.array([0.25, 1.0, 1.0, 0.75])
+    fit = estimate_rated(y, np.full(4, 0.7), np.full(12, 0.7), np.full(4, 1 / 3))
+    assert fit.lam == 0.0 and fit.estimate == hajek_mean(y, np.full(4, 3.0))
+
+
+def test_ratings_that_all_agree_give_lam_zero():
+    fit = estimate_rated(np.ones(6), np.linspace(0.5, 1, 6), np.linspace(0, 1, 30), np.full(6, 0.2))
+    assert fit.lam == 0.0 and fit.estimate == 1.0
+
+
+def test_a_fit_is_a_score_result_with_roles_and_the_scale(world):
+    fit = _fit(world)
+    assert isinstance(fit, ScoreResult)
+    table = fit.interval()
+    assert list(table.columns) == ["estimate", "low", "high", "method", "role", "n_labels"]
+    assert table.loc["model-3", "role"] == "transported"
+    assert table.loc["model-3", "method"] == "transported"
+    assert set(table.loc[["model-0", "model-1", "model-2"], "method"]) == {"ppi++"}
+    assert table["n_labels"].tolist() == [15, 15, 15, 0]
+    assert ((table["low"] >= 1) & (table["high"] <= 5)).all()
+    assert ((table["low"] <= table["estimate"]) & (table["estimate"] <= table["high"])).all()
+    diagnostics = fit.diagnostics()
+    assert set(diagnostics["carries_over"]) <= {"yes", "no", ""}
+    assert diagnostics.loc["model-3", "carries_over"] == ""
+    judges = fit.judges()
+    assert (judges["weight"] >= 0).all() and judges.loc["noise", "weight"] < 0.1
+
+
+def test_every_output_rated_gives_the_ratings_mean(world):
+    ratings = world.all_ratings[world.all_ratings["generator"] != "model-3"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = ScoreModel(interval="normal").fit_table(world.scores, ratings, scale=(1, 5))
+    # pi = 1 everywhere: the prediction's mean cancels its Hajek mean over the same outputs
+    # (to the rounding of two means of 60 values)
+    mean = ratings.groupby("generator")["human"].mean()
+    assert np.allclose(fit.estimate[mean.index], mean, rtol=0, atol=1e-12)
+    assert fit.interval().loc["model-0", "role"] == "calibration"
+
+
+def test_the_ratings_alone_ignore_the_judges(world):
+    fit = _fit(world, judges=False)
+    own = world.ratings.groupby("generator")["human"].mean()
+    # uniform weights: the Hajek mean is the plain mean (to the rounding of a sum of 15 ratings)
+    assert np.allclose(fit.estimate[own.index], own, rtol=0, atol=1e-12)
+    assert fit.method == "labels_only" and (fit.diagnostics()["judges_worth"].dropna() == 0).all()
+
+
+def test_the_transport_bound_is_learnt_from_the_held_out_generators(world):
+    fit = _fit(world)
+    errors = fit.held_out_errors().dropna()
+    assert len(errors) == 3
+    assert fit.transport_bound() >= errors.abs().max()
+    low, high = fit.interval().loc["model-3", ["low", "high"]]
+    assert high - low <= 2 * fit.transport_bound() + 1e-12  # clipped to the scale at most
+    assert _fit(world, transport_bias=None).interval().loc["model-3", ["low", "high"]].tolist() == [
+        1.0,
+        5.0,
+    ]
+    given = _fit(world, transport_bias=0.25).interval().loc["model-3"]
+    assert given["high"] - given["low"] <= 0.5 + 1e-12
+
+
+def test_comparisons_are_paired_on_shared_items(world):
+    fit = _fit(world)
+    joint = fit.joint_error()
+    # the same items are rated for several generators here only by chance; the covariance of
+    # two rated generators is non-zero exactly where they share a rated item
+    shared = set(world.ratings.query("generator == 'model-0'")["item"]) & set(
+        world.ratings.query("generator == 'model-1'")["item"]
+    )
+    assert (joint.covariance.loc["model-0", "model-1"] != 0) == bool(shared)
+    assert len(fit.compare()) == 6 and set(fit.rank_sets().index) == set(fit.estimate.index)
+
+
+def test_bad_settings_are_refused_by_name():
+    with pytest.raises(InputError, match="interval"):
+        ScoreModel(interval="wald").check_settings()
+    with pytest.raises(InputError, match="transport_bias"):
+        ScoreModel(transport_bias=-1.0).check_settings()
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([(1, 5), (0, 1), (1, 10)]))
+def test_estimates_lie_in_the_scale_inside_their_intervals_and_ignore_row_order(seed, scale):
+    world = score_world(n_generators=3, n_items=25, n_rated=6, scale=scale, seed=seed)
+    fit = _fit(world)
+    table = fit.interval()
+    low, high = scale
+    assert ((table["estimate"] >= low) & (table["estimate"] <= high)).all()
+    assert ((table["low"] <= table["estimate"]) & (table["estimate"] <= table["high"])).all()
+    shuffled = type(world)(
+        world.scores.sample(frac=1, random_state=seed).iloc[::-1],
+        world.ratings.sample(frac=1, random_state=seed),
+        world.all_ratings,
+        world.truth,
+        world.scale,
+    )
+    again = _fit(shuffled).interval().reindex(table.index)
+    # the units are put in one order: the same arithmetic on the same numbers
+    pd.testing.assert_frame_equal(again, table, rtol=0, atol=1e-12)
