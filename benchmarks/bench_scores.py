@@ -65,7 +65,7 @@ def jurycal_default(scores: pd.DataFrame, labelled: pd.DataFrame, scale: tuple[f
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = ScoreModel(scale=scale).fit_table(scores, labelled)
+        result = ScoreModel().fit_table(scores, labelled, scale=scale)
     return result.interval(ALPHA)[["estimate", "low", "high"]]
 
 

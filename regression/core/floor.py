@@ -1,0 +1,147 @@
+"""The normal interval of a prediction-powered mean, each side floored by what an unseen mass could move.
+
+A normal-approximation interval rests on the sample's own spread. When the
+judges are wrong together on a kind of items that no drawn unit happens to
+belong to, the sample shows no such error, its spread is small and the interval
+collapses away from the truth (a Wald interval for a binomial with no
+successes). What the sample cannot rule out is bounded, though: a share
+``eps`` of the population that every unit of the sample missed has that chance
+``prod (1 - pi_i) <= exp(-eps N pi_min)``, at most ``alpha / 2`` once
+``eps >= log(2 / alpha) / (N pi_min)`` (the rule of three generalised:
+Hanley & Lippman-Hand, 1983; Jovanovic & Levy, 1997). Such a share can move the
+mean by at most ``eps`` times the gap between the sample's mean residual and
+the worst residual a unit could have, ``y_low - lam max(f)`` below and
+``y_high - lam min(f)`` above. Each side of the interval is therefore the
+larger of the normal half-width and that shift:
+
+    half_low  = max(z sqrt(V), log(2 / alpha) D_low / (N pi_min))
+    half_high = max(z sqrt(V), log(2 / alpha) D_high / (N pi_min))
+
+``V`` the linearised design variance of the estimate (Poisson sampling,
+:func:`~regression.core.tuning.design_moments`), ``N pi_min`` the sample size
+of a uniform design (``n``) and, for an unequal one, the population's smallest
+inclusion probability times ``N``: an active design that gives the items the
+judges are sure of a small chance pays for it here, which is why the active
+design keeps a floor of the uniform chance.
+
+The floor binds where the sample shows less spread than its size could reveal
+(small ``n``, strong judges, precision near 0 or 1) and vanishes against the
+normal half-width as ``n`` grows (``1 / n`` against ``1 / sqrt(n)``), so the
+interval is as wide as the normal one where the normal one already covers.
+Unlike :func:`~regression.core.bounded.betting_interval` it carries no
+guarantee at every ``n`` for every distribution: a blind spot that the sample
+caught once or twice is left to the normal part. docs/labels.md measures the
+coverage on worlds built to break it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from regression.checks import check_alpha, check_alternative
+from regression.core.bounded import design_lam
+from regression.core.sampling import hajek_mean
+from regression.core.tuning import design_moments
+from regression.intervals import ConfidenceInterval, normal_quantile
+
+__all__ = ["floored_ppi_interval", "unseen_share"]
+
+
+def unseen_share(alpha: float, smallest_probability: float, population: int, sides: int = 2) -> float:
+    """The largest share of the population a sample misses with chance above ``alpha / sides``.
+
+    ``log(sides / alpha) / (N pi_min)``: every unit is drawn with probability
+    at least ``pi_min``, so a share ``eps`` is missed with probability at most
+    ``exp(-eps N pi_min)``.
+
+    Examples
+    --------
+    >>> round(unseen_share(0.05, 25 / 1000, 1000), 4)  # 25 uniform draws
+    0.1476
+    """
+    return float(np.log(sides / alpha) / (population * smallest_probability))
+
+
+def floored_ppi_interval(
+    outcomes: Sequence[float] | np.ndarray,
+    predictions: Sequence[float] | np.ndarray,
+    population_predictions: Sequence[float] | np.ndarray,
+    probabilities: Sequence[float] | np.ndarray,
+    lam: float | None,
+    *,
+    outcome_bounds: Sequence[float],
+    prediction_bounds: Sequence[float],
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    population_probabilities: Sequence[float] | np.ndarray | None = None,
+) -> tuple[float, ConfidenceInterval]:
+    """The prediction-powered mean under a design, with the floored normal interval (module docstring).
+
+    Arguments as :func:`~regression.core.bounded.ppi_interval` (``lam`` None:
+    PPI++'s design-weighted power tuning, :func:`~regression.core.bounded.design_lam`).
+
+    Returns
+    -------
+    estimate : float
+        Clipped to ``outcome_bounds``.
+    interval : ConfidenceInterval
+        Within ``outcome_bounds``, holding ``estimate``.
+
+    Examples
+    --------
+    Twenty-five labels that all agree with judges who are sure: the normal
+    interval has no width, the floored one keeps the shift a missed blind spot
+    could cause.
+
+    >>> f = np.full(1000, 0.99)
+    >>> est, (low, high) = floored_ppi_interval(np.ones(25), f[:25], f, np.full(25, 0.025), None,
+    ...                                         outcome_bounds=(0, 1), prediction_bounds=(0, 1))
+    >>> round(est, 3), bool(0.8 < low < 0.9), float(high)
+    (1.0, True, 1.0)
+    """
+    alpha, alternative = check_alpha(alpha), check_alternative(alternative)
+    low_y, high_y = (float(b) for b in outcome_bounds)
+    y = np.asarray(outcomes, dtype=float).ravel()
+    f = np.asarray(predictions, dtype=float).ravel()
+    q = np.asarray(population_predictions, dtype=float).ravel()
+    pi = np.asarray(probabilities, dtype=float).ravel()
+    held = pi >= 1.0
+    big_n = q.size
+    rest = big_n - int(held.sum())
+    held_total = float(y[held].sum())
+    if rest == 0:
+        exact = float(np.clip(held_total / big_n, low_y, high_y))
+        return exact, ConfidenceInterval(np.float64(exact), np.float64(exact))
+    y_r, f_r, pi_r = y[~held], f[~held], pi[~held]
+    f_mean = (q.sum() - f[held].sum()) / rest
+    if y_r.size == 0:
+        return f_mean, ConfidenceInterval(np.float64(low_y), np.float64(high_y))
+    lam_hat = float(lam) if lam is not None else design_lam(y_r, f_r, q, pi_r, (low_y, high_y))
+    w = 1.0 / pi_r
+    c = (1.0 - pi_r) / pi_r**2
+    residual = hajek_mean(y_r - lam_hat * f_r, w)
+    rest_mean = float(np.clip(lam_hat * f_mean + residual, low_y, high_y))
+    a, b, cc = design_moments(y_r, f_r, w, c)
+    variance = max(a - 2 * lam_hat * b + lam_hat**2 * cc, 0.0) / w.sum() ** 2
+    if population_probabilities is not None:
+        pop = np.asarray(population_probabilities, dtype=float).ravel()
+        smallest = float(pop[pop < 1.0].min())
+    else:
+        smallest = float(pi_r.min())
+    sides = 2 if alternative == "two-sided" else 1
+    share = unseen_share(alpha, smallest, rest, sides)
+    gap_low = max(residual - (low_y - lam_hat * float(q.max())), 0.0)
+    gap_high = max((high_y - lam_hat * float(q.min())) - residual, 0.0)
+    normal = normal_quantile(alpha, alternative) * np.sqrt(variance)
+    lo = rest_mean - max(normal, share * gap_low)
+    hi = rest_mean + max(normal, share * gap_high)
+
+    def whole(value: float) -> float:
+        return float(np.clip((held_total + rest * value) / big_n, low_y, high_y))
+
+    estimate = whole(rest_mean)
+    low = low_y if alternative == "less" else min(whole(lo), estimate)
+    high = high_y if alternative == "greater" else max(whole(hi), estimate)
+    return estimate, ConfidenceInterval(np.float64(low), np.float64(high))
