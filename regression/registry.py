@@ -53,7 +53,6 @@ __all__ = [
     "MIN_N_BOOT",
     "PAIRWISE_OBJECTIVES",
     "SCORE_ESTIMATORS",
-    "BOUNDED_INTERVAL_METHODS",
     "SHARED_CALIBRATIONS",
     "Entry",
     "fit",
@@ -84,9 +83,6 @@ SHARED_CALIBRATIONS = ("pooled", "a", "b")
 COMPARISON_N_BOOT = 10_000
 #: What the pairwise ``suggest_labels`` aims at (the first is the default).
 PAIRWISE_OBJECTIVES = ("win rates", "undecided pairs")
-#: The intervals of a bounded outcome (a graded rating): the engine's betting interval (the
-#: default) and the normal one, by name (``ScoreModel(interval=)``).
-BOUNDED_INTERVAL_METHODS = ("betting", "normal")
 #: A bootstrap needs two replicates for a spread; fewer gives a zero-width interval.
 MIN_N_BOOT = 2
 #: More replicates than this cost memory without changing an interval's digits.

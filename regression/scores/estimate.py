@@ -13,7 +13,7 @@ output is predicted from its own rating) and the rating rescaled to [0, 1],
 ``w = 1 / pi`` (PPI++, Angelopoulos, Duchi & Zrnic, 2023, section 2; the
 Hajek form for a design, Zrnic & Candes, 2024). ``lam_g`` is power-tuned on
 the generator's own ratings with two pseudo-ratings at the scale's ends,
-under the engine's rules (:func:`regression.core.tuning.guarded_lam`):
+under the engine's rules (:func:`regression.core.bounded.design_lam`):
 ``lam_g = 0`` is the ratings alone, so judges that predict nothing cost
 nothing; a generator whose ratings all agree (ten 5s) gets ``lam_g = 0``.
 The predictor is pooled (one calibration from every rated generator) and the
@@ -44,10 +44,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from regression.core.bounded import design_lam, ppi_interval
 from regression.core.covariance import dof_scale, linearised_terms
 from regression.core.crossfit import cross_fit
 from regression.core.sampling import design_weights, hajek_mean
-from regression.core.tuning import design_moments, guarded_lam, with_pseudo_outcomes
 from regression.intervals import ConfidenceInterval, normal_bounds
 from regression.scores.predict import fit_predictor, predictor_fit
 from regression.scores.table import ScoreTable
@@ -83,6 +83,8 @@ class RatedEstimate:
         The two pseudo-ratings' part of the variance.
     variance_ratings : float
         The variance of the ratings alone (``lam = 0``), the same way.
+    judges : bool
+        Whether the judges were used (False: ``lam`` is 0 by setting).
     """
 
     estimate: float
@@ -94,6 +96,7 @@ class RatedEstimate:
     terms: np.ndarray
     pseudo_variance: float
     variance_ratings: float
+    judges: bool = True
 
     @property
     def variance(self) -> float:
@@ -115,26 +118,26 @@ class RatedEstimate:
         return ConfidenceInterval(np.float64(low), np.float64(high))
 
     def bounded(self, alpha: float, alternative: str, *, seed: int = 0) -> ConfidenceInterval:
-        """The engine's bounded interval within [0, 1] (:func:`regression.core.ppi_interval`).
+        """The engine's betting interval within [0, 1] (:func:`regression.core.bounded.ppi_interval`).
 
-        One-sided: the two-sided interval at ``2 alpha``, its open side set to the bound.
+        ``lam`` tuned predictably by the engine where the judges are used
+        (a ``lam`` tuned on every draw would void the capital's guarantee),
+        fixed at 0 for the ratings alone; the hull with :attr:`estimate`, which
+        the engine's own estimate equals up to rounding.
         """
-        from regression.core import ppi_interval
-
-        level = alpha if alternative == "two-sided" else 2 * alpha
         _, (low, high) = ppi_interval(
             self.y,
             self.f,
             self.f_all,
             self.pi,
-            self.lam,
+            None if self.judges else 0.0,
             outcome_bounds=(0.0, 1.0),
             prediction_bounds=(0.0, 1.0),
-            alpha=level,
+            alpha=alpha,
             seed=seed,
+            alternative=alternative,
         )
-        low = 0.0 if alternative == "less" else float(low)
-        high = 1.0 if alternative == "greater" else float(high)
+        low, high = min(float(low), self.estimate), max(float(high), self.estimate)
         return ConfidenceInterval(np.float64(low), np.float64(high))
 
 
@@ -149,23 +152,6 @@ def cross_fitted_prediction(table: ScoreTable, *, seed: int = 0) -> np.ndarray:
     if rated.size < 2:
         return np.full(len(table.units), float(y[rated].mean()) if rated.size else 0.5)
     return cross_fit(predictor_fit(table.scores, y, seed=seed), len(table.units), rated, seed=seed)
-
-
-def _lam(y: np.ndarray, f: np.ndarray, f_all: np.ndarray, w: np.ndarray) -> float:
-    """``Cov(y, f) / Var(f)`` design-weighted, with a pseudo-rating at each end of the scale
-    predicted at the rated mean prediction, under the engine's rule set."""
-    c = design_weights(1.0 / w)
-    y_aug, f_aug, w_aug, c_aug = with_pseudo_outcomes(
-        y,
-        f,
-        w,
-        c,
-        at=hajek_mean(f, w),
-        centre_weight=float(w.min()),
-        spread_weight=max(float(c.min()), 1e-12),
-    )
-    _, covariance, variance = design_moments(y_aug, f_aug, w_aug, c_aug)
-    return guarded_lam(covariance, variance, predictions=f, population=f_all, outcomes=y)
 
 
 def _pseudo_variance(w: np.ndarray, lam: float, f_mean: float, m: float, size: float) -> float:
@@ -211,7 +197,7 @@ def estimate_rated(
     (0.0, 0.8125)
     """
     w = 1.0 / pi
-    lam = _lam(y, f, f_all, w) if judges else 0.0
+    lam = design_lam(y, f, f_all, pi) if judges else 0.0
     # lam = 0 is the ratings' Hajek mean exactly, by structure (no 0 * f term added)
     residual = y - lam * f if lam else y
     estimate = (lam * float(f_all.mean()) if lam else 0.0) + hajek_mean(residual, w)
@@ -228,6 +214,7 @@ def estimate_rated(
         terms=terms,
         pseudo_variance=pseudo,
         variance_ratings=float(np.sum(ratings_terms**2) + ratings_pseudo),
+        judges=judges,
     )
 
 

@@ -190,6 +190,15 @@ def _delta_j() -> Any:
     return delta_youden_j(_calibration(), other, n_boot=500, seed=0)
 
 
+def _scores() -> Any:
+    # one generator without ratings: its row is transported
+    from regression.scores import ScoreModel
+    from regression.scores.simulate import score_world
+
+    world = score_world(n_generators=4, n_items=50, n_rated=12, unrated=1, seed=1)
+    return _quiet(lambda: ScoreModel().fit_table(world.scores, world.ratings, scale=world.scale))
+
+
 def _leaderboard() -> Any:
     return _transfer_partial().leaderboard(seed=0)
 
@@ -203,6 +212,7 @@ FITS: dict[str, Callable[[], Any]] = {
     "regression.pairwise.result.PairwiseStrengths": lambda: _pairwise("bradley_terry"),
     "regression.pairwise.result.PairwiseWinRates": lambda: _pairwise("win_rate"),
     "regression.ranking.board.Leaderboard": _leaderboard,
+    "regression.scores.result.ScoreResult": _scores,
     "regression.single_judge.bootstrap.BootstrapResult": _bootstrap,
     "regression.single_judge.comparison_results.ComparisonEstimate": lambda: _comparison()[
         "rg-model-specific"

@@ -142,3 +142,37 @@ def test_estimates_lie_in_the_scale_inside_their_intervals_and_ignore_row_order(
     again = _fit(shuffled).interval().reindex(table.index)
     # the units are put in one order: the same arithmetic on the same numbers
     pd.testing.assert_frame_equal(again, table, rtol=0, atol=1e-12)
+
+
+def test_the_registry_names_the_score_model_and_its_result():
+    from regression.registry import BOUNDED_INTERVAL_METHODS, SCORE_ESTIMATORS
+
+    entry = SCORE_ESTIMATORS["scores"]
+    assert entry.load() is ScoreModel and entry.load_result() is ScoreResult
+    assert entry.settings == ("interval", "judges", "transport_bias", "seed")
+    assert ScoreModel().interval == BOUNDED_INTERVAL_METHODS[0] == "betting"
+    params = ScoreModel(judges=False, transport_bias=0.3).get_params()
+    assert ScoreModel().set_params(**params).get_params() == params
+
+
+def test_a_monotone_rescaling_of_a_judge_changes_no_estimate(world):
+    rescaled = world.scores.copy()
+    reward = rescaled["validator"] == "reward"
+    rescaled.loc[reward, "score"] = np.exp(rescaled.loc[reward, "score"])  # increasing
+    again = type(world)(rescaled, world.ratings, world.all_ratings, world.truth, world.scale)
+    # the calibration reads a judge's scores by position only: the same arithmetic after
+    pd.testing.assert_frame_equal(
+        _fit(again).interval(), _fit(world).interval(), rtol=0, atol=1e-12
+    )
+
+
+def test_ten_ratings_all_at_the_top_keep_a_betting_interval_below_the_top():
+    world = score_world(n_generators=2, n_items=50, n_rated=10, pile=0.95, seed=4)
+    ratings = world.ratings.assign(human=5.0)  # ten 5s: no spread to read a variance from
+    fit = ScoreModel().fit_table(world.scores, ratings, scale=(1, 5))
+    table = fit.interval()
+    assert (
+        (table["estimate"] == 5.0).all() and (table["lam"] == 0).all() if "lam" in table else True
+    )
+    assert (table["low"] < 4.9).all() and (table["high"] == 5.0).all()
+    assert (fit.diagnostics()["lam"] == 0.0).all()  # ratings that all agree: the ratings alone
