@@ -41,12 +41,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from regression.checks import check_alpha, check_alternative
-from regression.core.bounded import design_lam
+from regression.core.bounded import design_lam, ppi_interval
 from regression.core.sampling import hajek_mean
 from regression.core.tuning import design_moments
 from regression.intervals import ConfidenceInterval, normal_quantile
 
-__all__ = ["floored_ppi_interval", "unseen_share"]
+__all__ = ["design_mean_interval", "floored_ppi_interval", "unseen_share"]
 
 
 def unseen_share(alpha: float, smallest_probability: float, population: int, sides: int = 2) -> float:
@@ -76,11 +76,15 @@ def floored_ppi_interval(
     alpha: float = 0.05,
     alternative: str = "two-sided",
     population_probabilities: Sequence[float] | np.ndarray | None = None,
+    floor: bool = True,
 ) -> tuple[float, ConfidenceInterval]:
     """The prediction-powered mean under a design, with the floored normal interval (module docstring).
 
     Arguments as :func:`~regression.core.bounded.ppi_interval` (``lam`` None:
     PPI++'s design-weighted power tuning, :func:`~regression.core.bounded.design_lam`).
+
+    floor : bool
+        False: the plain normal interval on the design variance (``"normal"``).
 
     Returns
     -------
@@ -135,8 +139,8 @@ def floored_ppi_interval(
     gap_low = max(residual - (low_y - lam_hat * float(q.max())), 0.0)
     gap_high = max((high_y - lam_hat * float(q.min())) - residual, 0.0)
     normal = normal_quantile(alpha, alternative) * np.sqrt(variance)
-    lo = rest_mean - max(normal, share * gap_low)
-    hi = rest_mean + max(normal, share * gap_high)
+    lo = rest_mean - max(normal, floor * share * gap_low)
+    hi = rest_mean + max(normal, floor * share * gap_high)
 
     def whole(value: float) -> float:
         return float(np.clip((held_total + rest * value) / big_n, low_y, high_y))
@@ -145,3 +149,41 @@ def floored_ppi_interval(
     low = low_y if alternative == "less" else min(whole(lo), estimate)
     high = high_y if alternative == "greater" else max(whole(hi), estimate)
     return estimate, ConfidenceInterval(np.float64(low), np.float64(high))
+
+
+def design_mean_interval(
+    method: str,
+    outcomes: Sequence[float] | np.ndarray,
+    predictions: Sequence[float] | np.ndarray,
+    population_predictions: Sequence[float] | np.ndarray,
+    probabilities: Sequence[float] | np.ndarray,
+    lam: float | None,
+    *,
+    outcome_bounds: Sequence[float],
+    prediction_bounds: Sequence[float],
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    seed: int = 0,
+    population_probabilities: Sequence[float] | np.ndarray | None = None,
+) -> tuple[float, ConfidenceInterval]:
+    """The prediction-powered mean under a design with the interval ``method`` names.
+
+    One of :data:`~regression.registry.BOUNDED_INTERVAL_METHODS`:
+    ``"floored"`` (:func:`floored_ppi_interval`), ``"betting"``
+    (:func:`~regression.core.bounded.ppi_interval`, valid at every ``n``;
+    ``seed`` orders its bets) or ``"normal"`` (the design variance alone: it
+    collapses where the sample shows no error).
+    """
+    common = dict(
+        outcome_bounds=outcome_bounds,
+        prediction_bounds=prediction_bounds,
+        alpha=alpha,
+        alternative=alternative,
+        population_probabilities=population_probabilities,
+    )
+    args = (outcomes, predictions, population_predictions, probabilities, lam)
+    if method == "betting":
+        return ppi_interval(*args, seed=seed, **common)  # type: ignore[arg-type]
+    if method in ("floored", "normal"):
+        return floored_ppi_interval(*args, floor=method == "floored", **common)  # type: ignore[arg-type]
+    raise ValueError(f"interval method {method!r} is not one of 'floored', 'betting', 'normal'.")
