@@ -28,7 +28,7 @@ from regression.core.covariance import (
 )
 from regression.core.crossfit import FOLDS, cross_fit, fold_of
 from regression.core.sampling import (
-    ACTIVE_FLOOR,
+    DEFENSIVE_SHARE,
     BudgetWarning,
     active_probabilities,
     design_variance,
@@ -45,7 +45,7 @@ from regression.core.tuning import (
 )
 
 __all__ = [
-    "ACTIVE_FLOOR",
+    "DEFENSIVE_SHARE",
     "FOLDS",
     "SAME_PREDICTION",
     "BudgetWarning",
