@@ -78,7 +78,7 @@ import numpy as np
 import pandas as pd
 
 from regression import TransferModel
-from regression.core.bounded import ppi_interval
+from regression.core.floor import design_mean_interval
 from regression.core.sampling import active_probabilities, systematic_sample
 from regression.intervals import wilson_interval
 from regression.labels.bias import bias_bound
@@ -252,8 +252,9 @@ def interval_of(
     if method == "normal":
         low, high = base.bounds(alpha)
         return base.estimate, float(low), float(high)
-    if method == "betting":
-        estimate, (low, high) = ppi_interval(
+    if method in ("betting", "floored"):
+        estimate, (low, high) = design_mean_interval(
+            method,
             y,
             q_labelled,
             q_all,

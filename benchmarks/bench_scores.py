@@ -59,14 +59,19 @@ def ratings_alone(scores: pd.DataFrame, labelled: pd.DataFrame, scale: tuple[flo
     )
 
 
-def jurycal_default(scores: pd.DataFrame, labelled: pd.DataFrame, scale: tuple[float, float]) -> pd.DataFrame:
-    """jurycal's default: every judge, cross-fitted, prediction-powered, the engine's bounded interval."""
+def jurycal(interval: str | None = None) -> Intervals:
+    """jurycal's ScoreModel (every judge, cross-fitted, prediction-powered); ``interval`` None: its default."""
     from regression import ScoreModel
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        result = ScoreModel().fit_table(scores, labelled, scale=scale)
-    return result.interval(ALPHA)[["estimate", "low", "high"]]
+    model = ScoreModel() if interval is None else ScoreModel(interval=interval)
+
+    def intervals(scores: pd.DataFrame, labelled: pd.DataFrame, scale: tuple[float, float]) -> pd.DataFrame:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = model.fit_table(scores, labelled, scale=scale)
+        return result.interval(ALPHA)[["estimate", "low", "high"]]
+
+    return intervals
 
 
 def cje_one_judge(judge: str) -> Intervals:
@@ -179,7 +184,7 @@ def bench_hanna() -> None:
     for criterion in HANNA_CRITERIA:
         scores, human = load_hanna(criterion)
         truth = human.groupby("generator")["human"].mean()
-        methods: dict[str, Intervals] = {"jurycal": jurycal_default, "ratings alone": ratings_alone}
+        methods: dict[str, Intervals] = {"jurycal": jurycal(), "ratings alone": ratings_alone}
         if with_cje:
             methods["cje-eval"] = cje_one_judge(best_judge(scores, human))
         for n in HANNA_N:
@@ -202,7 +207,56 @@ def bench_hanna() -> None:
     print()
 
 
+#: Simulated worlds: (name, score_world keywords, the judges kept).
+SIM_WORLDS = (
+    ("ratings spread", {"pile": 0.3}, None),
+    ("ratings piled at the top", {"pile": 0.9}, None),
+    ("judges that predict nothing", {"pile": 0.6}, ("noise",)),
+)
+SIM_GENERATORS, SIM_ITEMS = 5, 400
+
+
+def bench_simulated() -> None:
+    from regression.scores.simulate import score_world
+
+    print("### Simulated worlds: each generator's mean rating, n ratings per generator")
+    print()
+    print(f"{SIM_GENERATORS} generators x {SIM_ITEMS} outputs rated 1-5; judges: a 1-10 grade, a 0-1 rubric "
+          "lenient to the first generator, a reward model's logit and a judge of pure noise "
+          "(`regression.scores.simulate`); one world per row, "
+          f"{DRAWS} uniform draws of the ratings per cell, every method on the same draws.")
+    print()
+    with_cje = _cje_available()
+    names = ["jurycal", "betting", "ratings alone"] + (["cje-eval"] if with_cje else [])
+    lines = [
+        "| world | n | " + " | ".join(f"{m} coverage (lowest)" for m in names) + " | "
+        + " | ".join(f"{m} width" for m in names) + " |",
+        "|---|---|" + "---|" * (2 * len(names)),
+    ]
+    for title, keywords, kept in SIM_WORLDS:
+        world = score_world(SIM_GENERATORS, SIM_ITEMS, 10, seed=7, **keywords)
+        scores = world.scores if kept is None else world.scores[world.scores["validator"].isin(kept)]
+        human = world.all_ratings
+        methods: dict[str, Intervals] = {
+            "jurycal": jurycal(),
+            "betting": jurycal("betting"),
+            "ratings alone": ratings_alone,
+        }
+        if with_cje:
+            methods["cje-eval"] = cje_one_judge(best_judge(scores, human))
+        truth = world.truth.reindex(human["generator"].unique())
+        for n in SIM_N:
+            table = summarise(study(scores, human, truth, n, methods, world.scale, seed=n))
+            cells = [title, str(n)]
+            cells += [f"{table.loc[m, 'coverage']:.3f} ({table.loc[m, 'lowest generator']:.2f})" for m in names]
+            cells += [f"{table.loc[m, 'mean width']:.3f}" for m in names]
+            lines.append("| " + " | ".join(cells) + " |")
+    print("\n".join(lines))
+    print()
+
+
 def main() -> None:
+    bench_simulated()
     bench_hanna()
 
 

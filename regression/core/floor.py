@@ -5,17 +5,19 @@ judges are wrong together on a kind of items that no drawn unit happens to
 belong to, the sample shows no such error, its spread is small and the interval
 collapses away from the truth (a Wald interval for a binomial with no
 successes). What the sample cannot rule out is bounded, though: a share
-``eps`` of the population that every unit of the sample missed has that chance
-``prod (1 - pi_i) <= exp(-eps N pi_min)``, at most ``alpha / 2`` once
-``eps >= log(2 / alpha) / (N pi_min)`` (the rule of three generalised:
-Hanley & Lippman-Hand, 1983; Jovanovic & Levy, 1997). Such a share can move the
+``eps`` of the population that every unit of a sample of ``m`` missed has
+that chance ``(1 - eps)^m`` at most, below ``alpha / 2`` once
+``eps >= 1 - (alpha / 2)^(1 / m)`` (Clopper-Pearson's bound for no success;
+about ``3.7 / m``, the rule of three of Hanley & Lippman-Hand, 1983), with
+``m = N pi_min`` for a design whose smallest inclusion probability is
+``pi_min`` (:func:`unseen_share`). Such a share can move the
 mean by at most ``eps`` times the gap between the sample's mean residual and
 the worst residual a unit could have, ``y_low - lam max(f)`` below and
 ``y_high - lam min(f)`` above. Each side of the interval is therefore the
 larger of the normal half-width and that shift:
 
-    half_low  = max(z sqrt(V), log(2 / alpha) D_low / (N pi_min))
-    half_high = max(z sqrt(V), log(2 / alpha) D_high / (N pi_min))
+    half_low  = max(z sqrt(V), eps D_low)
+    half_high = max(z sqrt(V), eps D_high)
 
 ``V`` the linearised design variance of the estimate (Poisson sampling,
 :func:`~regression.core.tuning.design_moments`), ``N pi_min`` the sample size
@@ -23,6 +25,13 @@ of a uniform design (``n``) and, for an unequal one, the population's smallest
 inclusion probability times ``N``: an active design that gives the items the
 judges are sure of a small chance pays for it here, which is why the active
 design keeps a floor of the uniform chance.
+
+The power-tuning weight matters to the floor: the worst residual of a unit
+is ``y_low - lam max(f)``, so a sample too small for the normal part to decide
+is better served by less weight on the judges. ``lam`` is therefore the one of
+:data:`LAM_GRID` (and PPI++'s own, :func:`~regression.core.bounded.design_lam`)
+whose interval is narrowest; where the floor binds on no ``lam`` that is
+PPI++'s, up to the grid's step.
 
 The floor binds where the sample shows less spread than its size could reveal
 (small ``n``, strong judges, precision near 0 or 1) and vanishes against the
@@ -46,22 +55,29 @@ from regression.core.sampling import hajek_mean
 from regression.core.tuning import design_moments
 from regression.intervals import ConfidenceInterval, normal_quantile
 
-__all__ = ["design_mean_interval", "floored_ppi_interval", "unseen_share"]
+__all__ = ["LAM_GRID", "design_mean_interval", "floored_ppi_interval", "unseen_share"]
+
+#: The power-tuning weights the floored interval chooses among, with PPI++'s own.
+LAM_GRID = np.linspace(0.0, 1.0, 21)
 
 
 def unseen_share(alpha: float, smallest_probability: float, population: int, sides: int = 2) -> float:
     """The largest share of the population a sample misses with chance above ``alpha / sides``.
 
-    ``log(sides / alpha) / (N pi_min)``: every unit is drawn with probability
-    at least ``pi_min``, so a share ``eps`` is missed with probability at most
-    ``exp(-eps N pi_min)``.
+    ``1 - (alpha / sides)^(1 / m)``, ``m = N pi_min``: a sample of ``m`` units
+    drawn uniformly misses a share ``eps`` with probability ``(1 - eps)^m``
+    (without replacement, at most that), and a design that draws every unit
+    with probability at least ``pi_min`` misses it no more often than a
+    uniform one of ``m`` units. For ``m`` draws that all show no error this is
+    the Clopper-Pearson bound (``3 / m`` by the rule of three).
 
     Examples
     --------
-    >>> round(unseen_share(0.05, 25 / 1000, 1000), 4)  # 25 uniform draws
-    0.1476
+    >>> round(unseen_share(0.05, 10 / 1000, 1000), 4)  # ten uniform draws: Clopper-Pearson's 10/10
+    0.3085
     """
-    return float(np.log(sides / alpha) / (population * smallest_probability))
+    size = population * smallest_probability
+    return float(1.0 - (alpha / sides) ** (1.0 / size))
 
 
 def floored_ppi_interval(
@@ -122,25 +138,34 @@ def floored_ppi_interval(
     f_mean = (q.sum() - f[held].sum()) / rest
     if y_r.size == 0:
         return f_mean, ConfidenceInterval(np.float64(low_y), np.float64(high_y))
-    lam_hat = float(lam) if lam is not None else design_lam(y_r, f_r, q, pi_r, (low_y, high_y))
     w = 1.0 / pi_r
     c = (1.0 - pi_r) / pi_r**2
-    residual = hajek_mean(y_r - lam_hat * f_r, w)
-    rest_mean = float(np.clip(lam_hat * f_mean + residual, low_y, high_y))
     a, b, cc = design_moments(y_r, f_r, w, c)
-    variance = max(a - 2 * lam_hat * b + lam_hat**2 * cc, 0.0) / w.sum() ** 2
     if population_probabilities is not None:
         pop = np.asarray(population_probabilities, dtype=float).ravel()
         smallest = float(pop[pop < 1.0].min())
     else:
         smallest = float(pi_r.min())
     sides = 2 if alternative == "two-sided" else 1
-    share = unseen_share(alpha, smallest, rest, sides)
-    gap_low = max(residual - (low_y - lam_hat * float(q.max())), 0.0)
-    gap_high = max((high_y - lam_hat * float(q.min())) - residual, 0.0)
+    share = unseen_share(alpha, smallest, rest, sides) if floor else 0.0
+    lam_hat = float(lam) if lam is not None else design_lam(y_r, f_r, q, pi_r, (low_y, high_y))
+    # where the floor binds, a smaller lam narrows the worst residual's gap: lam is the one of
+    # LAM_GRID (and PPI++'s) whose interval is narrowest; where it does not, that is PPI++'s
+    lams = np.array([lam_hat]) if lam is not None or not floor else np.unique(np.r_[LAM_GRID, lam_hat])
+    residual = np.array([hajek_mean(y_r - lam_t * f_r, w) for lam_t in lams])
+    variance = np.maximum(a - 2 * lams * b + lams**2 * cc, 0.0) / w.sum() ** 2
     normal = normal_quantile(alpha, alternative) * np.sqrt(variance)
-    lo = rest_mean - max(normal, floor * share * gap_low)
-    hi = rest_mean + max(normal, floor * share * gap_high)
+    gap_low = np.maximum(residual - (low_y - lams * float(q.max())), 0.0)
+    gap_high = np.maximum((high_y - lams * float(q.min())) - residual, 0.0)
+    centre = np.clip(lams * f_mean + residual, low_y, high_y)
+    lo_all = np.maximum(centre - np.maximum(normal, share * gap_low), low_y)
+    hi_all = np.minimum(centre + np.maximum(normal, share * gap_high), high_y)
+    # ties go to PPI++'s own lam (the last of equals after the stable sort below)
+    width = hi_all - lo_all
+    best = int(np.flatnonzero(width <= width.min() + 1e-12 * (high_y - low_y))[
+        np.argmin(np.abs(lams[width <= width.min() + 1e-12 * (high_y - low_y)] - lam_hat))
+    ])
+    rest_mean, lo, hi = float(centre[best]), float(lo_all[best]), float(hi_all[best])
 
     def whole(value: float) -> float:
         return float(np.clip((held_total + rest * value) / big_n, low_y, high_y))
