@@ -48,14 +48,20 @@ TARGET = 0.93
 Intervals = Callable[[pd.DataFrame, pd.DataFrame, tuple[float, float]], pd.DataFrame]
 
 
-def ratings_alone(scores: pd.DataFrame, labelled: pd.DataFrame, scale: tuple[float, float]) -> pd.DataFrame:
+def ratings_alone(
+    scores: pd.DataFrame, labelled: pd.DataFrame, scale: tuple[float, float]
+) -> pd.DataFrame:
     """Student-t interval of each generator's rated outputs, clipped to the scale."""
     del scores
     grouped = labelled.groupby("generator")["human"]
     mean, sd, n = grouped.mean(), grouped.std(ddof=1).fillna(0.0), grouped.size()
     half = stats.t.ppf(1 - ALPHA / 2, np.maximum(n - 1, 1)) * sd / np.sqrt(n)
     return pd.DataFrame(
-        {"estimate": mean, "low": np.maximum(mean - half, scale[0]), "high": np.minimum(mean + half, scale[1])}
+        {
+            "estimate": mean,
+            "low": np.maximum(mean - half, scale[0]),
+            "high": np.minimum(mean + half, scale[1]),
+        }
     )
 
 
@@ -65,7 +71,9 @@ def jurycal(interval: str | None = None) -> Intervals:
 
     model = ScoreModel() if interval is None else ScoreModel(interval=interval)
 
-    def intervals(scores: pd.DataFrame, labelled: pd.DataFrame, scale: tuple[float, float]) -> pd.DataFrame:
+    def intervals(
+        scores: pd.DataFrame, labelled: pd.DataFrame, scale: tuple[float, float]
+    ) -> pd.DataFrame:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             result = model.fit_table(scores, labelled, scale=scale)
@@ -80,7 +88,9 @@ def cje_one_judge(judge: str) -> Intervals:
 
     logging.getLogger("cje").setLevel(logging.CRITICAL)  # its per-fit advice would flood the table
 
-    def intervals(scores: pd.DataFrame, labelled: pd.DataFrame, scale: tuple[float, float]) -> pd.DataFrame:
+    def intervals(
+        scores: pd.DataFrame, labelled: pd.DataFrame, scale: tuple[float, float]
+    ) -> pd.DataFrame:
         low_end, span = scale[0], scale[1] - scale[0]
         own = scores[scores["validator"] == judge]
         rows = {}
@@ -89,7 +99,9 @@ def cje_one_judge(judge: str) -> Intervals:
             oracle = block["item"].map(rated).to_numpy(dtype=float)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                fit = calibrated_mean_ci(block["score"].to_numpy(dtype=float), (oracle - low_end) / span)
+                fit = calibrated_mean_ci(
+                    block["score"].to_numpy(dtype=float), (oracle - low_end) / span
+                )
             rows[generator] = (
                 low_end + span * fit.estimate,
                 low_end + span * fit.ci[0],
@@ -111,7 +123,12 @@ def _cje_available() -> bool:
 def best_judge(scores: pd.DataFrame, human: pd.DataFrame) -> str:
     """The judge configuration whose scores correlate best with the ratings over every output."""
     joined = scores.merge(human, on=["generator", "item"])
-    return str(joined.groupby("validator")[["score", "human"]].corr().xs("score", level=1)["human"].idxmax())
+    return str(
+        joined.groupby("validator")[["score", "human"]]
+        .corr()
+        .xs("score", level=1)["human"]
+        .idxmax()
+    )
 
 
 def draw_labels(human: pd.DataFrame, n: int, rng: np.random.Generator) -> pd.DataFrame:
@@ -171,9 +188,11 @@ def summarise(runs: pd.DataFrame) -> pd.DataFrame:
 def bench_hanna() -> None:
     print("### HANNA: each system's mean rating, n rated stories per system")
     print()
-    print(f"{DRAWS} draws per cell, 11 systems; coverage Monte Carlo SE about "
-          f"{100 * np.sqrt(0.95 * 0.05 / (DRAWS * 11)):.1f} points per cell, "
-          f"{100 * np.sqrt(0.95 * 0.05 / DRAWS):.1f} per system.")
+    print(
+        f"{DRAWS} draws per cell, 11 systems; coverage Monte Carlo SE about "
+        f"{100 * np.sqrt(0.95 * 0.05 / (DRAWS * 11)):.1f} points per cell, "
+        f"{100 * np.sqrt(0.95 * 0.05 / DRAWS):.1f} per system."
+    )
     print()
     with_cje = _cje_available()
     lines = [
@@ -199,7 +218,9 @@ def bench_hanna() -> None:
             for name in ("jurycal", "ratings alone", "cje-eval"):
                 cells.append(f"{table.loc[name, 'mean width']:.3f}" if name in table.index else "-")
             if "cje-eval" in table.index and table.loc["cje-eval", "coverage"] >= TARGET:
-                cells.append(f"{table.loc['jurycal', 'mean width'] / table.loc['cje-eval', 'mean width']:.2f}")
+                cells.append(
+                    f"{table.loc['jurycal', 'mean width'] / table.loc['cje-eval', 'mean width']:.2f}"
+                )
             else:
                 cells.append("- (cje-eval < 93 %)" if "cje-eval" in table.index else "-")
             lines.append("| " + " | ".join(cells) + " |")
@@ -221,21 +242,28 @@ def bench_simulated() -> None:
 
     print("### Simulated worlds: each generator's mean rating, n ratings per generator")
     print()
-    print(f"{SIM_GENERATORS} generators x {SIM_ITEMS} outputs rated 1-5; judges: a 1-10 grade, a 0-1 rubric "
-          "lenient to the first generator, a reward model's logit and a judge of pure noise "
-          "(`regression.scores.simulate`); one world per row, "
-          f"{DRAWS} uniform draws of the ratings per cell, every method on the same draws.")
+    print(
+        f"{SIM_GENERATORS} generators x {SIM_ITEMS} outputs rated 1-5; judges: a 1-10 grade, a 0-1 rubric "
+        "lenient to the first generator, a reward model's logit and a judge of pure noise "
+        "(`regression.scores.simulate`); one world per row, "
+        f"{DRAWS} uniform draws of the ratings per cell, every method on the same draws."
+    )
     print()
     with_cje = _cje_available()
     names = ["jurycal", "betting", "ratings alone"] + (["cje-eval"] if with_cje else [])
     lines = [
-        "| world | n | " + " | ".join(f"{m} coverage (lowest)" for m in names) + " | "
-        + " | ".join(f"{m} width" for m in names) + " |",
+        "| world | n | "
+        + " | ".join(f"{m} coverage (lowest)" for m in names)
+        + " | "
+        + " | ".join(f"{m} width" for m in names)
+        + " |",
         "|---|---|" + "---|" * (2 * len(names)),
     ]
     for title, keywords, kept in SIM_WORLDS:
         world = score_world(SIM_GENERATORS, SIM_ITEMS, 10, seed=7, **keywords)
-        scores = world.scores if kept is None else world.scores[world.scores["validator"].isin(kept)]
+        scores = (
+            world.scores if kept is None else world.scores[world.scores["validator"].isin(kept)]
+        )
         human = world.all_ratings
         methods: dict[str, Intervals] = {
             "jurycal": jurycal(),
@@ -248,7 +276,10 @@ def bench_simulated() -> None:
         for n in SIM_N:
             table = summarise(study(scores, human, truth, n, methods, world.scale, seed=n))
             cells = [title, str(n)]
-            cells += [f"{table.loc[m, 'coverage']:.3f} ({table.loc[m, 'lowest generator']:.2f})" for m in names]
+            cells += [
+                f"{table.loc[m, 'coverage']:.3f} ({table.loc[m, 'lowest generator']:.2f})"
+                for m in names
+            ]
             cells += [f"{table.loc[m, 'mean width']:.3f}" for m in names]
             lines.append("| " + " | ".join(cells) + " |")
     print("\n".join(lines))

@@ -61,7 +61,9 @@ __all__ = ["LAM_GRID", "design_mean_interval", "floored_ppi_interval", "unseen_s
 LAM_GRID = np.linspace(0.0, 1.0, 21)
 
 
-def unseen_share(alpha: float, smallest_probability: float, population: int, sides: int = 2) -> float:
+def unseen_share(
+    alpha: float, smallest_probability: float, population: int, sides: int = 2
+) -> float:
     """The largest share of the population a sample misses with chance above ``alpha / sides``.
 
     ``1 - (alpha / sides)^(1 / m)``, ``m = N pi_min``: a sample of ``m`` units
@@ -151,7 +153,9 @@ def floored_ppi_interval(
     lam_hat = float(lam) if lam is not None else design_lam(y_r, f_r, q, pi_r, (low_y, high_y))
     # where the floor binds, a smaller lam narrows the worst residual's gap: lam is the one of
     # LAM_GRID (and PPI++'s) whose interval is narrowest; where it does not, that is PPI++'s
-    lams = np.array([lam_hat]) if lam is not None or not floor else np.unique(np.r_[LAM_GRID, lam_hat])
+    lams = (
+        np.array([lam_hat]) if lam is not None or not floor else np.unique(np.r_[LAM_GRID, lam_hat])
+    )
     residual = np.array([hajek_mean(y_r - lam_t * f_r, w) for lam_t in lams])
     variance = np.maximum(a - 2 * lams * b + lams**2 * cc, 0.0) / w.sum() ** 2
     normal = normal_quantile(alpha, alternative) * np.sqrt(variance)
@@ -162,9 +166,11 @@ def floored_ppi_interval(
     hi_all = np.minimum(centre + np.maximum(normal, share * gap_high), high_y)
     # ties go to PPI++'s own lam (the last of equals after the stable sort below)
     width = hi_all - lo_all
-    best = int(np.flatnonzero(width <= width.min() + 1e-12 * (high_y - low_y))[
-        np.argmin(np.abs(lams[width <= width.min() + 1e-12 * (high_y - low_y)] - lam_hat))
-    ])
+    best = int(
+        np.flatnonzero(width <= width.min() + 1e-12 * (high_y - low_y))[
+            np.argmin(np.abs(lams[width <= width.min() + 1e-12 * (high_y - low_y)] - lam_hat))
+        ]
+    )
     rest_mean, lo, hi = float(centre[best]), float(lo_all[best]), float(hi_all[best])
 
     def whole(value: float) -> float:
