@@ -73,7 +73,7 @@ INTERVAL_METHODS = ("auto", "profile", "parametric", "nonparametric", "items")
 #: ``"betting"`` holds at any n for any distribution on the outcome's bounds
 #: (:func:`regression.core.bounded.ppi_interval`); ``"normal"`` rests on the sample's own
 #: spread, and collapses where the sample shows no error.
-BOUNDED_INTERVAL_METHODS = ("betting", "normal")
+BOUNDED_INTERVAL_METHODS = ("floored", "betting", "normal")
 #: A latent-trait fit's bootstrap replicates unless told (``LatentTraitResult.interval(n_boot=)``).
 DEFAULT_N_BOOT = 200
 #: Whose calibration two models' comparison shares (``compare_models(shared_calibration=)``;

@@ -33,7 +33,7 @@ from regression.core.covariance import (
 )
 from regression.core.crossfit import FOLDS, cross_fit, fold_of
 from regression.core.sampling import (
-    ACTIVE_FLOOR,
+    DEFENSIVE_SHARE,
     BudgetWarning,
     active_probabilities,
     design_variance,
@@ -50,7 +50,7 @@ from regression.core.tuning import (
 )
 
 __all__ = [
-    "ACTIVE_FLOOR",
+    "DEFENSIVE_SHARE",
     "FOLDS",
     "SAME_PREDICTION",
     "BudgetWarning",

@@ -7,7 +7,9 @@ design variance weighs each unit by ``c = (1 - pi) / pi^2`` (Poisson
 sampling; Sarndal, Swensson & Wretman, 1992, *Model Assisted Survey
 Sampling*, ch. 5). The active design draws where the judges' prediction is
 least sure (Zrnic & Candes, 2024, *Active Statistical Inference*: ``pi`` in
-proportion to the residual's standard deviation); the systematic pi-ps draw
+proportion to the residual's standard deviation), mixed with the uniform
+design so that no unit falls below half its uniform chance (a defensive
+mixture, Hesterberg, 1995: :func:`active_probabilities`); the systematic pi-ps draw
 realises any ``pi`` with a fixed sample size (Madow, 1949).
 """
 
@@ -18,52 +20,100 @@ import numpy as np
 from regression.errors import JurycalWarning
 
 __all__ = [
-    "ACTIVE_FLOOR",
+    "DEFENSIVE_SHARE",
     "BudgetWarning",
     "active_probabilities",
+    "capped_proportional",
     "design_variance",
     "design_weights",
     "hajek_mean",
     "systematic_sample",
 ]
 
-#: Every unit's share of the active weights is at least this fraction of the mean weight.
-ACTIVE_FLOOR = 0.2
+#: The uniform design's share of every active design (the defensive mixture's ``eps``).
+DEFENSIVE_SHARE = 0.5
 
 
 class BudgetWarning(JurycalWarning):
     """The budget is more than the unlabelled units left: every one of them is suggested."""
 
 
-def active_probabilities(q: np.ndarray, n: int, floor: float = ACTIVE_FLOOR) -> np.ndarray:
-    """Inclusion probabilities summing to ``n``, proportional to ``sqrt(q(1 - q)) + floor * mean``, capped at 1.
+def capped_proportional(size: np.ndarray, n: int) -> np.ndarray:
+    """Inclusion probabilities summing to ``n``, proportional to ``size``, each capped at 1.
 
-    ``q`` is the predicted chance of the outcome 1, so ``sqrt(q (1 - q))`` is
-    the standard deviation of a calibrated prediction's residual (Zrnic &
-    Candes, 2024, the active optimum); the floor keeps every unit drawable.
+    The units whose share would pass 1 are held for sure and the rest of
+    ``n`` is shared out again among the others, until none passes 1; where
+    the units left have no size at all, the rest is shared out evenly among
+    them.
 
     Examples
     --------
-    >>> pi = active_probabilities(np.array([0.5, 0.5, 0.99, 0.99]), 2)
-    >>> round(float(pi.sum()), 6), bool(pi[0] > pi[2] > 0)
-    (2.0, True)
+    >>> capped_proportional(np.array([4.0, 1.0, 1.0, 0.0]), 2).tolist()
+    [1.0, 0.5, 0.5, 0.0]
+    >>> capped_proportional(np.array([1.0, 0.0, 0.0]), 2).tolist()
+    [1.0, 0.5, 0.5]
     """
-    q = np.asarray(q, dtype=float)
-    size = np.sqrt(np.clip(q * (1 - q), 0.0, None))
-    size = size + floor * max(float(size.mean()), 1e-6)
-    pi = np.zeros_like(size)
-    capped = np.zeros(size.size, dtype=bool)
+    size = np.clip(np.asarray(size, dtype=float), 0.0, None)
     n = min(int(n), size.size)
+    capped = np.zeros(size.size, dtype=bool)
+    pi = np.zeros_like(size)
     for _ in range(size.size + 1):
         if capped.all():  # every unit held for sure: no weight left to share (0 / 0)
             break
-        free = n - capped.sum()
-        pi = np.where(capped, 1.0, free * size / size[~capped].sum())
+        free = n - int(capped.sum())
+        left = float(size[~capped].sum())
+        share = size / left if left > 0 else np.full(size.size, 1.0 / max((~capped).sum(), 1))
+        pi = np.where(capped, 1.0, free * share)
         over = (pi > 1.0) & ~capped
         if not over.any():
             break
         capped |= over
     return np.minimum(pi, 1.0)
+
+
+def active_probabilities(q: np.ndarray, n: int, share: float = DEFENSIVE_SHARE) -> np.ndarray:
+    """Inclusion probabilities summing to ``n``: the active design mixed with the uniform one.
+
+    ``pi = (1 - eps) pi_active + eps n / N`` with ``eps = share``:
+    ``pi_active`` proportional to ``sqrt(q (1 - q))`` (capped at 1 by
+    :func:`capped_proportional`), ``q`` the predicted chance of the outcome 1,
+    so ``sqrt(q (1 - q))`` is the standard deviation of a calibrated
+    prediction's residual (Zrnic & Candes, 2024, the active optimum). Both
+    parts sum to ``n`` and lie in [0, 1], so the mixture does too.
+
+    Notes
+    -----
+    The uniform part is a defensive mixture (Hesterberg, 1995, *Weighted
+    average importance sampling and defensive mixture distributions*,
+    Technometrics 37(2), section 2): every unit keeps at least ``eps`` of its
+    uniform chance, ``pi >= eps n / N``, so no unit's weight ``1 / pi`` is
+    more than ``1 / eps`` times the uniform weight ``N / n``, and the design
+    variance ``sum_u (1 - pi_u) / pi_u v_u`` is at most ``1 / eps`` times the
+    uniform design's ``sum_u v_u N / n``, whatever the residuals ``v_u``.
+    That bound is what the active optimum lacks: it is optimal only if the
+    predictor is calibrated, and judges that are confidently wrong together
+    (a blind spot: ``q`` near 0 or 1 on items whose label is the other one)
+    get a chance near 0 of being drawn, so a sample of a few labels almost
+    never shows them and its variance estimate collapses. The mixture also
+    keeps ``pi >= (1 - eps) pi_active``, at most ``1 / (1 - eps)`` times the
+    active design's variance where the predictor is calibrated. ``eps = 1/2``
+    makes the worse of the two bounds, ``max(1 / eps, 1 / (1 - eps)) = 2``,
+    the least it can be.
+
+    Examples
+    --------
+    >>> pi = active_probabilities(np.array([0.5, 0.5, 0.99, 0.99]), 2)
+    >>> round(float(pi.sum()), 6), bool(pi[0] > pi[2] >= 0.5 * 2 / 4)
+    (2.0, True)
+    """
+    if not 0 < share <= 1:
+        raise ValueError(f"share must be in (0, 1]; got {share!r}.")
+    q = np.asarray(q, dtype=float)
+    n = min(int(n), q.size)
+    uniform = np.full(q.size, n / max(q.size, 1))
+    size = np.sqrt(np.clip(q * (1 - q), 0.0, None))
+    active = capped_proportional(size, n) if size.max(initial=0.0) > 0 else uniform
+    return np.minimum((1.0 - share) * active + share * uniform, 1.0)
 
 
 def systematic_sample(pi: np.ndarray, rng: np.random.Generator) -> np.ndarray:

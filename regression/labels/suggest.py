@@ -55,8 +55,9 @@ def suggest_labels(
     Each generator's unlabelled items are drawn by systematic pi-ps sampling
     with probabilities proportional to ``sqrt(q(1 - q))`` of the predicted
     human label ``q`` (Zrnic & Candes, 2024, Active Statistical Inference: the variance-optimal
-    active rule for the mean), plus a floor so every item has ``p > 0``
-    (:func:`~regression.core.sampling.active_probabilities`), or uniformly where
+    active rule for the mean), mixed half and half with the uniform design so
+    that every item keeps at least half its uniform chance, a blind spot of the
+    judges included (:func:`~regression.core.sampling.active_probabilities`), or uniformly where
     that is predicted no narrower (:func:`~regression.labels.plan.drawn_design`,
     the rule the plan's active figure follows). The budget is split
     among the generators greedily, to the one whose predicted interval is

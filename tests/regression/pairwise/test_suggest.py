@@ -102,7 +102,10 @@ def test_unknown_generator_is_named() -> None:
 def test_active_favours_uncertain_battles_uniform_when_alike() -> None:
     v = np.r_[np.full(50, 0.25), np.full(50, 0.01)]
     pi, design = vote_probabilities(v, 20)
-    assert design == "active" and pi[:50].mean() > 2 * pi[50:].mean() and pi.min() > 0
+    # the defensive mixture keeps every battle at half its uniform chance (0.1 here), so the
+    # uncertain battles get (1/3 + 1/5) / 2 = 0.267 against 0.133: twice, not the active 5x
+    assert design == "active" and pi[:50].mean() > 1.5 * pi[50:].mean()
+    assert pi.min() >= 0.5 * 20 / 100 * (1 - 1e-12)  # the floor, up to rounding of the mixture
     assert np.isclose(pi.sum(), 20)
     assert vote_probabilities(np.full(100, 0.2), 20)[1] == "uniform"
 
@@ -183,8 +186,10 @@ def test_objective_is_the_weighted_variance_of_the_pairs(seed: int) -> None:
 
 def test_predicted_variance_matches_a_monte_carlo_of_the_estimator() -> None:
     """The undecided-pairs objective under its draw, predicted, against the variance of the
-    win-rate estimator's differences over 300 draws (the held votes fixed): within 20 % (1.15:
-    the residual variances are predicted from out-of-fold residuals, a little above the realised;
+    win-rate estimator's differences over 300 draws (the held votes fixed): within 25 % (1.22:
+    the residual variances are predicted from out-of-fold residuals, a little above the realised,
+    and the defensive mixture's uniform half draws more of the battles where that matters; 1.15
+    with the active design alone;
     a variance over 300 draws has a relative standard error of about sqrt(2 / 299) = 8 %)."""
     held = np.sort(np.random.default_rng(1).choice(FULL.n_battles, 80, replace=False))
     pilot = with_votes(held, np.ones(held.size))
@@ -204,7 +209,7 @@ def test_predicted_variance_matches_a_monte_carlo_of_the_estimator() -> None:
         estimates.append(win_rates(with_votes(voted[order], pi[order]), seed=0).estimate)
     est = np.array(estimates)
     realised = np.sum(omega[a, b] * np.var(est[:, a] - est[:, b], axis=0, ddof=1))
-    assert abs(design.predicted() / realised - 1) < 0.20, design.predicted() / realised
+    assert abs(design.predicted() / realised - 1) < 0.25, design.predicted() / realised
 
 
 def test_weights_favour_the_pairs_near_the_boundary() -> None:

@@ -1,0 +1,220 @@
+"""The normal interval of a prediction-powered mean, each side floored by what an unseen mass could move.
+
+A normal-approximation interval rests on the sample's own spread. When the
+judges are wrong together on a kind of items that no drawn unit happens to
+belong to, the sample shows no such error, its spread is small and the interval
+collapses away from the truth (a Wald interval for a binomial with no
+successes). What the sample cannot rule out is bounded, though: a share
+``eps`` of the population that every unit of a sample of ``m`` missed has
+that chance ``(1 - eps)^m`` at most, below ``alpha / 2`` once
+``eps >= 1 - (alpha / 2)^(1 / m)`` (Clopper-Pearson's bound for no success;
+about ``3.7 / m``, the rule of three of Hanley & Lippman-Hand, 1983), with
+``m = N pi_min`` for a design whose smallest inclusion probability is
+``pi_min`` (:func:`unseen_share`). Such a share can move the
+mean by at most ``eps`` times the gap between the sample's mean residual and
+the worst residual a unit could have, ``y_low - lam max(f)`` below and
+``y_high - lam min(f)`` above. Each side of the interval is therefore the
+larger of the normal half-width and that shift:
+
+    half_low  = max(z sqrt(V), eps D_low)
+    half_high = max(z sqrt(V), eps D_high)
+
+``V`` the linearised design variance of the estimate (Poisson sampling,
+:func:`~regression.core.tuning.design_moments`), ``N pi_min`` the sample size
+of a uniform design (``n``) and, for an unequal one, the population's smallest
+inclusion probability times ``N``: an active design that gives the items the
+judges are sure of a small chance pays for it here, which is why the active
+design keeps a floor of the uniform chance.
+
+The power-tuning weight matters to the floor: the worst residual of a unit
+is ``y_low - lam max(f)``, so a sample too small for the normal part to decide
+is better served by less weight on the judges. ``lam`` is therefore the one of
+:data:`LAM_GRID` (and PPI++'s own, :func:`~regression.core.bounded.design_lam`)
+whose interval is narrowest; where the floor binds on no ``lam`` that is
+PPI++'s, up to the grid's step.
+
+The floor binds where the sample shows less spread than its size could reveal
+(small ``n``, strong judges, precision near 0 or 1) and vanishes against the
+normal half-width as ``n`` grows (``1 / n`` against ``1 / sqrt(n)``), so the
+interval is as wide as the normal one where the normal one already covers.
+Unlike :func:`~regression.core.bounded.betting_interval` it carries no
+guarantee at every ``n`` for every distribution: a blind spot that the sample
+caught once or twice is left to the normal part. docs/labels.md measures the
+coverage on worlds built to break it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from regression.checks import check_alpha, check_alternative
+from regression.core.bounded import design_lam, ppi_interval
+from regression.core.sampling import hajek_mean
+from regression.core.tuning import design_moments
+from regression.intervals import ConfidenceInterval, normal_quantile
+
+__all__ = ["LAM_GRID", "design_mean_interval", "floored_ppi_interval", "unseen_share"]
+
+#: The power-tuning weights the floored interval chooses among, with PPI++'s own.
+LAM_GRID = np.linspace(0.0, 1.0, 21)
+
+
+def unseen_share(
+    alpha: float, smallest_probability: float, population: int, sides: int = 2
+) -> float:
+    """The largest share of the population a sample misses with chance above ``alpha / sides``.
+
+    ``1 - (alpha / sides)^(1 / m)``, ``m = N pi_min``: a sample of ``m`` units
+    drawn uniformly misses a share ``eps`` with probability ``(1 - eps)^m``
+    (without replacement, at most that), and a design that draws every unit
+    with probability at least ``pi_min`` misses it no more often than a
+    uniform one of ``m`` units. For ``m`` draws that all show no error this is
+    the Clopper-Pearson bound (``3 / m`` by the rule of three).
+
+    Examples
+    --------
+    >>> round(unseen_share(0.05, 10 / 1000, 1000), 4)  # ten uniform draws: Clopper-Pearson's 10/10
+    0.3085
+    """
+    size = population * smallest_probability
+    return float(1.0 - (alpha / sides) ** (1.0 / size))
+
+
+def floored_ppi_interval(
+    outcomes: Sequence[float] | np.ndarray,
+    predictions: Sequence[float] | np.ndarray,
+    population_predictions: Sequence[float] | np.ndarray,
+    probabilities: Sequence[float] | np.ndarray,
+    lam: float | None,
+    *,
+    outcome_bounds: Sequence[float],
+    prediction_bounds: Sequence[float],
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    population_probabilities: Sequence[float] | np.ndarray | None = None,
+    floor: bool = True,
+) -> tuple[float, ConfidenceInterval]:
+    """The prediction-powered mean under a design, with the floored normal interval (module docstring).
+
+    Arguments as :func:`~regression.core.bounded.ppi_interval` (``lam`` None:
+    PPI++'s design-weighted power tuning, :func:`~regression.core.bounded.design_lam`).
+
+    floor : bool
+        False: the plain normal interval on the design variance (``"normal"``).
+
+    Returns
+    -------
+    estimate : float
+        Clipped to ``outcome_bounds``.
+    interval : ConfidenceInterval
+        Within ``outcome_bounds``, holding ``estimate``.
+
+    Examples
+    --------
+    Twenty-five labels that all agree with judges who are sure: the normal
+    interval has no width, the floored one keeps the shift a missed blind spot
+    could cause.
+
+    >>> f = np.full(1000, 0.99)
+    >>> est, (low, high) = floored_ppi_interval(np.ones(25), f[:25], f, np.full(25, 0.025), None,
+    ...                                         outcome_bounds=(0, 1), prediction_bounds=(0, 1))
+    >>> round(est, 3), bool(0.8 < low < 0.9), float(high)
+    (1.0, True, 1.0)
+    """
+    alpha, alternative = check_alpha(alpha), check_alternative(alternative)
+    low_y, high_y = (float(b) for b in outcome_bounds)
+    y = np.asarray(outcomes, dtype=float).ravel()
+    f = np.asarray(predictions, dtype=float).ravel()
+    q = np.asarray(population_predictions, dtype=float).ravel()
+    pi = np.asarray(probabilities, dtype=float).ravel()
+    held = pi >= 1.0
+    big_n = q.size
+    rest = big_n - int(held.sum())
+    held_total = float(y[held].sum())
+    if rest == 0:
+        exact = float(np.clip(held_total / big_n, low_y, high_y))
+        return exact, ConfidenceInterval(np.float64(exact), np.float64(exact))
+    y_r, f_r, pi_r = y[~held], f[~held], pi[~held]
+    f_mean = (q.sum() - f[held].sum()) / rest
+    if y_r.size == 0:
+        return f_mean, ConfidenceInterval(np.float64(low_y), np.float64(high_y))
+    w = 1.0 / pi_r
+    c = (1.0 - pi_r) / pi_r**2
+    a, b, cc = design_moments(y_r, f_r, w, c)
+    if population_probabilities is not None:
+        pop = np.asarray(population_probabilities, dtype=float).ravel()
+        smallest = float(pop[pop < 1.0].min())
+    else:
+        smallest = float(pi_r.min())
+    sides = 2 if alternative == "two-sided" else 1
+    share = unseen_share(alpha, smallest, rest, sides) if floor else 0.0
+    lam_hat = float(lam) if lam is not None else design_lam(y_r, f_r, q, pi_r, (low_y, high_y))
+    # where the floor binds, a smaller lam narrows the worst residual's gap: lam is the one of
+    # LAM_GRID (and PPI++'s) whose interval is narrowest; where it does not, that is PPI++'s
+    lams = (
+        np.array([lam_hat]) if lam is not None or not floor else np.unique(np.r_[LAM_GRID, lam_hat])
+    )
+    residual = np.array([hajek_mean(y_r - lam_t * f_r, w) for lam_t in lams])
+    variance = np.maximum(a - 2 * lams * b + lams**2 * cc, 0.0) / w.sum() ** 2
+    normal = normal_quantile(alpha, alternative) * np.sqrt(variance)
+    gap_low = np.maximum(residual - (low_y - lams * float(q.max())), 0.0)
+    gap_high = np.maximum((high_y - lams * float(q.min())) - residual, 0.0)
+    centre = np.clip(lams * f_mean + residual, low_y, high_y)
+    lo_all = np.maximum(centre - np.maximum(normal, share * gap_low), low_y)
+    hi_all = np.minimum(centre + np.maximum(normal, share * gap_high), high_y)
+    # ties go to PPI++'s own lam (the last of equals after the stable sort below)
+    width = hi_all - lo_all
+    best = int(
+        np.flatnonzero(width <= width.min() + 1e-12 * (high_y - low_y))[
+            np.argmin(np.abs(lams[width <= width.min() + 1e-12 * (high_y - low_y)] - lam_hat))
+        ]
+    )
+    rest_mean, lo, hi = float(centre[best]), float(lo_all[best]), float(hi_all[best])
+
+    def whole(value: float) -> float:
+        return float(np.clip((held_total + rest * value) / big_n, low_y, high_y))
+
+    estimate = whole(rest_mean)
+    low = low_y if alternative == "less" else min(whole(lo), estimate)
+    high = high_y if alternative == "greater" else max(whole(hi), estimate)
+    return estimate, ConfidenceInterval(np.float64(low), np.float64(high))
+
+
+def design_mean_interval(
+    method: str,
+    outcomes: Sequence[float] | np.ndarray,
+    predictions: Sequence[float] | np.ndarray,
+    population_predictions: Sequence[float] | np.ndarray,
+    probabilities: Sequence[float] | np.ndarray,
+    lam: float | None,
+    *,
+    outcome_bounds: Sequence[float],
+    prediction_bounds: Sequence[float],
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    seed: int = 0,
+    population_probabilities: Sequence[float] | np.ndarray | None = None,
+) -> tuple[float, ConfidenceInterval]:
+    """The prediction-powered mean under a design with the interval ``method`` names.
+
+    One of :data:`~regression.registry.BOUNDED_INTERVAL_METHODS`:
+    ``"floored"`` (:func:`floored_ppi_interval`), ``"betting"``
+    (:func:`~regression.core.bounded.ppi_interval`, valid at every ``n``;
+    ``seed`` orders its bets) or ``"normal"`` (the design variance alone: it
+    collapses where the sample shows no error).
+    """
+    common = dict(
+        outcome_bounds=outcome_bounds,
+        prediction_bounds=prediction_bounds,
+        alpha=alpha,
+        alternative=alternative,
+        population_probabilities=population_probabilities,
+    )
+    args = (outcomes, predictions, population_predictions, probabilities, lam)
+    if method == "betting":
+        return ppi_interval(*args, seed=seed, **common)  # type: ignore[arg-type]
+    if method in ("floored", "normal"):
+        return floored_ppi_interval(*args, floor=method == "floored", **common)  # type: ignore[arg-type]
+    raise ValueError(f"interval method {method!r} is not one of 'floored', 'betting', 'normal'.")

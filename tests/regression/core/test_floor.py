@@ -1,0 +1,104 @@
+"""The floored interval of a prediction-powered mean (regression.core.floor)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from regression.core.floor import design_mean_interval, floored_ppi_interval, unseen_share
+from regression.intervals import normal_quantile
+
+BOUNDS = {"outcome_bounds": (0.0, 1.0), "prediction_bounds": (0.0, 1.0)}
+
+
+@pytest.mark.parametrize("m", [1, 10, 25, 400])
+def test_unseen_share_is_clopper_pearsons_bound_for_no_success(m: int) -> None:
+    # Clopper-Pearson's lower bound for m successes in m trials is beta(alpha/2; m, 1)
+    lower = stats.beta.ppf(0.025, m, 1)
+    assert unseen_share(0.05, m / 1000, 1000) == pytest.approx(1 - lower, rel=1e-9)
+
+
+def test_a_sample_that_shows_no_error_keeps_the_shift_a_missed_share_could_cause() -> None:
+    confident = np.full(1000, 0.99)
+    widths = []
+    for n in (25, 100, 400):
+        estimate, (low, high) = floored_ppi_interval(
+            np.ones(n), confident[:n], confident, np.full(n, n / 1000), None, **BOUNDS
+        )
+        assert low < estimate <= high
+        # labels alone (lam 0): the gap below is the estimate itself, 1
+        assert estimate - low == pytest.approx(unseen_share(0.05, n / 1000, 1000), rel=1e-9)
+        widths.append(high - low)
+    assert widths[0] > widths[1] > widths[2] > 0
+
+
+def test_without_the_floor_it_is_the_normal_interval_of_ppi() -> None:
+    rng = np.random.default_rng(3)
+    q = rng.uniform(0.05, 0.95, 2000)
+    y = (rng.random(2000) < q).astype(float)
+    pick = rng.choice(2000, 200, replace=False)
+    pi = np.full(200, 0.1)
+    lam = 0.8
+    estimate, (low, high) = floored_ppi_interval(
+        y[pick], q[pick], q, pi, lam, floor=False, **BOUNDS
+    )
+    residual = y[pick] - lam * q[pick]
+    expected = lam * q.mean() + residual.mean()
+    # the Hajek design variance of a uniform Poisson design: (1 - pi) / n times the spread
+    half = normal_quantile(0.05) * np.sqrt(
+        (1 - 0.1) * np.mean((residual - residual.mean()) ** 2) / 200
+    )
+    assert estimate == pytest.approx(expected, abs=1e-12)
+    assert (low, high) == pytest.approx((expected - half, expected + half), abs=1e-12)
+
+
+def test_units_held_for_sure_enter_exactly() -> None:
+    q = np.full(10, 0.5)
+    estimate, (low, high) = floored_ppi_interval(
+        np.r_[np.ones(5), np.zeros(5)], q, q, np.ones(10), None, **BOUNDS
+    )
+    assert (estimate, float(low), float(high)) == (0.5, 0.5, 0.5)  # exact: every unit held
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(2, 60),
+    precision=st.floats(0.0, 1.0),
+    strength=st.floats(0.5, 1.0),
+    seed=st.integers(0, 2**16),
+    alpha=st.sampled_from([0.01, 0.05, 0.2]),
+)
+def test_interval_in_bounds_holds_its_estimate_and_nests(
+    n: int, precision: float, strength: float, seed: int, alpha: float
+) -> None:
+    rng = np.random.default_rng(seed)
+    y_all = (rng.random(200) < precision).astype(float)
+    q = np.where(y_all == 1, strength, 1 - strength)
+    pick = rng.choice(200, n, replace=False)
+    pi = np.full(n, n / 200)
+    estimate, (low, high) = floored_ppi_interval(
+        y_all[pick], q[pick], q, pi, None, alpha=alpha, **BOUNDS
+    )
+    assert 0.0 <= low <= estimate <= high <= 1.0
+    _, (low_99, high_99) = floored_ppi_interval(
+        y_all[pick], q[pick], q, pi, None, alpha=alpha / 2, **BOUNDS
+    )
+    assert (
+        high_99 - low_99 >= high - low - 1e-12
+    )  # a surer level is no narrower (chosen lam may differ)
+
+
+def test_the_engine_dispatches_each_method_and_refuses_others() -> None:
+    q = np.linspace(0.1, 0.9, 100)
+    y = (q > 0.5).astype(float)
+    args = (y[:30], q[:30], q, np.full(30, 0.3), 0.5)  # one lam: the floor only widens
+    floored = design_mean_interval("floored", *args, **BOUNDS)
+    normal = design_mean_interval("normal", *args, **BOUNDS)
+    betting = design_mean_interval("betting", *args, **BOUNDS)
+    assert floored[1].low <= normal[1].low and normal[1].high <= floored[1].high
+    assert betting[1].low <= betting[0] <= betting[1].high
+    with pytest.raises(ValueError, match="'wald'"):
+        design_mean_interval("wald", *args, **BOUNDS)
