@@ -69,10 +69,12 @@ DEFAULT_RESTARTS = 25
 #: A latent-trait fit's interval methods (``LatentTraitResult.interval(method=)``; the first is
 #: the default).
 INTERVAL_METHODS = ("auto", "profile", "parametric", "nonparametric", "items")
-#: The interval of a prediction-powered mean of bounded outcomes (the first is the default):
+#: The interval of a prediction-powered mean of bounded outcomes (the first is the default;
+#: docs/intervals.md): ``"floored"`` is the normal interval with each side at least the shift
+#: of a share of units the sample may have missed (:func:`regression.core.floor.floored_ppi_interval`);
 #: ``"betting"`` holds at any n for any distribution on the outcome's bounds
 #: (:func:`regression.core.bounded.ppi_interval`); ``"normal"`` rests on the sample's own
-#: spread, and collapses where the sample shows no error.
+#: spread alone (each estimator's own normal form).
 BOUNDED_INTERVAL_METHODS = ("floored", "betting", "normal")
 #: A latent-trait fit's bootstrap replicates unless told (``LatentTraitResult.interval(n_boot=)``).
 DEFAULT_N_BOOT = 200

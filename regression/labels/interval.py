@@ -1,12 +1,12 @@
-"""The interval of a partially labelled generator's labels and votes: betting or normal.
+"""The interval of a partially labelled generator's labels and votes: floored, betting or normal.
 
 ``interval_method`` (:data:`~regression.registry.BOUNDED_INTERVAL_METHODS`)
-chooses it: ``"betting"``, the engine's betting interval of the
-prediction-powered mean (:func:`regression.core.bounded.ppi_interval`) on the
-labelled sample (:class:`LabelledSample`), valid at any number of labels;
-``"normal"``, Wilson's score interval at the effective sample size
-(:func:`score_interval`), valid for many labels only
-(:mod:`regression.labels.partial` says why each).
+chooses it: ``"floored"`` (default) and ``"betting"`` are the engine's
+intervals of the prediction-powered mean
+(:func:`regression.core.floor.design_mean_interval`) on the labelled sample
+(:class:`LabelledSample`); ``"normal"``, Wilson's score interval at the
+effective sample size (:func:`score_interval`), valid for many labels only
+(:mod:`regression.labels.partial` and docs/intervals.md say why each).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from regression.core.bounded import ppi_interval
+from regression.core.floor import design_mean_interval
 from regression.intervals import ConfidenceInterval, normal_quantile
 from regression.registry import BOUNDED_INTERVAL_METHODS
 
@@ -34,8 +34,8 @@ def check_interval_method(interval_method: object) -> str:
 
     Examples
     --------
-    >>> check_interval_method("betting")
-    'betting'
+    >>> check_interval_method("floored")
+    'floored'
     """
     if interval_method not in BOUNDED_INTERVAL_METHODS:
         raise ValueError(
@@ -78,7 +78,7 @@ def score_interval(
 
 @dataclass(frozen=True, eq=False)
 class LabelledSample:
-    """What the betting interval bets on: the labelled items and every item's prediction.
+    """What the engine's interval rests on: the labelled items and every item's prediction.
 
     Attributes
     ----------
@@ -88,9 +88,11 @@ class LabelledSample:
         The predictions on every judged item of the generator.
     lam : float or None
         A power-tuning weight fixed without these labels; None: tuned
-        predictably (:func:`~regression.core.bounded.ppi_interval`).
+        by the method (:func:`~regression.core.floor.design_mean_interval`).
     seed : int
         Seeds the random orders of the betting interval.
+    method : str
+        ``"floored"`` or ``"betting"``.
     """
 
     labels: np.ndarray
@@ -99,15 +101,17 @@ class LabelledSample:
     probabilities: np.ndarray
     lam: float | None = None
     seed: int = 0
+    method: str = BOUNDED_INTERVAL_METHODS[0]
     _computed: dict[tuple[float, str], tuple[float, float]] = field(
         default_factory=dict, init=False, repr=False
     )
 
     def bounds(self, alpha: float = 0.05, alternative: str = "two-sided") -> tuple[float, float]:
-        """The betting interval (:func:`~regression.core.bounded.ppi_interval`), remembered per level."""
+        """The engine's interval (:func:`~regression.core.floor.design_mean_interval`), remembered per level."""
         key = (float(alpha), alternative)
         if key not in self._computed:
-            _, (low, high) = ppi_interval(
+            _, (low, high) = design_mean_interval(
+                self.method,
                 self.labels,
                 self.predictions,
                 self.population,

@@ -24,7 +24,13 @@ Three sources:
 
 The interval of ``P`` (``interval_method``, :data:`~regression.registry.BOUNDED_INTERVAL_METHODS`):
 
-- ``"betting"`` (default): the betting interval of the prediction-powered
+- ``"floored"`` (default): the normal interval of the prediction-powered
+  mean on its design variance, each side at least the shift a share of the
+  items the sample had a fair chance of missing could cause
+  (:func:`regression.core.floor.floored_ppi_interval`, docs/intervals.md): it
+  keeps the normal width where the sample shows the judges' errors and a
+  width that only more labels shrink where it shows none.
+- ``"betting"``: the betting interval of the prediction-powered
   mean (:func:`regression.core.bounded.ppi_interval`; Waudby-Smith & Ramdas,
   2024), valid at any number of labels whatever the residuals' distribution,
   on their known bounds alone. A sample that shows no error (an active draw
@@ -84,6 +90,7 @@ from regression.labels.interval import (
     score_interval,
 )
 from regression.labels.predict import predict_generator
+from regression.registry import BOUNDED_INTERVAL_METHODS
 
 __all__ = [
     "COVERS",
@@ -104,16 +111,16 @@ Z_95 = normal_quantile(0.05)
 COVERS = (
     "the random choice of the labelled items (design-based, inverse-probability weighted) and "
     "the judges' errors on them, at any number of labels and whatever the errors' distribution, "
-    "a sample that happens to show no error included (betting interval on the labels' known "
-    "bounds; interval_method='normal': a Wilson interval at the effective sample size, valid "
-    "for many labels only); where a bound on the transfer estimate's bias is assumed "
+    "a sample that happens to show no error included (the normal interval floored by the shift "
+    "of a share of items the sample may have missed; interval_method='betting': valid at any n, "
+    "'normal': a Wilson interval at the effective sample size, valid for many labels only); where a bound on the transfer estimate's bias is assumed "
     "(transfer_bias) and narrows the interval, also the transfer estimate's own interval and "
     "any bias up to that bound (bias-aware interval)"
 )
 
 #: Which guarantee a partially labelled generator's interval carries, by ``PartialEstimate.source``.
 GUARANTEES = {
-    "labels and votes": "labels and votes: valid at any n for any transfer bias",
+    "labels and votes": "labels and votes: valid for any transfer bias",
     "labels and votes (normal)": "labels and votes, normal: valid for many labels, any transfer bias",
     "bias-aware": "bias-aware: valid if |transfer bias| <= {bound:.1f} points",
 }
@@ -163,10 +170,10 @@ class PartialEstimate:
     n_transfer : float
         The labels the transfer estimate is worth: ``n_eff - n_eff_ppi``.
     interval_method : str
-        ``"betting"`` (default) or ``"normal"``
+        ``"floored"`` (default), ``"betting"`` or ``"normal"``
         (:data:`~regression.registry.BOUNDED_INTERVAL_METHODS`; module docstring).
     sample : LabelledSample or None
-        What the betting interval bets on (None: the normal interval).
+        What the engine's interval rests on (None: the normal interval).
     transfer_contradicted : bool
         The labels reject, at level 0.05, a transfer bias within ``bias_bound``
         (:func:`~regression.labels.bias.transfer_contradicted`); the weight
@@ -189,7 +196,7 @@ class PartialEstimate:
     bias_bound: float = float("nan")
     weight: float = 0.0
     n_transfer: float = 0.0
-    interval_method: str = "betting"
+    interval_method: str = BOUNDED_INTERVAL_METHODS[0]
     sample: LabelledSample | None = field(default=None, compare=False, repr=False)
     transfer_contradicted: bool = False
 
@@ -198,12 +205,12 @@ class PartialEstimate:
         """``"labels and votes"`` (``"... (normal)"``) or ``"bias-aware"`` (labels, votes and the transfer)."""
         if self.weight > 0:
             return "bias-aware"
-        return "labels and votes" if self.betting else "labels and votes (normal)"
+        return "labels and votes" if self.from_engine else "labels and votes (normal)"
 
     @property
-    def betting(self) -> bool:
-        """Whether the labels-and-votes interval is the betting one."""
-        return self.interval_method == "betting" and self.sample is not None
+    def from_engine(self) -> bool:
+        """Whether the labels-and-votes interval is the engine's (floored or betting), not Wilson's."""
+        return self.interval_method != "normal" and self.sample is not None
 
     @property
     def guarantee(self) -> str:
@@ -218,12 +225,12 @@ class PartialEstimate:
     def default_bounds(
         self, alpha: float = 0.05, alternative: str = "two-sided"
     ) -> ConfidenceInterval:
-        """The labels-and-votes interval: betting (:class:`LabelledSample`) or Wilson at :attr:`n_eff_ppi`.
+        """The labels-and-votes interval: the engine's (:class:`LabelledSample`) or Wilson at :attr:`n_eff_ppi`.
 
         Its hull with :attr:`ppi`, which therefore lies inside it.
         """
-        if self.betting:
-            assert self.sample is not None  # betting says so
+        if self.from_engine:
+            assert self.sample is not None  # from_engine says so
             low, high = self.sample.bounds(alpha, alternative)
         else:
             low, high = (
@@ -302,7 +309,7 @@ def ppi_design_mean(
     probability: np.ndarray | None = None,
     lam: float | None = None,
     *,
-    interval_method: str = "betting",
+    interval_method: str = BOUNDED_INTERVAL_METHODS[0],
     seed: int = 0,
 ) -> PartialEstimate:
     """Prediction-powered mean of a finite population from a sample with known inclusion probabilities.
@@ -321,8 +328,8 @@ def ppi_design_mean(
         A fixed power-tuning weight, chosen without these labels; default
         tuned on the labels with two pseudo-labels and clipped to [0, 1]
         (:func:`~regression.core.bounded.design_lam`) for the estimate, and
-        predictably for the betting interval.
-    interval_method : {"betting", "normal"}
+        by the engine for its interval (module docstring).
+    interval_method : {"floored", "betting", "normal"}
         The interval (module docstring).
     seed : int
         Seeds the betting interval's random orders.
@@ -368,7 +375,11 @@ def ppi_design_mean(
     w = 1.0 / pi
     c = design_weights(pi)
     f_bar = hajek_mean(f, w)
-    sample = LabelledSample(y, f, q_all, pi, lam, seed) if interval_method == "betting" else None
+    sample = (
+        LabelledSample(y, f, q_all, pi, lam, seed, interval_method)
+        if interval_method != "normal"
+        else None
+    )
     if lam is None:
         lam = design_lam(y, f, q_all, pi)
     a_r, b_r, c_r = design_moments(y, f, w, c)
@@ -509,7 +520,7 @@ def estimate_generator(
     transfer_sd: float = float("nan"),
     *,
     bias_bound: float = float("nan"),
-    interval_method: str = "betting",
+    interval_method: str = BOUNDED_INTERVAL_METHODS[0],
     seed: int = 0,
 ) -> PartialEstimate:
     """:func:`ppi_design_mean` on one partially labelled generator, then :func:`combine_transfer`.

@@ -12,6 +12,7 @@ from regression.checks import check_alpha, check_alternative
 from regression.labels.design import LabelDesign
 from regression.labels.interval import check_interval_method
 from regression.labels.partial import COVERS, PartialEstimate, estimate_generator
+from regression.registry import BOUNDED_INTERVAL_METHODS
 from regression.results import Result, interval_frame
 
 __all__ = ["LABELS_NOTE", "PartialLabels", "fit_partial"]
@@ -154,7 +155,7 @@ def fit_partial(
     *,
     exclude: tuple[str, ...] | list[str] = (),
     bias_bound: float = float("nan"),
-    interval_method: str = "betting",
+    interval_method: str = BOUNDED_INTERVAL_METHODS[0],
     seed: int = 0,
 ) -> PartialLabels:
     """Estimate every partially labelled generator of ``design``.
@@ -174,12 +175,14 @@ def fit_partial(
         reads it from the option ``transfer_bias``). NaN (default): nothing is
         assumed, and the transfer estimate gets no weight (the interval holds
         whatever its bias).
-    interval_method : {"betting", "normal"}
+    interval_method : {"floored", "betting", "normal"}
         The labels-and-votes interval
-        (:data:`~regression.registry.BOUNDED_INTERVAL_METHODS`): ``"betting"``
-        (default) holds at any number of labels whatever the judges' errors,
-        a sample that shows no error included; ``"normal"`` is the Wilson
-        interval at the effective sample size, valid for many labels only
+        (:data:`~regression.registry.BOUNDED_INTERVAL_METHODS`): ``"floored"``
+        (default) keeps the normal width where the labels show the judges'
+        errors and a floor where they show none (docs/intervals.md);
+        ``"betting"`` holds at any number of labels whatever the judges'
+        errors, at about 1.4x the width; ``"normal"`` is the Wilson interval
+        at the effective sample size, valid for many labels only
         (:mod:`regression.labels.partial`).
     seed : int
         Seeds the cross-fit folds (used only where the other generators hold

@@ -20,15 +20,18 @@ The predictor is pooled (one calibration from every rated generator) and the
 correction is per generator, so a judge lenient to one generator is
 corrected by that generator's own ratings.
 
-**Its interval** is the engine's bounded interval on the rating scale
-(``"betting"``, :func:`regression.core.bounded.ppi_interval`: the betting
-confidence interval of Waudby-Smith & Ramdas, 2024, valid at any number of
-ratings for any distribution on the scale), or ``"normal"``: Wilson's score
+**Its interval** is the engine's on the rating scale
+(:func:`regression.core.floor.design_mean_interval`, docs/intervals.md):
+``"floored"`` (default), the normal interval with each side at least the
+shift a share of outputs the ratings may have missed could cause;
+``"betting"``, the betting confidence interval of Waudby-Smith & Ramdas, 2024,
+valid at any number of ratings for any distribution on the scale; or
+``"normal"``: Wilson's score
 interval at the effective sample size of the linearised design variance
 (:mod:`regression.core.covariance`, a Bessel correction for the mean and
 ``lam``), as binary labels have it (:meth:`RatedEstimate.normal`). The
 normal interval is valid for many ratings and can undercover a rating piled
-at the top at ten; the betting one holds at any number, and is wider.
+at the top at ten; the betting one holds at any number, and is the widest.
 
 **Generators without ratings** get the calibration transported from the
 rated generators: ``T_g = mean_{u in g} f_u``, the predictor fitted on every
@@ -46,7 +49,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from regression.core.bounded import design_lam, ppi_interval
+from regression.core.bounded import design_lam
+from regression.core.floor import design_mean_interval
 from regression.core.covariance import dof_scale, linearised_terms
 from regression.core.crossfit import cross_fit
 from regression.core.sampling import design_weights, hajek_mean
@@ -109,10 +113,10 @@ class RatedEstimate:
     def bounds(
         self, method: str, alpha: float, alternative: str, *, seed: int = 0
     ) -> ConfidenceInterval:
-        """The interval within [0, 1]: ``"betting"`` (:meth:`bounded`) or ``"normal"`` (:meth:`normal`)."""
+        """The interval within [0, 1]: ``"floored"`` or ``"betting"`` (:meth:`bounded`), or ``"normal"`` (:meth:`normal`)."""
         if method == "normal":
             return self.normal(alpha, alternative)
-        return self.bounded(alpha, alternative, seed=seed)
+        return self.bounded(method, alpha, alternative, seed=seed)
 
     def normal(self, alpha: float, alternative: str) -> ConfidenceInterval:
         """Wilson's score interval at the effective sample size, within [0, 1]: the ``"normal"`` interval.
@@ -142,15 +146,18 @@ class RatedEstimate:
         low, high = min(float(low), self.estimate), max(float(high), self.estimate)
         return ConfidenceInterval(np.float64(low), np.float64(high))
 
-    def bounded(self, alpha: float, alternative: str, *, seed: int = 0) -> ConfidenceInterval:
-        """The engine's betting interval within [0, 1] (:func:`regression.core.bounded.ppi_interval`).
+    def bounded(
+        self, method: str, alpha: float, alternative: str, *, seed: int = 0
+    ) -> ConfidenceInterval:
+        """The engine's interval ``method`` within [0, 1] (:func:`regression.core.floor.design_mean_interval`).
 
-        ``lam`` tuned predictably by the engine where the judges are used
-        (a ``lam`` tuned on every draw would void the capital's guarantee),
-        fixed at 0 for the ratings alone; the hull with :attr:`estimate`, which
-        the engine's own estimate equals up to rounding.
+        ``lam`` chosen by the engine where the judges are used (floored: the
+        narrowest interval's; betting: predictably, since a ``lam`` tuned on
+        every draw would void the capital's guarantee), fixed at 0 for the
+        ratings alone; the hull with :attr:`estimate`.
         """
-        _, (low, high) = ppi_interval(
+        _, (low, high) = design_mean_interval(
+            method,
             self.y,
             self.f,
             self.f_all,

@@ -45,10 +45,12 @@ class ScoreModel(Settings):
 
     Parameters
     ----------
-    interval : {"betting", "normal"}
-        (:data:`regression.registry.BOUNDED_INTERVAL_METHODS`) the rated
-        generators' interval: the engine's bounded interval on the rating scale
-        (default), or the normal one (undercovers a skewed rating at few ratings).
+    interval : {"floored", "betting", "normal"}
+        (:data:`regression.registry.BOUNDED_INTERVAL_METHODS`, docs/intervals.md)
+        the rated generators' interval: the engine's floored interval on the
+        rating scale (default), its betting interval (valid at any number of
+        ratings, wider), or the normal one (undercovers a skewed rating at few
+        ratings).
     judges : bool
         False: the ratings alone (``lam = 0``), for comparison.
     transport_bias : "held-out", float >= 0 or None

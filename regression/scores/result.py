@@ -14,6 +14,7 @@ from regression.checks import SeedLike, check_alpha, check_alternative
 from regression.core.covariance import joint_covariance
 from regression.intervals import ConfidenceInterval, normal_quantile
 from regression.labels.bias import held_out_bound
+from regression.registry import BOUNDED_INTERVAL_METHODS
 from regression.ranking import Ranked
 from regression.results import JointError, Result, interval_frame
 from regression.scores.estimate import RatedEstimate
@@ -50,7 +51,7 @@ class ScoreResult(Ranked, Result):
     predictor : Predictor
         Fitted on every rated output (the calibration curves and the stack).
     interval_method : str
-        ``"betting"`` or ``"normal"`` (the rated generators' interval).
+        ``"floored"``, ``"betting"`` or ``"normal"`` (the rated generators' interval).
     method : str
         ``"ppi++"``, or ``"labels_only"`` (the ratings alone).
     transport_bias : float or str or None
@@ -66,7 +67,7 @@ class ScoreResult(Ranked, Result):
     transported: pd.Series
     held_out: pd.Series
     predictor: Predictor = field(repr=False)
-    interval_method: str = "betting"
+    interval_method: str = BOUNDED_INTERVAL_METHODS[0]
     method: str = "ppi++"
     transport_bias: float | str | None = "held-out"
     warnings: tuple[str, ...] = ()
@@ -83,10 +84,13 @@ class ScoreResult(Ranked, Result):
     @property
     def covers(self) -> str:
         """What the intervals account for, in a sentence."""
-        kind = (
-            "bounded betting interval (Waudby-Smith & Ramdas, 2024) on the rating scale"
-            if self.interval_method == "betting"
-            else "Wilson's score interval at the effective sample size of the linearised estimate"
+        kind = {
+            "floored": "the normal interval floored by the shift of a share of outputs the "
+            "ratings may have missed, on the rating scale",
+            "betting": "bounded betting interval (Waudby-Smith & Ramdas, 2024) on the rating scale",
+        }.get(
+            self.interval_method,
+            "Wilson's score interval at the effective sample size of the linearised estimate",
         )
         judges = " and the judges' errors on them" if self.method == "ppi++" else ""
         return (

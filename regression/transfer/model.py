@@ -49,10 +49,11 @@ class TransferModel(Settings):
         held-out errors, :func:`~regression.labels.bias.held_out_bound`).
     interval_method : str
         A partially labelled generator's labels-and-votes interval:
-        ``"betting"`` (default: valid at any number of labels, a sample that
-        shows no error included) or ``"normal"`` (Wilson at the effective
-        sample size, valid for many labels only;
-        :data:`~regression.registry.BOUNDED_INTERVAL_METHODS`).
+        ``"floored"`` (default: the normal width where the labels show the
+        judges' errors, a floor where they show none), ``"betting"`` (valid
+        at any number of labels, wider) or ``"normal"`` (Wilson at the
+        effective sample size, valid for many labels only;
+        :data:`~regression.registry.BOUNDED_INTERVAL_METHODS`, docs/intervals.md).
 
     Examples
     --------

@@ -9,6 +9,7 @@ from ppi_py import ppi_mean_ci
 
 from regression import TransferModel, plan_labels, suggest_labels
 from regression.core import betting_interval
+from regression.core.floor import unseen_share
 from regression.datasets import load_agreeableness_judgments
 from regression.errors import InputError
 from regression.intervals import wilson_interval
@@ -112,11 +113,24 @@ def test_all_valid_labels_give_labels_alone_betting():
     # so the interval is the labels' own betting interval (same seed, same orders)
     q = np.full(1000, 0.9)
     q[:100] = 0.6
-    low, high = ppi_design_mean(np.ones(50), q[200:250], q, seed=3).bounds()
+    low, high = ppi_design_mean(
+        np.ones(50), q[200:250], q, interval_method="betting", seed=3
+    ).bounds()
     own = betting_interval(np.ones(50), (0, 1), seed=3)
     assert low == pytest.approx(float(own.low), abs=1e-9)  # brentq's tolerance
     assert high == 1.0  # exact: the upper end is the bound itself
     assert 0.85 < low < 0.95
+
+
+def test_all_valid_labels_keep_the_floor_of_a_missed_share():
+    # every label agrees and the labelled predictions hold one value: the narrowest floored
+    # interval leans on the labels alone, and its lower end is the shift of the share of items
+    # 50 uniform labels miss with chance 2.5 % (Clopper-Pearson's bound for 50 of 50)
+    q = np.full(1000, 0.9)
+    q[:100] = 0.6
+    low, high = ppi_design_mean(np.ones(50), q[200:250], q).bounds()
+    assert low == pytest.approx(1 - unseen_share(0.05, 50 / 1000, 1000), rel=1e-9)
+    assert high == 1.0  # exact: clipped to 1
 
 
 def test_judges_worth_is_zero_by_structure_where_lam_is_zero():
@@ -223,7 +237,7 @@ def test_default_gives_the_transfer_no_weight(bundled):
             and combined.n_transfer  # exact: set by construction (lam 0, clipped bounds, no transfer); same seed
             == 0.0
         )
-        assert combined.guarantee == "labels and votes: valid at any n for any transfer bias"
+        assert combined.guarantee == "labels and votes: valid for any transfer bias"
         # exact: no weight: the labels-and-votes estimate itself
         assert combined.bounds() == base.bounds()
     judgments, human = bundled

@@ -183,7 +183,7 @@ def test_fit_table_transfer_bias_option(bundled):
     assert fixed.partial.estimates["gpt-4o"].guarantee.endswith("<= 2.0 points")
     assert fixed.partial.estimates["gpt-4o"].n_transfer > 0
     # the summary the user reads says which guarantee each interval carries
-    assert "labels and votes: valid at any n for any transfer bias" in str(default.summary())
+    assert "labels and votes: valid for any transfer bias" in str(default.summary())
     assert "bias-aware: valid if |transfer bias| <= 2.0 points" in str(fixed.summary())
     # no other generator's figure moves with the option
     others = [g for g in default.precision.index if g != "gpt-4o"]

@@ -158,7 +158,7 @@ def test_the_registry_names_the_score_model_and_its_result():
     entry = SCORE_ESTIMATORS["scores"]
     assert entry.load() is ScoreModel and entry.load_result() is ScoreResult
     assert entry.settings == ("interval", "judges", "transport_bias", "seed")
-    assert ScoreModel().interval == BOUNDED_INTERVAL_METHODS[0] == "betting"
+    assert ScoreModel().interval == BOUNDED_INTERVAL_METHODS[0] == "floored"
     params = ScoreModel(judges=False, transport_bias=0.3).get_params()
     assert ScoreModel().set_params(**params).get_params() == params
 
