@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import pandas as pd
 
-from regression.results import Summary, flat_table
+from regression.results import TABLE_WRAPPER, Summary, flat_table
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CARD_ENDINGS",
+    "VIEWPORT",
     "Report",
     "add_comparison",
     "add_estimate",
@@ -74,18 +75,29 @@ class _Figure:
         data = base64.b64encode(self.png).decode("ascii")
         caption = html.escape(self.caption)
         return (
-            f'<figure><img alt="{caption}" src="data:image/png;base64,{data}">'
+            f'<figure><img alt="{caption}" style="{_IMAGE_STYLE}" '
+            f'src="data:image/png;base64,{data}">'
             f"<figcaption>{caption}</figcaption></figure>"
         )
 
 
+#: A figure is drawn wider than a phone's column: it scales down rather than overflow (inline,
+#: so a page that embeds the figure without the card's CSS scales it too).
+_IMAGE_STYLE = "max-width:100%;height:auto"
+
+#: The page's width in the reader's units: a phone lays it out at its own width, not at 980 px.
+VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
+
 _STYLE = (
-    "body{font-family:sans-serif;max-width:60em;margin:2em auto}"
+    "body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
+    # a long name (a generator's, a warning's) breaks rather than push the page sideways
+    "p,li,h1,h2,h3,h4,figcaption{overflow-wrap:anywhere}"
+    # a table wider than the screen scrolls inside its wrapper; the page never does
+    f".{TABLE_WRAPPER}{{overflow-x:auto;max-width:100%}}"
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em}"
-    "td.num{text-align:right;font-variant-numeric:tabular-nums}"
+    "td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
     ".warning{background:#fff3cd;border-left:4px solid #e0a800;padding:.5em}"
-    # a figure is drawn wider than the page column; it scales down rather than overflow
-    "figure{margin:1em 0}img{max-width:100%;height:auto}"
+    f"figure{{margin:1em 0}}img{{{_IMAGE_STYLE}}}"
 )
 
 
@@ -116,6 +128,8 @@ class Report:
 
     title: str
     parts: list[_Part] = field(default_factory=list)
+    #: The numbers that matter, by top-level section title (:meth:`highlight`).
+    highlights: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, summary: Summary, level: int = 2) -> None:
         """A section: ``summary`` with its title at heading ``level`` (2 under the card's title)."""
@@ -129,6 +143,17 @@ class Report:
     def outline(self) -> list[str]:
         """The section titles at heading level 2, in order."""
         return [p.summary.title for p in self.parts if isinstance(p, _Section) and p.level == 2]
+
+    def highlight(self, line: str) -> None:
+        """A number that matters (with its interval) in the latest level-2 section.
+
+        What a terminal shows of the card beside its :meth:`outline`
+        (``jurycal demo``); the card itself carries the same number in its text.
+        """
+        outline = self.outline()
+        if not outline:
+            raise ValueError("a highlight belongs to a section: add one first.")
+        self.highlights.setdefault(outline[-1], []).append(line)
 
     def figure_names(self, stem: str) -> list[str]:
         """The file names of the figures for a card named ``stem``: ``stem-1.png``, ``stem-2.png``, ..."""
@@ -147,7 +172,7 @@ class Report:
         return "\n".join(
             [
                 "<!DOCTYPE html>",
-                f'<html><head><meta charset="utf-8"><title>{title}</title>',
+                f'<html lang="en"><head><meta charset="utf-8">{VIEWPORT}<title>{title}</title>',
                 f"<style>{_STYLE}</style></head><body>",
                 f"<h1>{title}</h1>",
                 *(part.html() for part in self.parts),

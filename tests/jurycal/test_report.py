@@ -5,6 +5,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import re  # noqa: E402
+from html.parser import HTMLParser  # noqa: E402
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
@@ -12,7 +13,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from jurycal.report import Report  # noqa: E402
-from regression.results import Summary  # noqa: E402
+from regression.results import TABLE_WRAPPER, Summary  # noqa: E402
 
 
 def _card():
@@ -90,3 +91,64 @@ def test_two_cards_in_one_folder_keep_their_own_figures(tmp_path):
     ]
     first, second = written["leaderboard"][1], written["fit"][1]
     assert first.exists() and second.exists() and first.read_bytes() != second.read_bytes()
+
+
+class _Layout(HTMLParser):
+    """Each table's and image's chain of enclosing elements, and the meta tags."""
+
+    def __init__(self):
+        super().__init__()
+        self.open: list[tuple[str, dict]] = []
+        self.tables: list[list[tuple[str, dict]]] = []
+        self.images: list[dict] = []
+        self.metas: list[dict] = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "table":
+            self.tables.append(list(self.open))
+        elif tag == "img":
+            self.images.append(attributes)
+        elif tag == "meta":
+            self.metas.append(attributes)
+        if tag not in ("img", "meta"):  # void elements never close
+            self.open.append((tag, attributes))
+
+    def handle_endtag(self, tag):
+        while self.open and self.open.pop()[0] != tag:
+            pass
+
+
+def _layout(page: str) -> _Layout:
+    parser = _Layout()
+    parser.feed(page)
+    return parser
+
+
+def _wide_card():
+    report = _card()
+    wide = pd.DataFrame({f"column_{i}": [0.5 + i, 1.5] for i in range(30)})
+    report.add(Summary("Wide", {"thirty columns": wide}))
+    return report
+
+
+def test_the_page_fits_a_phone():
+    layout = _layout(_wide_card().to_html())
+    assert {"name": "viewport", "content": "width=device-width, initial-scale=1"} in layout.metas
+    # every table sits in a wrapper that scrolls it sideways, so the page itself never does
+    assert len(layout.tables) == 2
+    for enclosing in layout.tables:
+        tag, attributes = enclosing[-1]
+        assert tag == "div" and TABLE_WRAPPER in attributes["class"].split()
+        assert "overflow-x:auto" in attributes["style"]
+    assert f".{TABLE_WRAPPER}{{overflow-x:auto" in _wide_card().to_html()
+    # every figure scales down to the column, keeping its proportions
+    assert layout.images
+    for image in layout.images:
+        assert "max-width:100%" in image["style"] and "height:auto" in image["style"]
+
+
+def test_a_summary_shown_in_a_notebook_scrolls_its_tables_too():
+    summary = Summary("x", {"t": pd.DataFrame({"a": [1.0]})})
+    layout = _layout(summary._repr_html_())
+    assert [enclosing[-1][0] for enclosing in layout.tables] == ["div"]
