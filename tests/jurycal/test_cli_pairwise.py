@@ -65,7 +65,8 @@ def test_rank_prints_the_board_the_judges_and_what_the_intervals_cover(arena, ru
     assert code == 0, err
     board = out.split("leaderboard:\n")[1].split("\n\n")[0].splitlines()
     assert board[0].split() == [
-        "generator", "estimate", "low", "high", "low_rank", "high_rank", "n_labels", "judges_worth"
+        "generator", "rank", "estimate", "low", "high", "low_rank", "high_rank", "n_labels",
+        "judges_worth",
     ]  # fmt: skip
     assert len(board) == 1 + 2  # --top 2
     assert "judges:\nvalidator" in out and "human voters" in out
