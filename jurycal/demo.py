@@ -89,7 +89,7 @@ CAL_FRACTION = 1 / 3  # Fiedler App. E.3: one third calibration, two thirds test
 PAIRWISE_VOTES = 1_000
 #: How many of the 12 true win rates the 95 % intervals held over 60 seeded draws of the
 #: 1,000 votes (seeds 2000-2059; the study and its command: docs/reports.md).
-COVERAGE_OVER_DRAWS = "9 to 12 (mean 11.2)"
+COVERAGE_OVER_DRAWS = "9 to 12, mean 11.2"
 
 
 def arena_labels(frame: pd.DataFrame | None = None) -> pd.DataFrame:

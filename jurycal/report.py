@@ -35,10 +35,12 @@ __all__ = [
     "Report",
     "add_comparison",
     "add_estimate",
+    "add_fit",
     "add_leaderboard",
     "add_pairwise_leaderboard",
     "add_single_judge",
     "card_files",
+    "fit_figure",
     "pairwise_plot",
     "section",
 ]
@@ -277,6 +279,12 @@ def add_single_judge(
     }
     summary = Summary(f"Single-judge estimate: {name}", tables, tuple(notes), result.warnings)
     report.add(summary, level)
+    from regression.single_judge.plots import plot_single_judge
+
+    report.figure(
+        plot_single_judge(result),
+        f"{name}: naive, Rogan-Gladen and PPI++ estimates of theta with {percent} intervals.",
+    )
 
 
 def add_comparison(report: Report, comparison: ModelComparison, *, level: int = 2) -> None:
@@ -314,18 +322,84 @@ def add_comparison(report: Report, comparison: ModelComparison, *, level: int = 
     }
     summary = Summary(f"Comparison: {a} vs {b}", tables, tuple(notes), comparison.warnings)
     report.add(summary, level)
+    from regression.single_judge.plots import plot_comparison
+
+    report.figure(
+        plot_comparison(comparison),
+        f"Delta theta = theta[{a}] - theta[{b}] by each estimator, with its "
+        f"{1 - comparison.alpha:.0%} bootstrap interval (grey line: no difference).",
+    )
 
 
-def add_estimate(report: Report, summary: Summary, *, level: int = 2) -> None:
-    """The card of any estimate: its :class:`~regression.results.Summary`, as one section.
+def add_estimate(
+    report: Report,
+    summary: Summary,
+    *,
+    level: int = 2,
+    figure: Figure | None = None,
+    caption: str = "",
+) -> None:
+    """The card of any estimate: its :class:`~regression.results.Summary`, as one section,
+    and its ``figure`` (with ``caption``) below it.
 
     ``summary`` is the result's ``summary(...)`` (computed once by the caller,
     so the intervals are not computed again). Its tables come with their index
-    as a column (a generator's name stays beside its numbers); an empty table
-    is left out.
+    as a column (a generator's name stays beside its numbers), never pandas'
+    row numbers; an empty table is left out.
     """
     tables = {name: flat_table(t) for name, t in summary.tables.items() if not t.empty}
     report.add(Summary(summary.title, tables, summary.notes, summary.warnings), level)
+    if figure is not None:
+        report.figure(figure, caption)
+
+
+def add_fit(
+    report: Report,
+    summary: Summary,
+    result: Any,
+    human: pd.DataFrame | None = None,
+    *,
+    alpha: float = 0.05,
+    level: int = 2,
+    figure: Figure | None = None,
+) -> None:
+    """The card of a many-judge fit (``jurycal fit --report``): its summary and its figure.
+
+    ``figure``: the caller's (:func:`fit_figure`, built once for the card and
+    ``--plot``); else built here.
+    """
+    if figure is None:
+        figure = fit_figure(summary, result, human, alpha=alpha)
+    if summary.tables["precision"]["low"].notna().any():
+        caption = (
+            f"Precision per generator with its {1 - alpha:.0%} interval, coloured by role; "
+            "crosses: the human-labelled precision."
+        )
+    else:
+        caption = (
+            "Left: precision per generator (crosses: the human-labelled precision); right: "
+            "the validators' fitted TPR against TNR."
+        )
+    add_estimate(report, summary, level=level, figure=figure, caption=caption)
+
+
+def fit_figure(
+    summary: Summary, result: Any, human: pd.DataFrame | None = None, *, alpha: float = 0.05
+) -> Figure:
+    """A fit's figure: the intervals it computed (a forest plot), or its estimates without them.
+
+    :func:`~regression.latent.plots.plot_precision_intervals` of the summary's
+    ``precision`` table where it has intervals, else
+    :func:`~regression.latent.plots.plot_latent_fit`.
+    """
+    from regression.latent.plots import plot_latent_fit, plot_precision_intervals
+
+    table = summary.tables["precision"]
+    if table["low"].notna().any():
+        return plot_precision_intervals(
+            table, title=f"Precision per generator, {1 - alpha:.0%} intervals ({result.method})"
+        )
+    return plot_latent_fit(result, human)
 
 
 def add_leaderboard(
@@ -352,33 +426,35 @@ def add_leaderboard(
     """
     if summary is None:
         summary = board.summary(board.alpha, top=top, generators=generators)
-    add_estimate(report, summary, level=level)
-    _board_figure(report, board, generators, figure)
-
-
-def _board_figure(
-    report: Report, board: Leaderboard, generators: Sequence[Any] = (), figure: Any = None
-) -> None:
-    """The board's figure (``figure``, else :func:`~regression.ranking.plot.plot_board`) with its caption."""
-    from regression.ranking.plot import MATRIX_MAX, NAMED_MAX, plot_board
-
-    if len(board.table) <= MATRIX_MAX:
-        caption = (
-            f"Estimates with {1 - board.alpha:.0%} intervals, best on top, rank sets in "
-            f"brackets; right: the pairs decided ({board.procedure}; row above column in "
-            "blue, below in orange)."
-        )
-    else:
-        caption = (
-            f"Left: the top {NAMED_MAX} of {len(board.table)} generators"
-            + (" and those named (orange)" if len(generators) else "")
-            + f", estimates with {1 - board.alpha:.0%} intervals, rank sets in brackets; "
-            "right: every generator's rank set (bar) and rank of its estimate (dot), in order "
-            "of estimate."
-        )
     if figure is None:
-        figure = plot_board(board, generators=generators)
-    report.figure(figure, caption)
+        from regression.ranking.plot import plot_board
+
+        figure = plot_board(board, generators=generators, top=top)
+    add_estimate(
+        report, summary, level=level, figure=figure, caption=_board_caption(board, top, generators)
+    )
+
+
+def _board_caption(board: Leaderboard, top: int | None, generators: Sequence[Any] = ()) -> str:
+    """What the board's figure (:func:`~regression.ranking.plot.plot_board` with ``top``) shows."""
+    from regression.ranking.plot import MATRIX_MAX, plotted_rows
+
+    g = len(board.table)
+    drawn = len(plotted_rows(board, top, generators))
+    level = f"{1 - board.alpha:.0%}"
+    if g <= MATRIX_MAX:
+        which = "Estimates" if drawn == g else f"The top {drawn} of {g} generators' estimates"
+        return (
+            f"{which} with {level} intervals, best on top, rank sets in brackets; right: the "
+            f"pairs decided between them ({board.procedure}; row above column in blue, below "
+            "in orange)."
+        )
+    return (
+        f"Left: {drawn} of {g} generators, the top"
+        + (" and those named (orange)" if len(generators) else "")
+        + f", estimates with {level} intervals, rank sets in brackets; right: every "
+        "generator's rank set (bar) and rank of its estimate (dot), in order of estimate."
+    )
 
 
 def add_pairwise_leaderboard(
@@ -404,28 +480,34 @@ def add_pairwise_leaderboard(
     alpha = board.alpha if board is not None else alpha
     if summary is None:
         summary = pairwise_summary(result, board, alpha, top=top, estimand=estimand)
-    add_estimate(report, summary, level=level)
-    if board is not None:
-        figure = figure if figure is not None else pairwise_plot(board, estimand)
-        _board_figure(report, board, figure=figure)
+    if board is None:  # the judges' own win rates: no interval, no rank set to draw
+        add_estimate(report, summary, level=level)
+        return
+    figure = figure if figure is not None else pairwise_plot(board, estimand, top=top)
+    add_estimate(report, summary, level=level, figure=figure, caption=_board_caption(board, top))
 
 
-def pairwise_plot(board: Leaderboard, estimand: str = "win_rate") -> Figure:
-    """The figure of a pairwise leaderboard (:func:`~regression.ranking.plot.plot_board`), its axis the estimand."""
+def pairwise_plot(
+    board: Leaderboard, estimand: str = "win_rate", *, top: int | None = None
+) -> Figure:
+    """The figure of a pairwise leaderboard (:func:`~regression.ranking.plot.plot_board`), its
+    axis the estimand, its rows the top ``top`` as the summary shows them."""
     from regression.pairwise.board import quantity_name
-    from regression.ranking.plot import plot_board
+    from regression.ranking.plot import plot_board, plotted_rows
 
     quantity = quantity_name(estimand)
     figure = plot_board(
         board,
         f"Leaderboard from pairwise verdicts: {quantity}s ({board.method})",
         quantity=quantity,
+        top=top,
     )
     # an arena has few generators with long names: the matrix's names need the room
-    longest = max(len(str(g)) for g in board.table.index)
+    rows = plotted_rows(board, top)
+    longest = max(len(str(g)) for g in rows.index)
     width, height = figure.get_size_inches()
     figure.set_size_inches(
-        width + 0.06 * longest, max(height, 1.6 + 0.38 * len(board.table) + 0.09 * longest)
+        width + 0.06 * longest, max(height, 1.6 + 0.38 * len(rows) + 0.09 * longest)
     )
     figure.tight_layout()
     return figure

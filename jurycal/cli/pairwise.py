@@ -306,7 +306,7 @@ def run_pairwise_rank(args: argparse.Namespace) -> int:
     # the figure is drawn once, for the card and for --plot
     figure = None
     if board is not None and (args.report is not None or plot_path(args) is not None):
-        figure = pairwise_plot(board, estimand)
+        figure = pairwise_plot(board, estimand, top=args.top)
     written: list[Path] = []
     if args.report is not None:
         written += write_pairwise_card(

@@ -68,7 +68,8 @@ def test_demo_ranks_the_generators(demo):
     section = text.split("4. Leaderboard")[1].split("5. One judge")[0]
     assert "Could be the best: " in section
     # gpt-4-turbo (0.865, labelled) is decided below claude_3_opus (0.954, labelled)
-    assert "| gpt-4-turbo | claude_3_opus |" in section and "b higher" in section
+    assert "| higher | lower | difference | se |" in " ".join(section.split())
+    assert "| claude_3_opus | gpt-4-turbo |" in section and "var_ratio" not in section
 
 
 @pytest.mark.slow
@@ -95,12 +96,17 @@ def test_demo_ranks_the_chatbot_arena_from_three_judges_and_a_sample_of_votes(de
     )
     assert "95 % intervals miss 0.6 of 12 on average" in section
     assert (
-        "| generator | estimate | low | high | low_rank | high_rank | n_labels | judges_worth |"
+        "| generator | rank | estimate | low | high | low_rank | high_rank | n_labels | judges_worth |"
         in (" ".join(section.split("#### leaderboard")[1].split("\n")[2].split()))
     )
     judges = " ".join(section.split("#### judges")[1].split())
     assert "| human voters |" in judges and "| gpt-3.5-turbo |" in judges
-    assert "](report-4.png)" in section
+    # the bundled gpt-3.5-turbo picks the answer shown first in 86.9 % of its decisive verdicts
+    assert (
+        "| gpt-3.5-turbo | 14,947 | 0.0023 | 0.8693 | 0.4260 | first shown (p < 0.001) |" in judges
+    )
+    assert "judge gpt-3.5-turbo picks the answer shown first in 86.9% of its" in section
+    assert "](report-5.png)" in section
     assert "6. Pairwise leaderboard: Chatbot Arena, three judges" in printed
 
 
@@ -111,7 +117,7 @@ def test_demo_prints_an_outline_and_where_the_card_is(demo):
     assert len(printed.splitlines()) < 30 and "## " not in printed
     assert "1. Repair of validator outputs" in printed
     figures = sorted(p.name for p in out.glob("*.png"))
-    assert figures == [f"report-{n}.png" for n in range(1, 5)]
+    assert figures == [f"report-{n}.png" for n in range(1, 6)]
     assert "![" in text and "](report-1.png)" in text
     written = [line.removeprefix("jurycal: written: ") for line in messages.splitlines()]
     assert written == [str(out / n) for n in ("report.md", *figures, "report.html")]
