@@ -144,7 +144,10 @@ def pairwise_summary(
             "(HUMAN) give both.",
             votes,
         )
-        tables = {f"{quantity}s": rows[["estimate", "n_battles"]].head(top), "judges": judges}
+        tables = {
+            f"{quantity}s": rows[["rank", "estimate", "n_battles"]].head(top),
+            "judges": judges,
+        }
         title = f"{quantity.capitalize()}s from the judges' verdicts alone (uncorrected)"
         return Summary(title, tables, notes, (*result.warnings, *biased))
     shown = board.summary(board.alpha, top=top)
