@@ -246,7 +246,7 @@ def test_the_plot_names_its_axis_the_win_rate(arena, tmp_path, monkeypatch, run_
 
     drawn, draw = [], jurycal.report.pairwise_plot
     monkeypatch.setattr(
-        jurycal.report, "pairwise_plot", lambda *a: drawn.append(draw(*a)) or drawn[-1]
+        jurycal.report, "pairwise_plot", lambda *a, **k: drawn.append(draw(*a, **k)) or drawn[-1]
     )
     plot = tmp_path / "board.png"
     code, _, err = run_cli(["rank", *_files(arena), "--plot", str(plot)])
