@@ -12,14 +12,16 @@ shown size, each table's size, cells and the element it scrolls in, the headings
 their levels, the warning blocks, and the page's scroll width.
 
 Run: ``python benchmarks/check_report_in_browser.py /path/to/site-packages/kaleido
-[CARD.html ...]`` (the demo's card, then each card given, e.g. those of ``jurycal fit
---report``, ``rank --report`` and ``report``). It exits 1, naming the fault and the width, if at any width an image does not
-decode, a figure is wider than the page column, the page scrolls sideways, a table
-wider than the column does not sit in a wrapper that scrolls it (``overflow-x:
-auto``) within the column; or, once, if a heading skips a level, the numbered
-sections skip a number, a cell reads "nan", a table repeats one long note in every
-row, a section stacks its warnings (more than one block, or one warning twice), or
-a warning asks for what the user cannot give ("pass counts").
+[CARD.html ...]`` (the demo's card, then each card given, e.g. those of ``jurycal
+fit --report``, ``rank --report`` and ``report``). It exits 1, naming the fault and
+the width, if at any width an image does not decode, a figure is wider than the
+page column, the page scrolls sideways, or a table wider than the column does not
+sit in a wrapper that scrolls it (``overflow-x: auto``) within the column; or, once,
+if a heading skips a level, the numbered sections skip a number, a cell reads
+"nan", a table repeats one long note in every row or has a leftover pandas index
+column (a header "", "index", "level_0"), a section stacks its warnings (more than
+one block, or one warning twice), or a warning asks for what the user cannot give
+("pass counts").
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ import tempfile
 import warnings
 from pathlib import Path
 
+#: Headers pandas gives an index nobody named (reset_index, to_csv and read_csv): never a card's.
+LEFTOVER_INDEX = ("", "index", "level_0", "Unnamed: 0")
 #: The viewport widths (CSS px) the card is laid out at: a phone, a tablet or narrow window, a laptop.
 WIDTHS = (375, 800, 1280)
 
@@ -61,6 +65,7 @@ window.kaleido_scopes.plotly = function (info) {
             wrapper: {overflow: getComputedStyle(t.parentElement).overflowX,
                       width: box(t.parentElement).width,
                       right: box(t.parentElement).right},
+            head: Array.from(t.rows[0].cells).map((c) => c.textContent),
             cells: Array.from(t.rows).slice(1).map((r) => Array.from(r.cells).map((c) => c.textContent))})),
           headings: Array.from(doc.querySelectorAll('h1,h2,h3,h4,h5,h6')).map((h) =>
             ({level: Number(h.tagName[1]), text: h.textContent})),
@@ -172,6 +177,9 @@ def faults(layout: dict) -> list[str]:
     if numbers != list(range(1, len(numbers) + 1)):
         found.append(f"the numbered sections read {numbers}")
     for t, table in enumerate(layout["tables"], start=1):
+        leftover = [h for h in table["head"] if h.strip() in LEFTOVER_INDEX]
+        if leftover:
+            found.append(f"table {t} has a leftover pandas index column {leftover[0]!r}")
         cells = table["cells"]
         if any(c.strip().lower() == "nan" or c.startswith("nan ") for row in cells for c in row):
             found.append(f"table {t} has a 'nan' cell")

@@ -157,3 +157,14 @@ def test_arena_section_is_reproducible_from_its_seed():
 
     assert card(1) == card(1)
     assert card(1) != card(2)
+
+
+@pytest.mark.slow
+def test_no_table_of_the_card_has_a_leftover_index_column(demo):
+    _, out, _, _ = demo
+    page = (out / "report.html").read_text()
+    headers = re.findall(r"<thead><tr>(.*?)</tr></thead>", page)
+    assert len(headers) >= 10
+    for header in headers:
+        names = re.findall(r"<th>(.*?)</th>", header)
+        assert not {"", "index", "level_0"} & set(names), names

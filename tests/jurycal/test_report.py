@@ -291,3 +291,5 @@ def test_every_card_with_estimates_has_its_figure(tmp_path):
     assert main(["--quiet", "fit", *files, *calibration, "--report", str(tmp_path / "fit")]) == 0
     assert (tmp_path / "fit-1.png").read_bytes().startswith(b"\x89PNG")
     assert "](fit-1.png)" in (tmp_path / "fit.md").read_text()
+    for header in re.findall(r"<thead><tr>(.*?)</tr></thead>", (tmp_path / "fit.html").read_text()):
+        assert not {"", "index", "level_0"} & set(re.findall(r"<th>(.*?)</th>", header))
