@@ -138,8 +138,16 @@ class Report:
         self.parts.append(_Section(summary, level))
 
     def figure(self, figure: Figure, caption: str) -> None:
+        """``figure`` as PNG below the sections so far, with ``caption``.
+
+        The card keeps the PNG, and pyplot lets go of the figure (a caller may still save it,
+        as ``--plot`` does): a card of many figures holds none of them open.
+        """
+        import matplotlib.pyplot as plt
+
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+        plt.close(figure)
         self.parts.append(_Figure(buffer.getvalue(), caption))
 
     def outline(self) -> list[str]:

@@ -29,7 +29,7 @@ def legend_outside(axes: Any, **options: Any) -> Any:
     >>> figure, axes = plt.subplots()
     >>> _ = axes.plot([0, 1], [0, 1], label="line")
     >>> legend = legend_outside(axes)
-    >>> legend.get_bbox_to_anchor().x0 > axes.get_window_extent().x1
+    >>> bool(legend.get_bbox_to_anchor().x0 > axes.get_window_extent().x1)
     True
     >>> plt.close(figure)
     """
