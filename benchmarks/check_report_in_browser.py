@@ -1,21 +1,27 @@
 """Render the demo's report card in a real (headless) Chromium and check its layout and reading.
 
 Not part of the test suite: it needs a browser, and this machine's only one is the
-headless Chromium that ``kaleido==0.2.1`` ships inside its wheel
-(``pip install kaleido==0.2.1`` into any environment, then pass its package
-directory). Kaleido runs a page in that Chromium and answers one JSON request per
-line on stdin through a "scope" written in JavaScript; a copy of its executable
-directory gets a scope that loads the card into an iframe, waits for every image
-to decode, and reports what the browser laid out: each image's decoded and shown
-size, each table's size and cells, the headings with their levels, the warning
-blocks, and the page's scroll width.
+headless Chromium that ``kaleido==0.2.1`` ships inside its wheel (the ``bench``
+extra: ``pip install -e '.[bench]'``, or ``pip install kaleido==0.2.1`` into any
+environment, then pass its package directory). Kaleido runs a page in that Chromium
+and answers one JSON request per line on stdin through a "scope" written in
+JavaScript; a copy of its executable directory gets a scope that loads the card into
+an iframe as wide as a phone, a tablet or a laptop (:data:`WIDTHS`), waits for every
+image to decode, and reports what the browser laid out: each image's decoded and
+shown size, each table's size, cells and the element it scrolls in, the headings with
+their levels, the warning blocks, and the page's scroll width.
 
-Run: ``python benchmarks/check_report_in_browser.py /path/to/site-packages/kaleido``.
-It exits 1, naming the fault, if an image does not decode, a figure is wider than
-the page column, the page scrolls sideways at 1200 px, a heading skips a level,
-the numbered sections skip a number, a cell reads "nan", a table repeats one long
-note in every row, a section stacks its warnings (more than one block, or one
-warning twice), or a warning asks for what the user cannot give ("pass counts").
+Run: ``python benchmarks/check_report_in_browser.py /path/to/site-packages/kaleido
+[CARD.html ...]`` (the demo's card, then each card given, e.g. those of ``jurycal
+fit --report``, ``rank --report`` and ``report``). It exits 1, naming the fault and
+the width, if at any width an image does not decode, a figure is wider than the
+page column, the page scrolls sideways, or a table wider than the column does not
+sit in a wrapper that scrolls it (``overflow-x: auto``) within the column; or, once,
+if a heading skips a level, the numbered sections skip a number, a cell reads
+"nan", a table repeats one long note in every row or has a leftover pandas index
+column (a header "", "index", "level_0"), a section stacks its warnings (more than
+one block, or one warning twice), or a warning asks for what the user cannot give
+("pass counts").
 """
 
 from __future__ import annotations
@@ -29,7 +35,10 @@ import tempfile
 import warnings
 from pathlib import Path
 
-VIEWPORT = 1200
+#: Headers pandas gives an index nobody named (reset_index, to_csv and read_csv): never a card's.
+LEFTOVER_INDEX = ("", "index", "level_0", "Unnamed: 0")
+#: The viewport widths (CSS px) the card is laid out at: a phone, a tablet or narrow window, a laptop.
+WIDTHS = (375, 800, 1280)
 
 MEASURE = """
 window.kaleido_scopes.plotly = function (info) {
@@ -53,6 +62,10 @@ window.kaleido_scopes.plotly = function (info) {
                                        shown: [box(im).width, box(im).height]})),
           tables: Array.from(doc.querySelectorAll('table')).map((t) => ({rows: t.rows.length,
             width: box(t).width,
+            wrapper: {overflow: getComputedStyle(t.parentElement).overflowX,
+                      width: box(t.parentElement).width,
+                      right: box(t.parentElement).right},
+            head: Array.from(t.rows[0].cells).map((c) => c.textContent),
             cells: Array.from(t.rows).slice(1).map((r) => Array.from(r.cells).map((c) => c.textContent))})),
           headings: Array.from(doc.querySelectorAll('h1,h2,h3,h4,h5,h6')).map((h) =>
             ({level: Number(h.tagName[1]), text: h.textContent})),
@@ -79,47 +92,76 @@ def card_html() -> str:
         return written[-1].read_text(encoding="utf-8")
 
 
-def measure(kaleido: Path, page: str) -> dict:
-    """What kaleido's Chromium laid out for ``page`` (module docstring)."""
+def measure(kaleido: Path, page: str, widths: tuple[int, ...] = WIDTHS) -> dict[int, dict]:
+    """What kaleido's Chromium laid out for ``page`` at each of ``widths`` (module docstring).
+
+    One browser per width: kaleido's page cannot serialise a second answer after the first.
+    """
     with tempfile.TemporaryDirectory() as folder:
         copy = Path(folder) / "executable"
         shutil.copytree(kaleido / "executable", copy)
         with open(copy / "js" / "kaleido_scopes.js", "a", encoding="utf-8") as scopes:
             scopes.write(MEASURE)
-        flags = ["--no-sandbox", "--disable-gpu", "--single-process", "--disable-dev-shm-usage"]
-        browser = subprocess.Popen(
-            ["./kaleido", "plotly", *flags],
-            cwd=copy,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            assert browser.stdin is not None and browser.stdout is not None
-            started = json.loads(browser.stdout.readline())
-            if started["code"] != 0:
-                raise RuntimeError(f"the browser did not start: {started['message']}")
-            request = {"data": page, "format": "json", "width": VIEWPORT, "height": 900}
-            browser.stdin.write((json.dumps(request) + "\n").encode())
-            browser.stdin.flush()
-            answer = json.loads(browser.stdout.readline())
-        finally:
-            browser.kill()
+        return {width: _laid_out(copy, page, width) for width in widths}
+
+
+def _laid_out(executable: Path, page: str, width: int) -> dict:
+    """One request to a fresh browser in ``executable``: ``page`` laid out ``width`` px wide."""
+    flags = ["--no-sandbox", "--disable-gpu", "--single-process", "--disable-dev-shm-usage"]
+    browser = subprocess.Popen(
+        ["./kaleido", "plotly", *flags],
+        cwd=executable,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert browser.stdin is not None and browser.stdout is not None
+        started = json.loads(browser.stdout.readline())
+        if started["code"] != 0:
+            raise RuntimeError(f"the browser did not start: {started['message']}")
+        request = {"data": page, "format": "json", "width": width, "height": 900}
+        browser.stdin.write((json.dumps(request) + "\n").encode())
+        browser.stdin.flush()
+        answer = json.loads(browser.stdout.readline())
+    finally:
+        browser.kill()
     if answer["code"] != 0:
-        raise RuntimeError(f"the browser could not render the card: {answer['message']}")
+        raise RuntimeError(
+            f"the browser could not render the card at {width} px: {answer['message']}"
+        )
     return json.loads(answer["result"])
 
 
-def faults(layout: dict) -> list[str]:
-    """What is wrong with a laid-out card; empty if nothing."""
+def width_faults(layout: dict, width: int) -> list[str]:
+    """What is wrong with the card laid out ``width`` px wide; empty if nothing."""
     found = []
+    column = layout["column"]
     for i, image in enumerate(layout["images"]):
         if min(image["natural"]) == 0:
             found.append(f"figure {i + 1} did not decode")
-        if image["shown"][0] > layout["column"] + 0.5:
+        if image["shown"][0] > column + 0.5:
             found.append(f"figure {i + 1} is {image['shown'][0]:.0f} px, wider than the column")
-    if layout["scroll_width"] > VIEWPORT:
-        found.append(f"the page scrolls sideways ({layout['scroll_width']} px > {VIEWPORT})")
+    if layout["scroll_width"] > width:
+        found.append(f"the page scrolls sideways ({layout['scroll_width']} px > {width})")
+    for t, table in enumerate(layout["tables"], start=1):
+        wrapper = table["wrapper"]
+        if wrapper["width"] > column + 0.5:
+            found.append(f"table {t}'s wrapper is {wrapper['width']:.0f} px, wider than the column")
+        if table["width"] > wrapper["width"] + 0.5 and wrapper["overflow"] not in (
+            "auto",
+            "scroll",
+        ):
+            found.append(
+                f"table {t} is {table['width']:.0f} px in a {wrapper['width']:.0f} px wrapper "
+                f"that does not scroll (overflow-x {wrapper['overflow']})"
+            )
+    return [f"at {width} px: {fault}" for fault in found]
+
+
+def faults(layout: dict) -> list[str]:
+    """What is wrong with a laid-out card whatever its width; empty if nothing."""
+    found = []
     if not layout["tables"]:
         found.append("no table was laid out")
     levels = [h["level"] for h in layout["headings"]]
@@ -135,6 +177,9 @@ def faults(layout: dict) -> list[str]:
     if numbers != list(range(1, len(numbers) + 1)):
         found.append(f"the numbered sections read {numbers}")
     for t, table in enumerate(layout["tables"], start=1):
+        leftover = [h for h in table["head"] if h.strip() in LEFTOVER_INDEX]
+        if leftover:
+            found.append(f"table {t} has a leftover pandas index column {leftover[0]!r}")
         cells = table["cells"]
         if any(c.strip().lower() == "nan" or c.startswith("nan ") for row in cells for c in row):
             found.append(f"table {t} has a 'nan' cell")
@@ -150,19 +195,39 @@ def faults(layout: dict) -> list[str]:
     return found
 
 
+def check(kaleido: Path, name: str, page: str) -> list[str]:
+    """Lay out one card at every width of :data:`WIDTHS`; print what the browser drew and its faults."""
+    layouts = measure(kaleido, page)
+    problems = faults(layouts[max(layouts)])
+    for width, layout in layouts.items():
+        wide = [t for t in layout["tables"] if t["width"] > t["wrapper"]["width"] + 0.5]
+        print(
+            f"{name} at {width} px: column {layout['column']:.0f} px, page "
+            f"{layout['scroll_width']} px wide, {len(layout['images'])} figures, "
+            f"{len(layout['tables'])} tables ({len(wide)} scrolling within their wrapper), "
+            f"{layout['height']:,} px tall"
+        )
+        problems += width_faults(layout, width)
+    return [f"{name}: {problem}" for problem in problems]
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
+    """``KALEIDO [CARD.html ...]``: the demo's card, then each card given (``--report``'s HTML)."""
+    if not argv or argv[0].startswith("-"):
         print(__doc__)
         return 2
-    layout = measure(Path(argv[0]), card_html())
-    print(json.dumps(layout, indent=2))
-    problems = faults(layout)
+    kaleido = Path(argv[0])
+    problems = check(kaleido, "the demo's card", card_html())
+    for path in map(Path, argv[1:]):
+        problems += check(kaleido, path.name, path.read_text(encoding="utf-8"))
     for problem in problems:
         print(f"fault: {problem}")
     if not problems:
         print(
-            "the card lays out in Chromium: every figure decodes and fits the column, headings "
-            "nest, sections are numbered 1, 2, ..., no cell reads nan, no note or warning repeats."
+            f"every card lays out in Chromium at {', '.join(map(str, WIDTHS))} px: no sideways "
+            "page scroll, every wide table scrolls within its wrapper, every figure decodes and "
+            "fits the column, headings nest, sections are numbered 1, 2, ..., no cell reads nan, "
+            "no note or warning repeats."
         )
     return 1 if problems else 0
 

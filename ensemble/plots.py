@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from regression.checks import require_columns
+from regression.plotting import legend_outside
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -90,5 +91,5 @@ def plot_threshold_sweep(
         ax.set_xlabel("valid-vote threshold" if mirror else "threshold k (votes)")
         ax.grid(alpha=0.3)
     axes[0].set_ylabel(_LABELS[metric])
-    axes[0].legend(fontsize="small")
+    legend_outside(axes[-1], fontsize="small")  # beside the last panel, over no line
     return fig

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import pandas as pd
 
-from regression.results import Summary, flat_table
+from regression.results import TABLE_WRAPPER, Summary, flat_table
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -32,15 +32,18 @@ if TYPE_CHECKING:
 __all__ = [
     "CALIBRATION_PANELS",
     "CARD_ENDINGS",
+    "VIEWPORT",
     "Report",
     "add_comparison",
     "add_estimate",
+    "add_fit",
     "add_leaderboard",
     "add_pairwise_leaderboard",
     "add_single_judge",
     "calibration_curves",
     "calibration_plot",
     "card_files",
+    "fit_figure",
     "pairwise_plot",
     "score_plot",
     "section",
@@ -78,18 +81,29 @@ class _Figure:
         data = base64.b64encode(self.png).decode("ascii")
         caption = html.escape(self.caption)
         return (
-            f'<figure><img alt="{caption}" src="data:image/png;base64,{data}">'
+            f'<figure><img alt="{caption}" style="{_IMAGE_STYLE}" '
+            f'src="data:image/png;base64,{data}">'
             f"<figcaption>{caption}</figcaption></figure>"
         )
 
 
+#: A figure is drawn wider than a phone's column: it scales down rather than overflow (inline,
+#: so a page that embeds the figure without the card's CSS scales it too).
+_IMAGE_STYLE = "max-width:100%;height:auto"
+
+#: The page's width in the reader's units: a phone lays it out at its own width, not at 980 px.
+VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
+
 _STYLE = (
-    "body{font-family:sans-serif;max-width:60em;margin:2em auto}"
+    "body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
+    # a long name (a generator's, a warning's) breaks rather than push the page sideways
+    "p,li,h1,h2,h3,h4,figcaption{overflow-wrap:anywhere}"
+    # a table wider than the screen scrolls inside its wrapper; the page never does
+    f".{TABLE_WRAPPER}{{overflow-x:auto;max-width:100%}}"
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em}"
-    "td.num{text-align:right;font-variant-numeric:tabular-nums}"
+    "td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
     ".warning{background:#fff3cd;border-left:4px solid #e0a800;padding:.5em}"
-    # a figure is drawn wider than the page column; it scales down rather than overflow
-    "figure{margin:1em 0}img{max-width:100%;height:auto}"
+    f"figure{{margin:1em 0}}img{{{_IMAGE_STYLE}}}"
 )
 
 
@@ -120,19 +134,40 @@ class Report:
 
     title: str
     parts: list[_Part] = field(default_factory=list)
+    #: The numbers that matter, by top-level section title (:meth:`highlight`).
+    highlights: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, summary: Summary, level: int = 2) -> None:
         """A section: ``summary`` with its title at heading ``level`` (2 under the card's title)."""
         self.parts.append(_Section(summary, level))
 
     def figure(self, figure: Figure, caption: str) -> None:
+        """``figure`` as PNG below the sections so far, with ``caption``.
+
+        The card keeps the PNG, and pyplot lets go of the figure (a caller may still save it,
+        as ``--plot`` does): a card of many figures holds none of them open.
+        """
+        import matplotlib.pyplot as plt
+
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+        plt.close(figure)
         self.parts.append(_Figure(buffer.getvalue(), caption))
 
     def outline(self) -> list[str]:
         """The section titles at heading level 2, in order."""
         return [p.summary.title for p in self.parts if isinstance(p, _Section) and p.level == 2]
+
+    def highlight(self, line: str) -> None:
+        """A number that matters (with its interval) in the latest level-2 section.
+
+        What a terminal shows of the card beside its :meth:`outline`
+        (``jurycal demo``); the card itself carries the same number in its text.
+        """
+        outline = self.outline()
+        if not outline:
+            raise ValueError("a highlight belongs to a section: add one first.")
+        self.highlights.setdefault(outline[-1], []).append(line)
 
     def figure_names(self, stem: str) -> list[str]:
         """The file names of the figures for a card named ``stem``: ``stem-1.png``, ``stem-2.png``, ..."""
@@ -151,7 +186,7 @@ class Report:
         return "\n".join(
             [
                 "<!DOCTYPE html>",
-                f'<html><head><meta charset="utf-8"><title>{title}</title>',
+                f'<html lang="en"><head><meta charset="utf-8">{VIEWPORT}<title>{title}</title>',
                 f"<style>{_STYLE}</style></head><body>",
                 f"<h1>{title}</h1>",
                 *(part.html() for part in self.parts),
@@ -256,6 +291,12 @@ def add_single_judge(
     }
     summary = Summary(f"Single-judge estimate: {name}", tables, tuple(notes), result.warnings)
     report.add(summary, level)
+    from regression.single_judge.plots import plot_single_judge
+
+    report.figure(
+        plot_single_judge(result),
+        f"{name}: naive, Rogan-Gladen and PPI++ estimates of theta with {percent} intervals.",
+    )
 
 
 def add_comparison(report: Report, comparison: ModelComparison, *, level: int = 2) -> None:
@@ -293,18 +334,84 @@ def add_comparison(report: Report, comparison: ModelComparison, *, level: int = 
     }
     summary = Summary(f"Comparison: {a} vs {b}", tables, tuple(notes), comparison.warnings)
     report.add(summary, level)
+    from regression.single_judge.plots import plot_comparison
+
+    report.figure(
+        plot_comparison(comparison),
+        f"Delta theta = theta[{a}] - theta[{b}] by each estimator, with its "
+        f"{1 - comparison.alpha:.0%} bootstrap interval (grey line: no difference).",
+    )
 
 
-def add_estimate(report: Report, summary: Summary, *, level: int = 2) -> None:
-    """The card of any estimate: its :class:`~regression.results.Summary`, as one section.
+def add_estimate(
+    report: Report,
+    summary: Summary,
+    *,
+    level: int = 2,
+    figure: Figure | None = None,
+    caption: str = "",
+) -> None:
+    """The card of any estimate: its :class:`~regression.results.Summary`, as one section,
+    and its ``figure`` (with ``caption``) below it.
 
     ``summary`` is the result's ``summary(...)`` (computed once by the caller,
     so the intervals are not computed again). Its tables come with their index
-    as a column (a generator's name stays beside its numbers); an empty table
-    is left out.
+    as a column (a generator's name stays beside its numbers), never pandas'
+    row numbers; an empty table is left out.
     """
     tables = {name: flat_table(t) for name, t in summary.tables.items() if not t.empty}
     report.add(Summary(summary.title, tables, summary.notes, summary.warnings), level)
+    if figure is not None:
+        report.figure(figure, caption)
+
+
+def add_fit(
+    report: Report,
+    summary: Summary,
+    result: Any,
+    human: pd.DataFrame | None = None,
+    *,
+    alpha: float = 0.05,
+    level: int = 2,
+    figure: Figure | None = None,
+) -> None:
+    """The card of a many-judge fit (``jurycal fit --report``): its summary and its figure.
+
+    ``figure``: the caller's (:func:`fit_figure`, built once for the card and
+    ``--plot``); else built here.
+    """
+    if figure is None:
+        figure = fit_figure(summary, result, human, alpha=alpha)
+    if summary.tables["precision"]["low"].notna().any():
+        caption = (
+            f"Precision per generator with its {1 - alpha:.0%} interval, coloured by role; "
+            "crosses: the human-labelled precision."
+        )
+    else:
+        caption = (
+            "Left: precision per generator (crosses: the human-labelled precision); right: "
+            "the validators' fitted TPR against TNR."
+        )
+    add_estimate(report, summary, level=level, figure=figure, caption=caption)
+
+
+def fit_figure(
+    summary: Summary, result: Any, human: pd.DataFrame | None = None, *, alpha: float = 0.05
+) -> Figure:
+    """A fit's figure: the intervals it computed (a forest plot), or its estimates without them.
+
+    :func:`~regression.latent.plots.plot_precision_intervals` of the summary's
+    ``precision`` table where it has intervals, else
+    :func:`~regression.latent.plots.plot_latent_fit`.
+    """
+    from regression.latent.plots import plot_latent_fit, plot_precision_intervals
+
+    table = summary.tables["precision"]
+    if table["low"].notna().any():
+        return plot_precision_intervals(
+            table, title=f"Precision per generator, {1 - alpha:.0%} intervals ({result.method})"
+        )
+    return plot_latent_fit(result, human)
 
 
 def add_leaderboard(
@@ -331,33 +438,35 @@ def add_leaderboard(
     """
     if summary is None:
         summary = board.summary(board.alpha, top=top, generators=generators)
-    add_estimate(report, summary, level=level)
-    _board_figure(report, board, generators, figure)
-
-
-def _board_figure(
-    report: Report, board: Leaderboard, generators: Sequence[Any] = (), figure: Any = None
-) -> None:
-    """The board's figure (``figure``, else :func:`~regression.ranking.plot.plot_board`) with its caption."""
-    from regression.ranking.plot import MATRIX_MAX, NAMED_MAX, plot_board
-
-    if len(board.table) <= MATRIX_MAX:
-        caption = (
-            f"Estimates with {1 - board.alpha:.0%} intervals, best on top, rank sets in "
-            f"brackets; right: the pairs decided ({board.procedure}; row above column in "
-            "blue, below in orange)."
-        )
-    else:
-        caption = (
-            f"Left: the top {NAMED_MAX} of {len(board.table)} generators"
-            + (" and those named (orange)" if len(generators) else "")
-            + f", estimates with {1 - board.alpha:.0%} intervals, rank sets in brackets; "
-            "right: every generator's rank set (bar) and rank of its estimate (dot), in order "
-            "of estimate."
-        )
     if figure is None:
-        figure = plot_board(board, generators=generators)
-    report.figure(figure, caption)
+        from regression.ranking.plot import plot_board
+
+        figure = plot_board(board, generators=generators, top=top)
+    add_estimate(
+        report, summary, level=level, figure=figure, caption=_board_caption(board, top, generators)
+    )
+
+
+def _board_caption(board: Leaderboard, top: int | None, generators: Sequence[Any] = ()) -> str:
+    """What the board's figure (:func:`~regression.ranking.plot.plot_board` with ``top``) shows."""
+    from regression.ranking.plot import MATRIX_MAX, plotted_rows
+
+    g = len(board.table)
+    drawn = len(plotted_rows(board, top, generators))
+    level = f"{1 - board.alpha:.0%}"
+    if g <= MATRIX_MAX:
+        which = "Estimates" if drawn == g else f"The top {drawn} of {g} generators' estimates"
+        return (
+            f"{which} with {level} intervals, best on top, rank sets in brackets; right: the "
+            f"pairs decided between them ({board.procedure}; row above column in blue, below "
+            "in orange)."
+        )
+    return (
+        f"Left: {drawn} of {g} generators, the top"
+        + (" and those named (orange)" if len(generators) else "")
+        + f", estimates with {level} intervals, rank sets in brackets; right: every "
+        "generator's rank set (bar) and rank of its estimate (dot), in order of estimate."
+    )
 
 
 def add_pairwise_leaderboard(
@@ -383,28 +492,34 @@ def add_pairwise_leaderboard(
     alpha = board.alpha if board is not None else alpha
     if summary is None:
         summary = pairwise_summary(result, board, alpha, top=top, estimand=estimand)
-    add_estimate(report, summary, level=level)
-    if board is not None:
-        figure = figure if figure is not None else pairwise_plot(board, estimand)
-        _board_figure(report, board, figure=figure)
+    if board is None:  # the judges' own win rates: no interval, no rank set to draw
+        add_estimate(report, summary, level=level)
+        return
+    figure = figure if figure is not None else pairwise_plot(board, estimand, top=top)
+    add_estimate(report, summary, level=level, figure=figure, caption=_board_caption(board, top))
 
 
-def pairwise_plot(board: Leaderboard, estimand: str = "win_rate") -> Figure:
-    """The figure of a pairwise leaderboard (:func:`~regression.ranking.plot.plot_board`), its axis the estimand."""
+def pairwise_plot(
+    board: Leaderboard, estimand: str = "win_rate", *, top: int | None = None
+) -> Figure:
+    """The figure of a pairwise leaderboard (:func:`~regression.ranking.plot.plot_board`), its
+    axis the estimand, its rows the top ``top`` as the summary shows them."""
     from regression.pairwise.board import quantity_name
-    from regression.ranking.plot import plot_board
+    from regression.ranking.plot import plot_board, plotted_rows
 
     quantity = quantity_name(estimand)
     figure = plot_board(
         board,
         f"Leaderboard from pairwise verdicts: {quantity}s ({board.method})",
         quantity=quantity,
+        top=top,
     )
     # an arena has few generators with long names: the matrix's names need the room
-    longest = max(len(str(g)) for g in board.table.index)
+    rows = plotted_rows(board, top)
+    longest = max(len(str(g)) for g in rows.index)
     width, height = figure.get_size_inches()
     figure.set_size_inches(
-        width + 0.06 * longest, max(height, 1.6 + 0.38 * len(board.table) + 0.09 * longest)
+        width + 0.06 * longest, max(height, 1.6 + 0.38 * len(rows) + 0.09 * longest)
     )
     figure.tight_layout()
     return figure

@@ -54,6 +54,7 @@ __all__ = [
     "JointError",
     "Result",
     "Summary",
+    "TABLE_WRAPPER",
     "interval_frame",
     "flat_table",
     "with_roles",
@@ -75,6 +76,9 @@ ROLE_MEANINGS = {
 }
 #: The roles, in the order of :data:`ROLE_MEANINGS`.
 ROLES = tuple(ROLE_MEANINGS)
+
+#: The class of the element every HTML table sits in, which scrolls it sideways on a narrow screen.
+TABLE_WRAPPER = "table-scroll"
 
 #: Every estimator's name, as ``method`` spells it everywhere (interval tables, reports, CLI).
 METHODS = {
@@ -452,7 +456,11 @@ def _html_table(table: pd.DataFrame, digits: int) -> str:
         + "</tr>"
         for row in rows
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    # the wrapper scrolls a wide table within itself (styled inline: a notebook has no card's CSS)
+    return (
+        f'<div class="{TABLE_WRAPPER}" style="overflow-x:auto;max-width:100%">'
+        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+    )
 
 
 def flat_table(table: pd.DataFrame) -> pd.DataFrame:

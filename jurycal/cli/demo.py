@@ -19,7 +19,7 @@ def register(subparsers: Any) -> None:
         "demo",
         description="Repair, voting, generators without human labels, a leaderboard, one "
         "judge and a leaderboard from pairwise verdicts, on the bundled data; writes OUT/report.md (figures report-1.png, ... beside it) "
-        "and OUT/report.html, and prints the card's outline.",
+        "and OUT/report.html, and prints the card's outline with the numbers that matter and a link to the card.",
         examples=["jurycal demo", "jurycal demo --out /tmp/demo --json"],
     )
     parser.add_argument(
@@ -54,12 +54,17 @@ def run(args: argparse.Namespace) -> int:
 
     card, written = run_demo(quiet=not show_progress(progress_setting(args)), out_dir=args.out)
     markdown, page = written[0], written[-1]
+    lines = [card.title, "(estimates with 95 % intervals [low, high])"]
+    for heading in card.outline():
+        lines.append(f"  {heading}")
+        lines += [f"      {line}" for line in card.highlights.get(heading, [])]
+    # an absolute file:// URI: a terminal makes it a link, whatever the current directory
     text = "\n".join(
         [
-            card.title,
-            *(f"  {heading}" for heading in card.outline()),
+            *lines,
             "",
-            f"the report card: {page} (or {markdown}, figures beside it)",
+            f"the report card: {page.resolve().as_uri()}",
+            f"  as Markdown: {markdown.resolve().as_uri()} (figures beside it)",
         ]
     )
     payload = {
@@ -67,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
         "html": page,
         "written": written,
         "markdown": card.to_markdown(stem=markdown.stem),
+        "highlights": card.highlights,
     }
     emit(args, text, payload, written=written)
     return 0

@@ -387,30 +387,22 @@ def _output(result: Result, summary: Summary) -> tuple[str, dict[str, Any]]:
     return summary_text(summary), payload
 
 
-def _write_card(args: argparse.Namespace, summary: Summary) -> list[Path]:
+def _write_card(
+    args: argparse.Namespace,
+    summary: Summary,
+    result: Result,
+    human: pd.DataFrame,
+    figure: Any = None,
+) -> list[Path]:
+    """The card of ``--report``: the summary and the fit's figure (``figure``, built once for the
+    card and ``--plot``; else drawn here)."""
     if args.report is None:
         return []
-    from jurycal.report import Report, add_estimate
+    from jurycal.report import Report, add_fit
 
     card = Report("jurycal report card: many judges")
-    add_estimate(card, summary)
+    add_fit(card, summary, result, human, alpha=args.alpha, figure=figure)
     return card.write(args.report)
-
-
-def _plot(
-    args: argparse.Namespace, result: Result, human: pd.DataFrame, table: pd.DataFrame
-) -> Path | None:
-    """The intervals the fit computed (a forest plot), or the fit's figure without intervals."""
-    from regression.latent.plots import plot_latent_fit, plot_precision_intervals
-
-    if table["low"].notna().any():
-        figure = plot_precision_intervals(
-            table,
-            title=f"Precision per generator, {1 - args.alpha:.0%} intervals ({result.method})",
-        )
-    else:
-        figure = plot_latent_fit(result, human)
-    return save_plot(args, figure)
 
 
 def run_fit(args: argparse.Namespace) -> int:
@@ -421,12 +413,16 @@ def run_fit(args: argparse.Namespace) -> int:
         human = design.encoded.human
         advance("intervals")
         summary = _summary(args, result, human, calibration)
-        table = summary.tables["precision"]
         advance("write")
         text, payload = _output(result, summary)
-        written = _write_card(args, summary)
+        figure = None
+        if args.report is not None or plot_path(args) is not None:
+            from jurycal.report import fit_figure
+
+            figure = fit_figure(summary, result, human, alpha=args.alpha)
+        written = _write_card(args, summary, result, human, figure)
         if plot_path(args) is not None:
-            payload["plot"] = _plot(args, result, human, table)
+            payload["plot"] = save_plot(args, figure)
             written.append(payload["plot"])
     emit(args, text, payload, warnings=summary.warnings, written=written)
     return 0
@@ -457,7 +453,9 @@ def run_rank(args: argparse.Namespace) -> int:
         advance("write")
         # the summary and the figure are built once, for the card and for stdout and --plot
         figure = (
-            plot_board(board) if args.report is not None or plot_path(args) is not None else None
+            plot_board(board, top=args.top)
+            if args.report is not None or plot_path(args) is not None
+            else None
         )
         written: list[Path] = []
         if args.report is not None:
@@ -545,7 +543,7 @@ def run_estimate(args: argparse.Namespace) -> int:
     )
     payload["new_generator"] = new
     payload["n_human_labels"] = n_human
-    written = _write_card(args, summary)
+    written = _write_card(args, summary, result, human)
     emit(args, "\n".join([head, "", text]), payload, warnings=summary.warnings, written=written)
     return 0
 

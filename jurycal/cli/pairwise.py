@@ -248,18 +248,26 @@ def write_pairwise_card(
     *,
     alpha: float,
     estimand: str,
+    top: int,
     figure: Any = None,
 ) -> tuple[Report, list[Path]]:
     """The card of a pairwise leaderboard (``rank --report`` and ``report``), written at ``path``.
 
-    ``summary`` and ``figure`` are the caller's (built once); without a figure
-    the card draws the board's.
+    ``summary`` and ``figure`` are the caller's (built once, both with ``top``); without a
+    figure the card draws the board's top ``top``.
     """
     from jurycal.report import Report, add_pairwise_leaderboard
 
     card = Report("jurycal report card: leaderboard from pairwise verdicts")
     add_pairwise_leaderboard(
-        card, result, board, alpha=alpha, estimand=estimand, summary=summary, figure=figure
+        card,
+        result,
+        board,
+        alpha=alpha,
+        top=top,
+        estimand=estimand,
+        summary=summary,
+        figure=figure,
     )
     return card, card.write(path)
 
@@ -306,7 +314,7 @@ def run_pairwise_rank(args: argparse.Namespace) -> int:
     # the figure is drawn once, for the card and for --plot
     figure = None
     if board is not None and (args.report is not None or plot_path(args) is not None):
-        figure = pairwise_plot(board, estimand)
+        figure = pairwise_plot(board, estimand, top=args.top)
     written: list[Path] = []
     if args.report is not None:
         written += write_pairwise_card(
@@ -316,6 +324,7 @@ def run_pairwise_rank(args: argparse.Namespace) -> int:
             summary,
             alpha=args.alpha,
             estimand=estimand,
+            top=args.top,
             figure=figure,
         )[1]
     plot = save_plot(args, figure) if figure is not None and plot_path(args) is not None else None

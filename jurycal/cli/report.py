@@ -188,17 +188,18 @@ def _run_pairwise(args: argparse.Namespace) -> int:
             "verdicts, whose card is a leaderboard, set by --estimand, --top, --alpha and --seed."
         )
     estimand = args.estimand or "win_rate"
+    top = SHOWN if args.top is None else args.top
     result, board, summary = fit_pairwise(
         args.calibration,
         args.test,
         estimand=estimand,
         alpha=args.alpha,
         seed=args.seed,
-        top=SHOWN if args.top is None else args.top,
+        top=top,
         usage="jurycal report VERDICTS HUMAN -o CARD",
     )
     card, written = write_pairwise_card(
-        args.output, result, board, summary, alpha=args.alpha, estimand=estimand
+        args.output, result, board, summary, alpha=args.alpha, estimand=estimand, top=top
     )
     payload = {"written": written, "markdown": card.to_markdown(stem=written[0].stem)}
     emit(args, summary_text(summary), payload, warnings=result.warnings, written=written)

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import require_columns
+from regression.plotting import legend_outside, readable_ticks
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -225,7 +226,7 @@ def plot_leave_out(
     ax_b.set_ylabel("mean MaxAE (%)")
     ax_b.set_yscale("log")
     ax_b.set_title("(b) mean MaxAE by method (bars: range over subsets)")
-    ax_b.legend(fontsize=8)
+    legend_outside(ax_b)
     if title:
         fig.suptitle(title)
     fig.tight_layout()
@@ -249,7 +250,7 @@ def plot_latent_fit(result: Any, human: pd.DataFrame | None = None) -> Figure:
         ax_g.plot(truth.to_numpy(), y, "x", color="C3", label="human labels")
     ax_g.set_yticks(y, [str(g) for g in result.precision.index])
     ax_g.set(xlabel="precision g", title=f"Generators ({result.loss_name} loss)")
-    ax_g.legend(fontsize=8)
+    legend_outside(ax_g)
     ax_v.scatter(result.tnr.to_numpy(), result.tpr.to_numpy())
     ax_v.set(xlabel="TNR", ylabel="TPR", title="Validators (fitted)")
     fig.tight_layout()
@@ -314,10 +315,10 @@ def plot_precision_intervals(table: pd.DataFrame, *, title: str | None = None) -
     for role, colour in ROLE_COLOURS.items():
         if (roles == role).any():
             ax.plot([], [], "o", color=colour, label=role)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8, loc="best")
+    legend_outside(ax)  # beside the intervals, never over one
     ax.set_yticks(y, list(names))
     ax.set(xlabel="precision g", title=title or "Precision per generator, intervals")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
+    readable_ticks(ax)
     return fig

@@ -28,6 +28,7 @@ __all__ = [
     "pairwise_board",
     "pairwise_rows",
     "pairwise_summary",
+    "position_bias",
     "quantity_name",
 ]
 
@@ -36,7 +37,16 @@ __all__ = [
 #: terminal and the figure's axis.
 PAIRWISE_QUANTITIES = {"win_rate": "win rate", "bradley_terry": "Bradley-Terry strength"}
 #: The columns of a pairwise leaderboard on the card and the terminal (the JSON has every column).
-PAIRWISE_COLUMNS = ("estimate", "low", "high", "low_rank", "high_rank", "n_labels", "judges_worth")
+PAIRWISE_COLUMNS = (
+    "rank",
+    "estimate",
+    "low",
+    "high",
+    "low_rank",
+    "high_rank",
+    "n_labels",
+    "judges_worth",
+)
 
 
 def pairwise_board(
@@ -126,7 +136,7 @@ def pairwise_summary(
         "the share of a judge's decisive verdicts for the answer shown first (0.5: no position "
         "bias), agreement the share of its verdicts on voted battles equal to the human vote."
     )
-    judges = result.diagnostics()
+    judges, biased = position_bias(result.diagnostics(), alpha)
     if board is None:
         notes = (
             f"The {quantity}s are the judges' own verdicts, uncorrected for their errors and "
@@ -134,9 +144,12 @@ def pairwise_summary(
             "(HUMAN) give both.",
             votes,
         )
-        tables = {f"{quantity}s": rows[["estimate", "n_battles"]].head(top), "judges": judges}
+        tables = {
+            f"{quantity}s": rows[["rank", "estimate", "n_battles"]].head(top),
+            "judges": judges,
+        }
         title = f"{quantity.capitalize()}s from the judges' verdicts alone (uncorrected)"
-        return Summary(title, tables, notes, result.warnings)
+        return Summary(title, tables, notes, (*result.warnings, *biased))
     shown = board.summary(board.alpha, top=top)
     ranked = shown.tables["leaderboard"].index
     unranked = rows.index.difference(board.table.index, sort=False)
@@ -148,7 +161,53 @@ def pairwise_summary(
         "judges": judges,
     }
     title = f"Leaderboard from pairwise verdicts: {quantity}s ({board.method})"
-    return Summary(title, tables, (*shown.notes, votes, columns), shown.warnings)
+    return Summary(title, tables, (*shown.notes, votes, columns), (*shown.warnings, *biased))
+
+
+def position_bias(judges: pd.DataFrame, alpha: float = 0.05) -> tuple[pd.DataFrame, list[str]]:
+    """Which judges favour one position beyond sampling error: their table with a
+    ``position_bias`` column, and a warning for each.
+
+    Each judge's decisive verdicts for the answer shown first are tested against a half
+    by an exact two-sided binomial test at level ``alpha`` (each judge alone). The counts
+    are those behind ``first_shown_rate`` and ``tie_rate`` of ``judges``
+    (:meth:`PairwiseResult.diagnostics`): shares of whole numbers, so rounding their
+    products gives the counts back exactly.
+
+    Examples
+    --------
+    >>> judges = pd.DataFrame({"n_verdicts": [100, 100], "tie_rate": [0.0, 0.2],
+    ...                        "first_shown_rate": [0.53, 0.8]}, index=["fair", "first"])
+    >>> table, warnings = position_bias(judges)
+    >>> list(table["position_bias"])
+    ['none detected (p = 0.62)', 'first shown (p < 0.001)']
+    """
+    from scipy.stats import binomtest
+
+    decisive = np.round(judges["n_verdicts"] * (1 - judges["tie_rate"]))
+    first = np.round(judges["first_shown_rate"] * decisive)
+    column: list[str | None] = []
+    warned: list[str] = []
+    for name, n, k, share in zip(
+        judges.index, decisive, first, judges["first_shown_rate"], strict=True
+    ):
+        if not (np.isfinite(k) and n > 0):  # the human voters: their order is not recorded
+            column.append(None)
+            continue
+        p = float(binomtest(int(k), int(n), 0.5).pvalue)
+        said = f"p < {0.001}" if p < 0.001 else f"p = {p:.2g}"
+        if p >= alpha:
+            column.append(f"none detected ({said})")
+            continue
+        side = "first" if share > 0.5 else "second"
+        column.append(f"{side} shown ({said})")
+        warned.append(
+            f"judge {name} picks the answer shown {side} in "
+            f"{max(share, 1 - share):.1%} of its {int(n):,} decisive verdicts: a position bias "
+            f"beyond sampling error (two-sided binomial test against a half, {said}, level "
+            f"{alpha:g}). Human votes correct the estimates for it; its verdicts alone do not."
+        )
+    return judges.assign(position_bias=column), warned
 
 
 def quantity_name(estimand: str) -> str:

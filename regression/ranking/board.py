@@ -23,6 +23,7 @@ __all__ = [
     "Ranked",
     "leaderboard",
     "result_joint",
+    "winner_first",
 ]
 
 #: What a leaderboard's pair table shows: the step-down decisions that made the rank sets, or
@@ -190,13 +191,19 @@ class Leaderboard(Result):
     def summary_tables(
         self, alpha: float, *, top: int | None = SHOWN, generators: Iterable[Any] = ()
     ) -> dict[str, pd.DataFrame]:
-        """The decided pairs between the rows shown (of those named, on a large board)."""
+        """The decided pairs between the rows shown (of those named, on a large board).
+
+        Each pair reads winner first (``higher``, ``lower``, their ``difference``
+        and its ``se``; with the single-step procedure, the difference's
+        simultaneous interval ``low, high``), the largest difference first:
+        :func:`winner_first`.
+        """
         board = self.at(alpha)
         named = list(generators)
         rows = board.shown(top, named)
         decided = board.pairs[board.pairs["decided"] != "undecided"]
-        pairs = decided[board._between(decided, rows, named)].head(PAIRS_SHOWN)
-        return {"decided pairs": pairs.reset_index(drop=True)}
+        pairs = winner_first(decided[board._between(decided, rows, named)])
+        return {"decided pairs": pairs.head(PAIRS_SHOWN)}
 
     def _between(self, decided: pd.DataFrame, rows: pd.DataFrame, named: list[Any]) -> pd.Series:
         """Which decided pairs a summary shows: between ``rows``, or of ``named`` on a large board."""
@@ -245,15 +252,52 @@ class Leaderboard(Result):
                 + (f" and {_names([str(g) for g in named])}" if named else "")
                 + ", and the decided pairs "
                 + ("of those named" if named else "between them")
-                + "; the whole board is .table, every pair .pairs."
+                + "; the whole board and every pair: jurycal rank --json, or the leaderboard's "
+                "table and pairs in Python."
             )
         between = board._between(decided, rows, named)
         if between.sum() > PAIRS_SHOWN:
             notes.append(
-                f"Decided pairs shown: the first {PAIRS_SHOWN} of {between.sum()}; every pair "
-                "is in .pairs."
+                f"Decided pairs shown: the {PAIRS_SHOWN} largest differences of {between.sum()}."
             )
         return tuple(notes)
+
+
+def winner_first(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Decided pairs as a reader scans them: the higher generator first, the largest difference first.
+
+    ``pairs``: rows of :attr:`Leaderboard.pairs` whose ``decided`` is ``"a
+    higher"`` or ``"b higher"``. Returns ``higher, lower, difference`` (higher
+    minus lower, so positive), the simultaneous ``low, high`` where ``pairs``
+    has them (single-step), and ``se``; ties in the difference keep the
+    pairs' order.
+
+    Examples
+    --------
+    >>> pairs = pd.DataFrame({"generator_a": ["x", "y"], "generator_b": ["z", "x"],
+    ...                       "estimate": [0.1, -0.3], "se": [0.02, 0.05],
+    ...                       "decided": ["a higher", "b higher"]})
+    >>> winner_first(pairs)
+      higher lower  difference    se
+    0      x     y         0.3  0.05
+    1      x     z         0.1  0.02
+    """
+    flip = (pairs["decided"] == "b higher").to_numpy()
+    a, b = pairs["generator_a"].to_numpy(), pairs["generator_b"].to_numpy()
+    sign = np.where(flip, -1.0, 1.0)
+    table = pd.DataFrame(
+        {
+            "higher": np.where(flip, b, a),
+            "lower": np.where(flip, a, b),
+            "difference": sign * pairs["estimate"].to_numpy(dtype=float),
+        }
+    )
+    if {"low", "high"} <= set(pairs.columns):  # the interval of b - a is minus that of a - b
+        low, high = pairs["low"].to_numpy(dtype=float), pairs["high"].to_numpy(dtype=float)
+        table["low"] = np.where(flip, -high, low)
+        table["high"] = np.where(flip, -low, high)
+    table["se"] = pairs["se"].to_numpy(dtype=float)
+    return table.sort_values("difference", ascending=False, kind="stable").reset_index(drop=True)
 
 
 def _names(names: Sequence[str], most: int = 12) -> str:

@@ -8,13 +8,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from regression.plotting import readable_ticks
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     from regression.ranking.board import Leaderboard
 
-__all__ = ["MATRIX_MAX", "NAMED_MAX", "plot_board"]
+__all__ = ["MATRIX_MAX", "NAMED_MAX", "plot_board", "plotted_rows"]
 
 #: Generators up to which the decided-pairs matrix is drawn (beyond, its cells are too small to read).
 MATRIX_MAX = 40
@@ -23,19 +25,40 @@ NAMED_MAX = 25
 BLUE, ORANGE, PALE = "#1f4e79", "#e66101", "#8fb3d9"  # colour-blind safe
 
 
+def plotted_rows(
+    board: Leaderboard, top: int | None = None, generators: Sequence[Any] = ()
+) -> pd.DataFrame:
+    """The rows :func:`plot_board` draws estimates of: the top ``top`` and ``generators``.
+
+    As the summary's table (:meth:`Leaderboard.shown`); without ``top``, every
+    generator up to :data:`MATRIX_MAX` and the top :data:`NAMED_MAX` beyond, and
+    never more than :data:`NAMED_MAX` on a board larger than :data:`MATRIX_MAX`.
+    """
+    return board.shown(_top_drawn(len(board.table), top), generators)
+
+
+def _top_drawn(g: int, top: int | None) -> int:
+    """How many of a board of ``g`` :func:`plot_board` draws from the top (before those named)."""
+    most = g if g <= MATRIX_MAX else NAMED_MAX
+    return most if top is None else min(top, most)
+
+
 def plot_board(
     board: Leaderboard,
     title: str | None = None,
     *,
     generators: Sequence[Any] = (),
     quantity: str = "precision",
+    top: int | None = None,
 ) -> Figure:
     """A leaderboard's estimates with intervals and rank sets, best on top.
 
-    Up to :data:`MATRIX_MAX` generators: every estimate with its interval and rank set, beside the
-    decided-pairs matrix. More: the top :data:`NAMED_MAX` and the generators asked for, beside
-    every generator's rank set in order of estimate (those asked for in orange). ``quantity``
-    names the estimates' axis (``"win rate"`` for an arena's board).
+    Up to :data:`MATRIX_MAX` generators: the estimates with their intervals and rank sets,
+    beside the decided-pairs matrix between them. More: the top :data:`NAMED_MAX` and the
+    generators asked for, beside every generator's rank set in order of estimate (those asked
+    for in orange). ``top``: the rows drawn, as the summary's ``--top`` shows them
+    (:func:`plotted_rows`). ``quantity`` names the estimates' axis (``"win rate"`` for an
+    arena's board).
 
     Raises
     ------
@@ -47,30 +70,40 @@ def plot_board(
     board.shown(None, generators)  # names every generator asked for, or raises
     table = board.table
     g = len(table)
+    rows = plotted_rows(board, top, generators)
+    first = _top_drawn(g, top)
     if g <= MATRIX_MAX:
         figure, (left, right) = plt.subplots(
-            1, 2, figsize=(11, 1.2 + 0.38 * g), gridspec_kw={"width_ratios": [3, 2]}
+            1,
+            2,
+            figsize=(11, max(3.0, 1.2 + 0.38 * len(rows))),
+            gridspec_kw={"width_ratios": [3, 2]},
         )
-        _estimates(left, table, board.alpha, generators, quantity)
-        _matrix(right, board)
+        _estimates(left, rows, board.alpha, generators, quantity)
+        _matrix(right, board, rows.index)
+        if len(rows) < g:
+            left.set_title(
+                f"estimate and [rank set]: top {first} of {g}"
+                + (" and those asked for" if first < len(rows) else ""),
+                loc="left",
+                fontsize=10,
+            )
     else:
-        rows = board.shown(NAMED_MAX, generators)
         figure, (left, right) = plt.subplots(
             1, 2, figsize=(13, 1.6 + 0.3 * len(rows)), gridspec_kw={"width_ratios": [1, 1]}
         )
         _estimates(left, rows, board.alpha, generators, quantity)
-        if len(rows) > NAMED_MAX:  # the generators asked for, below the top: set them apart
-            left.axhline(
-                len(rows) - NAMED_MAX - 0.5, color="#999999", linestyle="--", linewidth=0.8
-            )
+        if first < len(rows):  # the generators asked for, below the top: set them apart
+            left.axhline(len(rows) - first - 0.5, color="#999999", linestyle="--", linewidth=0.8)
         left.set_title(
-            f"top {NAMED_MAX} of {g}" + (" and those asked for" if len(generators) else ""),
+            f"top {first} of {g}" + (" and those asked for" if len(generators) else ""),
             loc="left",
             fontsize=10,
         )
         _all_rank_sets(right, table, generators)
     figure.suptitle(title or f"Leaderboard ({board.method})")
     figure.tight_layout()
+    readable_ticks(left)
     return figure
 
 
@@ -112,12 +145,13 @@ def _estimates(
     axes.set_title("estimate and [rank set]", loc="left", fontsize=10)
 
 
-def _matrix(axes: Axes, board: Leaderboard) -> None:
+def _matrix(axes: Axes, board: Leaderboard, names: Sequence[Any]) -> None:
+    """The pairs decided between ``names`` (rows and columns in the board's order)."""
     from matplotlib.colors import ListedColormap
 
-    names = list(board.table.index)
+    names = list(names)
     axes.imshow(
-        board.decided().to_numpy(),
+        board.decided().loc[names, names].to_numpy(),
         cmap=ListedColormap([ORANGE, "#eeeeee", "#1f78b4"]),
         vmin=-1,
         vmax=1,

@@ -345,11 +345,11 @@ def _comparison_warnings(
     notes += small_calibration_warnings(cal_a, label=f"on {a}")
     notes += small_calibration_warnings(cal_b, label=f"on {b}")
     if design.n_dropped:
-        notes.append(f"{design.n_dropped} test item(s) with a missing judge label were dropped.")
+        notes.append(f"{design.n_dropped:,} test item(s) with a missing judge label were dropped.")
     for est in estimates:
         if est.bootstrap.n_invalid:
             notes.append(
-                f"{est.method}: {est.bootstrap.n_invalid} of {est.bootstrap.n_boot} bootstrap "
+                f"{est.method}: {est.bootstrap.n_invalid:,} of {est.bootstrap.n_boot:,} bootstrap "
                 "replicates undefined (J <= 0 or an empty class); they widen its interval."
             )
     boots = {e.method: e.bootstrap for e in estimates}

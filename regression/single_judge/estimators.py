@@ -557,12 +557,12 @@ def estimate_prevalence(
     notes += small_calibration_warnings(table)
     if counts.n_dropped:
         notes.append(
-            f"{counts.n_dropped} test item(s) with a missing judge label were dropped "
-            f"({counts.n} used)."
+            f"{counts.n_dropped:,} test item(s) with a missing judge label were dropped "
+            f"({counts.n:,} used)."
         )
     if table.n_dropped:
         notes.append(
-            f"{table.n_dropped} calibration item(s) with a missing judge label were dropped "
+            f"{table.n_dropped:,} calibration item(s) with a missing judge label were dropped "
             f"({table.m} used)."
         )
     return SingleJudgeResult(method, naive, rg, ppi, j, tuple(notes))

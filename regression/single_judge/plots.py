@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from regression.plotting import legend_outside, readable_ticks
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -54,6 +56,7 @@ def _forest(
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
+    readable_ticks(ax)
     return fig
 
 
@@ -103,11 +106,11 @@ def plot_coverage(study: pd.DataFrame, *, alpha: float = 0.05) -> Figure:
     ax_cov.plot(study["theta"], study["naive_coverage"], "x", color="C3", label="naive")
     ax_cov.axhline(1 - alpha, color="grey", ls=":", label=f"nominal {1 - alpha:.0%}")
     ax_cov.set(xlabel="theta", ylabel="coverage", ylim=(max(0.0, ax_cov.get_ylim()[0]), 1.0))
-    ax_cov.legend(fontsize=8)
+    legend_outside(ax_cov)
     ax_len.plot(study["theta"], study["mean_length"], "o-", label="adjusted")
     ax_len.plot(study["theta"], study["naive_length"], "x-", color="C3", label="naive")
     ax_len.set(xlabel="theta", ylabel="mean interval length")
-    ax_len.legend(fontsize=8)
+    legend_outside(ax_len)
     fig.tight_layout()
     return fig
 
@@ -145,7 +148,7 @@ def plot_interval_length(
         ylabel="interval length",
         title=f"TNR = {tnr}, TPR = {tpr}; dashed m0 = m1, solid Algorithm 1",
     )
-    ax.legend(fontsize=8)
+    legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -182,6 +185,6 @@ def plot_bias_vs_delta_j(
         ylabel="asymptotic bias of Delta theta",
         title=f"J_A = {j_a}, theta_A = {theta_a}, true Delta theta = {delta}",
     )
-    ax.legend(fontsize=8)
+    legend_outside(ax)
     fig.tight_layout()
     return fig

@@ -65,7 +65,8 @@ def test_rank_prints_the_board_the_judges_and_what_the_intervals_cover(arena, ru
     assert code == 0, err
     board = out.split("leaderboard:\n")[1].split("\n\n")[0].splitlines()
     assert board[0].split() == [
-        "generator", "estimate", "low", "high", "low_rank", "high_rank", "n_labels", "judges_worth"
+        "generator", "rank", "estimate", "low", "high", "low_rank", "high_rank", "n_labels",
+        "judges_worth",
     ]  # fmt: skip
     assert len(board) == 1 + 2  # --top 2
     assert "judges:\nvalidator" in out and "human voters" in out
@@ -245,7 +246,7 @@ def test_the_plot_names_its_axis_the_win_rate(arena, tmp_path, monkeypatch, run_
 
     drawn, draw = [], jurycal.report.pairwise_plot
     monkeypatch.setattr(
-        jurycal.report, "pairwise_plot", lambda *a: drawn.append(draw(*a)) or drawn[-1]
+        jurycal.report, "pairwise_plot", lambda *a, **k: drawn.append(draw(*a, **k)) or drawn[-1]
     )
     plot = tmp_path / "board.png"
     code, _, err = run_cli(["rank", *_files(arena), "--plot", str(plot)])

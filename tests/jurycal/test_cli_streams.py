@@ -141,7 +141,8 @@ def test_report_command_names_its_card_and_lists_every_file(files, tmp_path, run
     argv = ["report", str(files / "cal1.csv"), str(files / "test1.csv"), "-o", str(tmp_path / "c")]
     code, out, err = run_cli(argv)
     assert code == 0, err
-    assert err.splitlines() == [f"jurycal: written: {tmp_path / n}" for n in ("c.md", "c.html")]
+    written = [f"jurycal: written: {tmp_path / n}" for n in ("c.md", "c-1.png", "c.html")]
+    assert err.splitlines() == written  # the card, its figure (the three estimators), the page
     assert "# jurycal report card" not in out  # a summary on stdout, the card in the files
 
 

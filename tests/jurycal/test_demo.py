@@ -1,11 +1,16 @@
 """``jurycal demo``: the whole pipeline on the bundled data, printed and written as a report card."""
 
+import re
+
 import numpy as np
 import pytest
 
 from jurycal.cli import main
 from jurycal.demo import arena_labels, arena_section
 from jurycal.report import Report
+
+#: The figures the demo's card holds (one or two per section that has estimates)
+FIGURES = 7
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +71,8 @@ def test_demo_ranks_the_generators(demo):
     section = text.split("4. Leaderboard")[1].split("5. One judge")[0]
     assert "Could be the best: " in section
     # gpt-4-turbo (0.865, labelled) is decided below claude_3_opus (0.954, labelled)
-    assert "| gpt-4-turbo | claude_3_opus |" in section and "b higher" in section
+    assert "| higher | lower | difference | se |" in " ".join(section.split())
+    assert "| claude_3_opus | gpt-4-turbo |" in section and "var_ratio" not in section
 
 
 @pytest.mark.slow
@@ -84,15 +90,26 @@ def test_demo_ranks_the_chatbot_arena_from_three_judges_and_a_sample_of_votes(de
     section = text.split("## 6. Pairwise leaderboard: Chatbot Arena, three judges")[1]
     assert "the human votes on a sample of 1,000 of them drawn with seed 2026" in section
     # the 13,947 votes held back are the truth; the card says how many intervals and sets hold it
-    assert "Against the win rates of all 14,947 votes, 9 of 12 generators" in section
-    assert "and 12 of 12 true ranks lie in their rank sets" in section
+    # it leads with the estimate; the check against the held-back votes says what one draw is
+    assert section.index("First: gpt-4 ") < section.index(
+        "Checked against the win rates of all 14,947 votes: 9 of 12 generators"
+    )
     assert (
-        "| generator | estimate | low | high | low_rank | high_rank | n_labels | judges_worth |"
+        "on this one draw of the votes, and 12 of 12 true ranks lie in their rank sets" in section
+    )
+    assert "95 % intervals miss 0.6 of 12 on average" in section
+    assert (
+        "| generator | rank | estimate | low | high | low_rank | high_rank | n_labels | judges_worth |"
         in (" ".join(section.split("#### leaderboard")[1].split("\n")[2].split()))
     )
     judges = " ".join(section.split("#### judges")[1].split())
     assert "| human voters |" in judges and "| gpt-3.5-turbo |" in judges
-    assert "](report-4.png)" in section
+    # the bundled gpt-3.5-turbo picks the answer shown first in 86.9 % of its decisive verdicts
+    assert (
+        "| gpt-3.5-turbo | 14,947 | 0.0023 | 0.8693 | 0.4260 | first shown (p < 0.001) |" in judges
+    )
+    assert "judge gpt-3.5-turbo picks the answer shown first in 86.9% of its" in section
+    assert "](report-5.png)" in section
     assert "6. Pairwise leaderboard: Chatbot Arena, three judges" in printed
 
 
@@ -100,11 +117,10 @@ def test_demo_ranks_the_chatbot_arena_from_three_judges_and_a_sample_of_votes(de
 def test_demo_prints_an_outline_and_where_the_card_is(demo):
     text, out, printed, messages = demo
     # a short summary on stdout, not the card: its sections and the path to open
-    assert len(printed.splitlines()) < 15 and "## " not in printed
+    assert len(printed.splitlines()) < 30 and "## " not in printed
     assert "1. Repair of validator outputs" in printed
-    assert f"the report card: {out / 'report.html'}" in printed
     figures = sorted(p.name for p in out.glob("*.png"))
-    assert figures == [f"report-{n}.png" for n in range(1, 7)]
+    assert figures == [f"report-{n}.png" for n in range(1, FIGURES + 1)]
     assert "![" in text and "](report-1.png)" in text
     written = [line.removeprefix("jurycal: written: ") for line in messages.splitlines()]
     assert written == [str(out / n) for n in ("report.md", *figures, "report.html")]
@@ -122,7 +138,32 @@ def test_demo_ranks_hannas_systems_from_judges_scores_and_ten_ratings_each(demo)
     assert "Coherence, 10 ratings per system: Human first, mean rating " in section
     assert "(all 96 ratings: 4.43)" in section
     assert "systems lie in their 95 % intervals (one draw of the ratings" in section
-    assert "](report-5.png)" in section and "](report-6.png)" in section  # board, calibration
+    assert "](report-6.png)" in section and "](report-7.png)" in section  # board, calibration
+
+
+@pytest.mark.slow
+def test_demo_prints_the_numbers_that_matter_and_a_link_to_the_card(demo):
+    text, out, printed, _ = demo
+    lines = printed.splitlines()
+    titles = [i for i, line in enumerate(lines) if re.match(r"  \d\. ", line)]
+    assert len(titles) == 7
+    # under each section title, one or two numbers, indented below it
+    ends = [*titles[1:], lines.index("")]
+    for start, end in zip(titles, ends, strict=True):
+        assert 1 <= end - start - 1 <= 2, lines[start:end]
+        assert all(line.startswith("      ") for line in lines[start + 1 : end])
+    # every interval printed is one the card shows (the card rounds to 2 or 3 places, as here)
+    intervals = re.findall(r"(\d\.\d+) \[(-?\d\.\d+), (-?\d\.\d+)\]", printed)
+    assert len(intervals) >= 6
+    for estimate, low, high in intervals:
+        assert float(low) <= float(estimate) <= float(high)
+    leader = re.search(r"first: gpt-4 (\S+ \[\S+ \S+\]), rank set 1-2", printed)
+    assert leader is not None and f"First: gpt-4 {leader.group(1)}, rank set 1-2" in text
+    held_out = re.search(r"gpt-4-turbo, its labels held out: (\S+ \[\S+ \S+\]), human", printed)
+    assert held_out is not None and f"puts it at {held_out.group(1)} against" in text
+    # links a terminal can open, absolute whatever the working directory
+    assert f"the report card: {(out / 'report.html').resolve().as_uri()}" in printed
+    assert f"as Markdown: {(out / 'report.md').resolve().as_uri()}" in printed
 
 
 def test_arena_section_is_reproducible_from_its_seed():
@@ -133,3 +174,14 @@ def test_arena_section_is_reproducible_from_its_seed():
 
     assert card(1) == card(1)
     assert card(1) != card(2)
+
+
+@pytest.mark.slow
+def test_no_table_of_the_card_has_a_leftover_index_column(demo):
+    _, out, _, _ = demo
+    page = (out / "report.html").read_text()
+    headers = re.findall(r"<thead><tr>(.*?)</tr></thead>", page)
+    assert len(headers) >= 10
+    for header in headers:
+        names = re.findall(r"<th>(.*?)</th>", header)
+        assert not {"", "index", "level_0"} & set(names), names

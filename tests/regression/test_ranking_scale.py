@@ -243,7 +243,16 @@ def test_a_large_board_shows_its_top_and_the_generators_named():
     shown = summary.tables["leaderboard"]
     assert list(shown.index) == [*board.table.index[:10], "g0"]
     pairs = summary.tables["decided pairs"]
-    assert len(pairs) and (pairs[["generator_a", "generator_b"]] == "g0").any(axis=1).all()
+    assert len(pairs) and (pairs[["higher", "lower"]] == "g0").any(axis=1).all()
+    # winner first, the largest difference first, each difference the board's own
+    assert list(pairs.columns) == ["higher", "lower", "difference", "se"]
+    assert (pairs["difference"] > 0).all() and pairs["difference"].is_monotonic_decreasing
+    estimate = board.table["estimate"]
+    np.testing.assert_allclose(  # one subtraction of the same two floats: to rounding
+        pairs["difference"],
+        estimate[pairs["higher"]].to_numpy() - estimate[pairs["lower"]].to_numpy(),
+        rtol=1e-12,
+    )
     assert any("top 10 of 60" in note for note in summary.notes)
     with pytest.raises(InputError, match="generator 'nope' is not on this leaderboard"):
         board.summary(generators=["nope"])

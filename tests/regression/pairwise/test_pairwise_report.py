@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from regression.pairwise import FewVotesWarning, PairwiseModel
+from regression.pairwise.board import position_bias
 
 World = Callable[..., Any]  # the fixture of conftest.py
 
@@ -108,3 +109,29 @@ def test_without_ties_the_strengths_are_plain_bradley_terry(world: World) -> Non
     assert fit.tie_parameter < 1e-6
     assert "no ties: the tie parameter nu is 0, plain Bradley-Terry" in fit.summary().notes[-1]
     assert np.isfinite(fit.se).all()
+
+
+def test_a_judge_is_flagged_where_its_first_shown_share_departs_from_a_half_beyond_chance() -> None:
+    """100 decisive verdicts: 61 for the first answer is past the two-sided 5 % binomial test
+    (p = 0.035), 60 is not (p = 0.057); 39 is as far on the other side."""
+    judges = pd.DataFrame(
+        {
+            "n_verdicts": [125, 100, 100, 1000],
+            "tie_rate": [0.2, 0.0, 0.0, np.nan],
+            "first_shown_rate": [0.61, 0.60, 0.39, np.nan],
+        },
+        index=["past", "within", "second", "human voters"],
+    )
+    table, warned = position_bias(judges, alpha=0.05)
+    assert list(table["position_bias"][:3]) == [
+        "first shown (p = 0.035)",
+        "none detected (p = 0.057)",
+        "second shown (p = 0.035)",
+    ]
+    assert pd.isna(table.loc["human voters", "position_bias"])  # their order is not recorded
+    assert len(warned) == 2
+    assert warned[0].startswith("judge past picks the answer shown first in 61.0% of its 100 ")
+    assert warned[1].startswith("judge second picks the answer shown second in 61.0% of its 100")
+    assert "level 0.05" in warned[0]
+    # at a stricter level the same judge passes
+    assert position_bias(judges, alpha=0.01)[1] == []
