@@ -50,9 +50,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from regression.core.bounded import design_lam
-from regression.core.floor import design_mean_interval
 from regression.core.covariance import dof_scale, linearised_terms
 from regression.core.crossfit import cross_fit
+from regression.core.floor import design_mean_interval
 from regression.core.sampling import design_weights, hajek_mean
 from regression.intervals import ConfidenceInterval
 from regression.labels.interval import score_interval

@@ -14,8 +14,8 @@ from regression.checks import SeedLike, check_alpha, check_alternative
 from regression.core.covariance import joint_covariance
 from regression.intervals import ConfidenceInterval, normal_quantile
 from regression.labels.bias import held_out_bound
-from regression.registry import BOUNDED_INTERVAL_METHODS
 from regression.ranking import Ranked
+from regression.registry import BOUNDED_INTERVAL_METHODS
 from regression.results import JointError, Result, interval_frame
 from regression.scores.estimate import RatedEstimate
 from regression.scores.predict import Predictor
