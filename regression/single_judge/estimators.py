@@ -83,6 +83,14 @@ ESTIMAND = "theta"
 _NAIVE_INTERVALS = ("wilson", "wald")
 
 
+def _rate_bounds(k: int, n: int, alpha: float, alternative: str) -> ConfidenceInterval:
+    """Wilson's interval for ``k / n``; [0, 1] for a class with no item (the rate is anywhere)."""
+    if n == 0:
+        return ConfidenceInterval(0.0, 1.0)
+    low, high = wilson_interval(k, n, alpha, alternative)
+    return ConfidenceInterval(float(low), float(high))
+
+
 def _unclipped_rg_ratio(p_hat: float, tpr: float, tnr: float) -> float:
     """``(p_hat + TNR - 1) / J`` before Rogan-Gladen clips it to [0, 1]; NaN when J <= 0."""
     j = tpr + tnr - 1
@@ -159,6 +167,8 @@ class PrevalenceEstimate(OneEstimate):
             low, high = fn(t.k, t.n, alpha, alternative)
         elif self.method == "rogan-gladen":
             c = self._table()
+            if c.missing_class:  # TPR or TNR unknown: theta is anywhere
+                return ConfidenceInterval(0.0, 1.0)
             low, high = rg_interval(
                 t.p_hat, c.tpr, c.tnr, t.n, c.n_pos, c.n_neg, alpha, alternative=alternative
             )
@@ -374,8 +384,8 @@ class SingleJudgeResult(OneEstimate):
         """
         alpha = check_alpha(alpha)
         c = self.calibration
-        tpr_low, tpr_high = wilson_interval(c.tp, c.n_pos, alpha, self.alternative)
-        tnr_low, tnr_high = wilson_interval(c.tn, c.n_neg, alpha, self.alternative)
+        tpr_low, tpr_high = _rate_bounds(c.tp, c.n_pos, alpha, self.alternative)
+        tnr_low, tnr_high = _rate_bounds(c.tn, c.n_neg, alpha, self.alternative)
         j_low, j_high = self.youden.bounds(alpha, self.alternative)
         return pd.DataFrame(
             {
@@ -468,6 +478,9 @@ def estimate_prevalence(
         1 - confidence level.
     method : {'rogan-gladen', 'ppi++', 'naive'}, keyword-only
         Which estimate ``.estimate`` / ``.interval()`` report (all three are computed).
+        Rogan-Gladen needs calibration items of both human classes; PPI++ and
+        naive need none of the second (with an empty class Rogan-Gladen is NaN
+        beside them, its interval [0, 1]).
     alternative : {'two-sided', 'less', 'greater'}, keyword-only
     naive_interval : {'wilson', 'wald'}, keyword-only
     low_j : float, keyword-only
@@ -484,8 +497,9 @@ def estimate_prevalence(
     ------
     ValueError
         Bad labels (named with their position), mismatched lengths, an empty
-        calibration class (m0 = 0 or m1 = 0), no labelled test item, missing
-        columns, or an unknown ``method`` / ``alternative`` / ``alpha``.
+        calibration class (m0 = 0 or m1 = 0) with ``method="rogan-gladen"``
+        (named), no calibration or test item, missing columns, or an unknown
+        ``method`` / ``alternative`` / ``alpha``.
 
     Notes
     -----
@@ -513,14 +527,21 @@ def estimate_prevalence(
     alpha = check_alpha(alpha)
     check_alternative(alternative)
     table = as_calibration_table(calibration, human=human, judge=judge)
+    if method == "rogan-gladen":
+        table.require_both_classes(
+            "rogan-gladen", otherwise=", or choose method 'ppi++' or 'naive', which need none"
+        )
     naive = naive_estimate(
         test, alpha, interval=naive_interval, alternative=alternative, judge=judge
     )
     counts = naive.test
-    rg_est = rg_estimate(counts.p_hat, table.tpr, table.tnr)
-    rg_se = rg_standard_error(
-        counts.p_hat, table.tpr, table.tnr, counts.n, table.n_pos, table.n_neg
-    )
+    if table.missing_class:
+        rg_est = rg_se = float("nan")
+    else:
+        rg_est = rg_estimate(counts.p_hat, table.tpr, table.tnr)
+        rg_se = rg_standard_error(
+            counts.p_hat, table.tpr, table.tnr, counts.n, table.n_pos, table.n_neg
+        )
     rg = PrevalenceEstimate(
         "rogan-gladen",
         rg_est,

@@ -37,10 +37,10 @@ def test_calibration_table_rates():
 
 
 def test_table_errors_name_the_problem():
-    with pytest.raises(ValueError, match=r"no human-valid item \(m1 = 0\)"):
-        CalibrationTable(tp=0, fn=0, fp=3, tn=4)
-    with pytest.raises(ValueError, match=r"no human-invalid item \(m0 = 0\)"):
-        CalibrationTable.from_labels([1, 1], [1, 0])
+    with pytest.raises(ValueError, match=r"no item with both labels \(2 dropped"):
+        CalibrationTable.from_labels([1, 0], [None, None])
+    with pytest.raises(ValueError, match=r"rogan-gladen needs .* no human-valid item \(m1 = 0\)"):
+        CalibrationTable(tp=0, fn=0, fp=3, tn=4).require_both_classes("rogan-gladen")
     with pytest.raises(ValueError, match=r"human has 1 missing label\(s\) \(first at position 1\)"):
         CalibrationTable.from_labels([1, None, 0], [1, 0, 0])
     with pytest.raises(ValueError, match=r"same length; got 3 and 2"):
@@ -224,8 +224,34 @@ def test_estimate_prevalence_bad_data():
         estimate_prevalence(CAL, [1, 0, 2])
     with pytest.raises(ValueError, match=r"calibration must be a CalibrationTable"):
         estimate_prevalence([1, 0, 1], TEST)
-    with pytest.raises(ValueError, match=r"no human-invalid item \(m0 = 0\)"):
-        estimate_prevalence(CAL[CAL["human"] == 1], TEST)
+    with pytest.raises(
+        ValueError,
+        match=r"rogan-gladen needs calibration items of both human classes: the calibration "
+        r"has no human-invalid item \(m0 = 0\).*method 'ppi\+\+' or 'naive'",
+    ):
+        estimate_prevalence(CAL[CAL["human"] == 1], TEST, method="rogan-gladen")
+
+
+@pytest.mark.parametrize("method", ["ppi++", "naive"])
+@pytest.mark.parametrize("human_class", [1, 0])
+def test_methods_that_need_no_second_class_answer_with_one(method, human_class):
+    # Issue 37 item 5: PPI++ and naive refused a calibration with no human-invalid item.
+    one_class = CAL[CAL["human"] == human_class]
+    res = estimate_prevalence(one_class, TEST, method=method)
+    low, high = res.bounds(res.alpha, res.alternative)
+    assert 0 <= low <= res.estimate <= high <= 1
+    if method == "ppi++":
+        # every label agrees, so lam is 0 and the estimate is their mean (exact: lam = 0 by rule)
+        assert res.ppi.lam == 0
+        assert res.estimate == human_class
+        assert high - low > 0.1  # the worst-case rectifier variance, not a collapsed interval
+    assert np.isnan(res.rogan_gladen.estimate)
+    assert res.rogan_gladen.bounds() == (0.0, 1.0)  # exact: no TPR or TNR, theta is anywhere
+    assert np.isnan(res.youden_j)
+    assert any(w.startswith("judge's J cannot be estimated") for w in res.warnings)
+    quality = res.judge_quality()
+    empty = "tnr" if human_class == 1 else "tpr"
+    assert quality.loc[empty, ["low", "high"]].tolist() == [0.0, 1.0]
 
 
 def test_a_two_item_calibration_gets_no_ppi_interval_as_narrow_as_the_naive_one():
