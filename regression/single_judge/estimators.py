@@ -1,10 +1,11 @@
-"""The single-judge report: naive, Rogan-Gladen and PPI++ side by side, with J and warnings.
+"""The single-judge report: PPI++, Rogan-Gladen and naive side by side, with J and warnings.
 
 One LLM judge labelled every test item; on a calibration set, humans labelled
 the items too. :func:`estimate_prevalence` turns label arrays (or a DataFrame
 with ``human`` and ``judge`` columns for calibration, and judge labels for the
-test set) into a :class:`SingleJudgeResult`: the chosen estimate and its
-interval, what randomness that interval covers, the sizes n, m0, m1, the
+test set) into a :class:`SingleJudgeResult`: the chosen estimate (by default
+PPI++ with the engine's bounded interval, the narrowest that holds at any
+calibration size) and its interval, what randomness that interval covers, the sizes n, m0, m1, the
 judge's TPR, TNR and J with an interval, the three estimators side by side
 (``summary()``, ``to_frame()``, ``interval()``: the result contract of
 :mod:`regression.results`) and the warnings of Fiedler sections 4.4 / 7.
@@ -30,7 +31,11 @@ from regression.intervals import (
     wald_interval,
     wilson_interval,
 )
-from regression.registry import SINGLE_JUDGE_DEFAULT, SINGLE_JUDGE_METHODS
+from regression.registry import (
+    BOUNDED_INTERVAL_METHODS,
+    SINGLE_JUDGE_DEFAULT,
+    SINGLE_JUDGE_METHODS,
+)
 from regression.settings import Options, check_params
 from regression.single_judge.diagnostics import (
     LOW_J,
@@ -39,7 +44,7 @@ from regression.single_judge.diagnostics import (
     small_calibration_warnings,
     youden_j,
 )
-from regression.single_judge.ppi import ppi_binary_from_counts
+from regression.single_judge.ppi import ppi_binary_bounded, ppi_binary_from_counts
 from regression.single_judge.rogan_gladen import rg_estimate, rg_interval, rg_standard_error
 from regression.single_judge.tables import (
     CalibrationTable,
@@ -52,6 +57,7 @@ __all__ = [
     "COVERS",
     "ESTIMAND",
     "METHODS",
+    "PPI_NORMAL_COVERS",
     "PrevalenceEstimate",
     "SingleJudgeResult",
     "estimate_prevalence",
@@ -72,10 +78,19 @@ COVERS = {
         "are the same on calibration and test items (Lee eq. 18)"
     ),
     "ppi++": (
-        "test sampling and calibration sampling; assumes the calibration items are a random "
-        "sample of the test distribution (model-specific calibration; Lee Table 2 (iii))"
+        "which items carry a human label: the human valid-rate of the test items, at any "
+        "calibration size (a betting interval on the bounded rectifier); assumes the "
+        "calibration items are a random sample of the calibration and test items together "
+        "(model-specific calibration; Lee Table 2 (iii))"
     ),
 }
+
+#: What PPI++'s normal interval (``interval_method="normal"``) covers, with its caveat.
+PPI_NORMAL_COVERS = (
+    "test sampling and calibration sampling, asymptotically (CLT); assumes the calibration "
+    "items are a random sample of the test distribution (Lee Table 2 (iii)); from few labels "
+    "the sample variance can miss the judge's rare errors and the interval undercover"
+)
 
 #: The index of :meth:`SingleJudgeResult.interval`'s one row: the human valid-rate on the test items.
 ESTIMAND = "theta"
@@ -118,6 +133,13 @@ class PrevalenceEstimate(OneEstimate):
         PPI++'s power-tuning weight.
     naive_interval : {'wilson', 'wald'}
         The naive estimate's interval.
+    interval_method : {'betting', 'normal'}
+        PPI++'s interval: the engine's bounded one (default) or the CLT's.
+    seed : int
+        The order in which PPI++'s betting interval sees the calibration items.
+    calibration_in_test : bool
+        The calibration items are a random draw from the test items (PPI++'s
+        bounded interval then bounds all test items' human valid rate).
     """
 
     method: str
@@ -129,6 +151,9 @@ class PrevalenceEstimate(OneEstimate):
     alternative: str = "two-sided"
     lam: float | None = None
     naive_interval: str = "wilson"
+    interval_method: str = BOUNDED_INTERVAL_METHODS[0]
+    seed: int = 0
+    calibration_in_test: bool = False
 
     warnings: ClassVar[tuple[str, ...]] = ()
     ESTIMAND: ClassVar[str] = ESTIMAND
@@ -136,12 +161,21 @@ class PrevalenceEstimate(OneEstimate):
     @property
     def covers(self) -> str:
         """The randomness the interval accounts for."""
+        if self.method == "ppi++" and self.interval_method == "normal":
+            return PPI_NORMAL_COVERS
         return COVERS[self.method]
+
+    @property
+    def name(self) -> str:
+        """The method, with PPI++'s interval: ``"ppi++ (betting interval)"``."""
+        if self.method == "ppi++":
+            return f"ppi++ ({self.interval_method} interval)"
+        return self.method
 
     @property
     def title(self) -> str:
         """The title of :meth:`summary`."""
-        return f"Estimate of theta ({self.method})"
+        return f"Estimate of theta ({self.name})"
 
     def diagnostics(self) -> pd.DataFrame:
         """One row: test items judged and dropped, the standard error and PPI++'s lam (NaN for the others)."""
@@ -159,7 +193,8 @@ class PrevalenceEstimate(OneEstimate):
 
         naive: Wilson (default) or Wald on k / n; Rogan-Gladen: Lee et al.
         eqs. (8)-(12) (:func:`regression.single_judge.rogan_gladen.rg_interval`); PPI++:
-        estimate -/+ z * se.
+        the bounded interval of :func:`regression.single_judge.ppi.ppi_binary_bounded`
+        (``interval_method="betting"``) or estimate -/+ z * se (``"normal"``).
         """
         t = self.test
         if self.method == "naive":
@@ -172,8 +207,24 @@ class PrevalenceEstimate(OneEstimate):
             low, high = rg_interval(
                 t.p_hat, c.tpr, c.tnr, t.n, c.n_pos, c.n_neg, alpha, alternative=alternative
             )
-        else:
+        elif self.interval_method == "normal":
             low, high = normal_bounds(self.estimate, self.se, alpha, alternative)
+        else:
+            c = self._table()
+            if c.m < 2:  # one label: PPI++ is undefined (NaN), theta anywhere
+                return ConfidenceInterval(0.0, 1.0)
+            _, (low, high) = ppi_binary_bounded(
+                c.tp,
+                c.fn,
+                c.fp,
+                c.tn,
+                t.k,
+                t.n,
+                alpha,
+                alternative,
+                calibration_in_test=self.calibration_in_test,
+                seed=self.seed,
+            )
         return ConfidenceInterval(float(low), float(high))
 
     def _table(self) -> CalibrationTable:
@@ -280,7 +331,7 @@ class SingleJudgeResult(OneEstimate):
     @property
     def title(self) -> str:
         """The title of :meth:`summary`."""
-        return f"Single-judge estimate of theta ({self.method})"
+        return f"Single-judge estimate of theta ({self.primary.name})"
 
     @property
     def primary(self) -> PrevalenceEstimate:
@@ -435,9 +486,10 @@ class SingleJudgeResult(OneEstimate):
             f"judge valid-rate {self.naive.test.p_hat:.3f}.",
             f"calibration: m = {c.m} (m1 = {c.n_pos} human-valid, m0 = {c.n_neg} "
             f"human-invalid; {c.n_dropped} dropped).",
-            f"{1 - alpha:.0%} intervals ({self.alternative}); reported estimate: {self.method}.",
+            f"{1 - alpha:.0%} intervals ({self.alternative}); reported estimate: "
+            f"{self.primary.name}.",
         ]
-        notes += [f"{est.method} interval covers {est.covers}." for est in self.all_estimates]
+        notes += [f"{est.name} covers {est.covers}." for est in self.all_estimates]
         return tuple(notes)
 
     def summary_tables(self, alpha: float, **options: Any) -> dict[str, pd.DataFrame]:
@@ -460,11 +512,14 @@ def estimate_prevalence(
     method: str = SINGLE_JUDGE_DEFAULT,
     alternative: str = "two-sided",
     naive_interval: str = "wilson",
+    interval_method: str = BOUNDED_INTERVAL_METHODS[0],
+    calibration_in_test: bool = False,
+    seed: int = 0,
     low_j: float = LOW_J,
     human: str = "human",
     judge: str = "judge",
 ) -> SingleJudgeResult:
-    """Estimate the true valid-rate theta from one judge: naive, Rogan-Gladen and PPI++ side by side.
+    """Estimate the true valid-rate theta from one judge: PPI++, Rogan-Gladen and naive side by side.
 
     Parameters
     ----------
@@ -476,13 +531,30 @@ def estimate_prevalence(
         The judge's labels on the test items; missing ones are dropped and counted.
     alpha : float
         1 - confidence level.
-    method : {'rogan-gladen', 'ppi++', 'naive'}, keyword-only
-        Which estimate ``.estimate`` / ``.interval()`` report (all three are computed).
+    method : {'ppi++', 'rogan-gladen', 'naive'}, keyword-only
+        Which estimate ``.estimate`` / ``.interval()`` report (all three are
+        computed); default PPI++
+        (:data:`regression.registry.SINGLE_JUDGE_DEFAULT`).
         Rogan-Gladen needs calibration items of both human classes; PPI++ and
         naive need none of the second (with an empty class Rogan-Gladen is NaN
         beside them, its interval [0, 1]).
     alternative : {'two-sided', 'less', 'greater'}, keyword-only
     naive_interval : {'wilson', 'wald'}, keyword-only
+    interval_method : {'betting', 'normal'}, keyword-only
+        PPI++'s interval (:data:`regression.registry.BOUNDED_INTERVAL_METHODS`):
+        ``"betting"``, the engine's bounded interval, which holds at any
+        calibration size whatever the judge's errors, its estimate clipped to
+        [0, 1]; ``"normal"``, estimate -/+ z * SE, which can undercover from
+        few labels when the judge's errors are rare (the sample may hold none).
+    calibration_in_test : bool, keyword-only
+        The calibration items are a uniform random draw from the test items,
+        whose judge labels ``test`` holds too (one set of judged items, a
+        random part of it labelled by humans): the bounded interval is then
+        for all test items' human valid rate, narrower by the share already
+        labelled. Default: two sets, the calibration items drawn like the test
+        items but apart from them. Only the bounded interval uses it.
+    seed : int, keyword-only
+        The order in which the betting interval sees the calibration items.
     low_j : float, keyword-only
         J below this triggers the low-quality warning (default 0.3, see
         :data:`regression.single_judge.diagnostics.LOW_J`).
@@ -503,9 +575,11 @@ def estimate_prevalence(
 
     Notes
     -----
-    Rogan-Gladen: Lee et al. eq. (7) with the interval of eqs. (8)-(12).
     PPI++: Fiedler section 3.3 with power tuning (binary labels, computed
-    from the 2 x 2 table; equal to :func:`regression.single_judge.ppi.ppi_mean` on the rows).
+    from the 2 x 2 table; equal to :func:`regression.single_judge.ppi.ppi_mean` on the rows),
+    with the bounded interval of :func:`regression.single_judge.ppi.ppi_binary_bounded`
+    for the test items' human valid-rate.
+    Rogan-Gladen: Lee et al. eq. (7) with the interval of eqs. (8)-(12).
     Naive: eq. (3) with a Wilson interval. The interval covers what
     :attr:`SingleJudgeResult.covers` says. RG stays unbiased when the test
     prevalence differs from the calibration prevalence (Lee section 8); PPI++
@@ -518,12 +592,19 @@ def estimate_prevalence(
     >>> cal = pd.DataFrame({"human": [1] * 50 + [0] * 50,
     ...                     "judge": [1] * 45 + [0] * 5 + [1] * 15 + [0] * 35})
     >>> res = estimate_prevalence(cal, test=[1] * 540 + [0] * 460)
-    >>> round(res.estimate, 3), res.m1, res.m0, round(res.youden_j, 2)
-    (0.4, 50, 50, 0.6)
+    >>> res.method, round(res.estimate, 3), res.m1, res.m0, round(res.youden_j, 2)
+    ('ppi++', 0.467, 50, 50, 0.6)
     >>> res.interval().loc["theta", ["low", "high"]].round(3).tolist()
-    [0.237, 0.543]
+    [0.331, 0.581]
+    >>> rg = estimate_prevalence(cal, test=[1] * 540 + [0] * 460, method="rogan-gladen")
+    >>> round(rg.estimate, 3), rg.interval().loc["theta", ["low", "high"]].round(3).tolist()
+    (0.4, [0.237, 0.543])
     """
-    check_params("estimate_prevalence", {"method": method}, {"method": [Options(METHODS)]})
+    check_params(
+        "estimate_prevalence",
+        {"method": method, "interval_method": interval_method},
+        {"method": [Options(METHODS)], "interval_method": [Options(BOUNDED_INTERVAL_METHODS)]},
+    )
     alpha = check_alpha(alpha)
     check_alternative(alternative)
     table = as_calibration_table(calibration, human=human, judge=judge)
@@ -555,9 +636,23 @@ def estimate_prevalence(
     ppi_est, ppi_se, lam = ppi_binary_from_counts(
         table.tp, table.fn, table.fp, table.tn, counts.k, counts.n
     )
+    ppi_value = float(ppi_est)
+    if interval_method == "betting" and table.m >= 2:  # the estimate clipped to [0, 1]
+        ppi_value, _ = ppi_binary_bounded(
+            table.tp,
+            table.fn,
+            table.fp,
+            table.tn,
+            counts.k,
+            counts.n,
+            alpha,
+            alternative,
+            calibration_in_test=calibration_in_test,
+            seed=seed,
+        )
     ppi = PrevalenceEstimate(
         "ppi++",
-        float(ppi_est),
+        ppi_value,
         float(ppi_se),
         counts,
         table,
@@ -565,6 +660,9 @@ def estimate_prevalence(
         alternative,
         lam=float(lam),
         naive_interval=naive_interval,
+        interval_method=interval_method,
+        seed=seed,
+        calibration_in_test=calibration_in_test,
     )
     j = youden_j(table, alpha)
     notes = judge_warnings(j, low_j=low_j)
