@@ -8,8 +8,9 @@ A walk through the wing, in the order the data flows:
   :mod:`~regression.single_judge.ppi` (PPI++): the corrected estimators;
 * :mod:`~regression.single_judge.diagnostics`: Youden's J, Delta J and the
   warnings of Fiedler section 4.4;
-* :mod:`~regression.single_judge.estimators`: naive, Rogan-Gladen and PPI++
-  side by side for one model (:func:`estimate_prevalence`);
+* :mod:`~regression.single_judge.estimators`: PPI++ (the default, with the
+  engine's bounded interval), Rogan-Gladen and naive side by side for one
+  model (:func:`estimate_prevalence`);
 * :mod:`~regression.single_judge.comparison`: two models through one judge
   (:func:`compare_models`), and what it returns
   (:mod:`~regression.single_judge.comparison_results`);
@@ -56,6 +57,7 @@ from regression.single_judge.diagnostics import (
 from regression.single_judge.estimators import (
     COVERS,
     METHODS,
+    PPI_NORMAL_COVERS,
     PrevalenceEstimate,
     SingleJudgeResult,
     estimate_prevalence,
@@ -65,6 +67,7 @@ from regression.single_judge.ppi import (
     PPI_MIN_PER_CLASS,
     PPIMeanResult,
     SmallCalibrationWarning,
+    ppi_binary_bounded,
     ppi_binary_from_counts,
     ppi_mean,
 )
@@ -108,6 +111,7 @@ __all__ = [
     "ModelComparison",
     "NEAR_TIE",
     "PPIMeanResult",
+    "PPI_NORMAL_COVERS",
     "PPI_MIN_PER_CLASS",
     "PairedJudgeTable",
     "PrevalenceEstimate",
@@ -131,6 +135,7 @@ __all__ = [
     "naive_estimate",
     "near_tie_warnings",
     "percentile_interval",
+    "ppi_binary_bounded",
     "ppi_binary_from_counts",
     "ppi_mean",
     "resample_binomial",
