@@ -178,7 +178,7 @@ SINGLE_JUDGE_METHODS: dict[str, Entry] = {
     "rogan-gladen": Entry(
         _SINGLE + "rogan_gladen:rg_estimate", "corrected by the judge's sensitivity and specificity"
     ),
-    "naive": Entry(_SINGLE + "estimators:naive_estimate", "the judge's valid rate, uncorrected"),
+    "naive": Entry(_SINGLE + "prevalence:naive_estimate", "the judge's valid rate, uncorrected"),
 }
 #: The method ``estimate_prevalence`` and ``jurycal judge`` report when none is named: the
 #: narrowest with an interval valid at any n (docs/single-judge.md, "Which method").

@@ -8,6 +8,8 @@ A walk through the wing, in the order the data flows:
   :mod:`~regression.single_judge.ppi` (PPI++): the corrected estimators;
 * :mod:`~regression.single_judge.diagnostics`: Youden's J, Delta J and the
   warnings of Fiedler section 4.4;
+* :mod:`~regression.single_judge.prevalence`: one estimator's estimate and
+  interval (:class:`PrevalenceEstimate`), the naive estimate alone;
 * :mod:`~regression.single_judge.estimators`: PPI++ (the default, with the
   engine's bounded interval), Rogan-Gladen and naive side by side for one
   model (:func:`estimate_prevalence`);
@@ -55,13 +57,9 @@ from regression.single_judge.diagnostics import (
     youden_j,
 )
 from regression.single_judge.estimators import (
-    COVERS,
     METHODS,
-    PPI_NORMAL_COVERS,
-    PrevalenceEstimate,
     SingleJudgeResult,
     estimate_prevalence,
-    naive_estimate,
 )
 from regression.single_judge.ppi import (
     PPI_MIN_PER_CLASS,
@@ -70,6 +68,12 @@ from regression.single_judge.ppi import (
     ppi_binary_bounded,
     ppi_binary_from_counts,
     ppi_mean,
+)
+from regression.single_judge.prevalence import (
+    COVERS,
+    PPI_NORMAL_COVERS,
+    PrevalenceEstimate,
+    naive_estimate,
 )
 from regression.single_judge.rogan_gladen import (
     allocate_calibration,
