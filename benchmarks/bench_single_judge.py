@@ -1,9 +1,13 @@
-"""Single-judge speed: vectorised Rogan-Gladen intervals, count bootstraps, Lee Fig. 5(b) coverage.
+"""One judge: vectorised Rogan-Gladen intervals, count bootstraps, Lee Fig. 5(b), truescore beside.
 
-Run: ``python benchmarks/run.py single_judge`` (or ``make bench``). Every speed
-claim is a ratio against a baseline timed in the same run. Per-row Python
-loops that would take minutes are timed on a slice and scaled linearly (the
-table says so).
+Run: ``python benchmarks/run.py single_judge`` (or ``make bench``); one part alone:
+``python benchmarks/bench_single_judge.py truescore``. Every speed claim is a
+ratio against a baseline timed in the same run. Per-row Python loops that
+would take minutes are timed on a slice and scaled linearly (the table says
+so). The comparison with truescore (an optional benchmark dependency, the
+``bench`` extra; the library never imports it) runs jurycal's default, its
+normal PPI++ interval, Rogan-Gladen and truescore's ``ppi_estimate`` on the
+same label draws of the bundled real data and of simulated worlds.
 """
 
 from __future__ import annotations
@@ -15,7 +19,13 @@ from statistics import NormalDist
 import numpy as np
 from timing import best_of
 
+from regression import estimate_prevalence
+from regression.intervals import normal_bounds
 from regression.single_judge import count_bootstrap, coverage_study, rg_estimate, rg_interval
+from regression.single_judge.ppi import ppi_binary_bounded, ppi_binary_from_counts
+
+#: The item-level table's columns that are not a validator's vote.
+_ITEM_VOTE_META = ("generator", "task", "item", "line_number", "feedback", "human")
 
 ROWS = 1_000_000
 LOOP_ROWS = 20_000
@@ -162,11 +172,202 @@ def bench_coverage() -> None:
     )
 
 
+# --- jurycal's default beside truescore (issue 37 item 5) -------------------------------------
+
+#: Labelled items per draw, drawn uniformly from a world's items.
+LABEL_SIZES = (25, 50, 100, 200)
+#: Uniform label draws per (model, judge) pair of the real data and label size.
+PAIR_DRAWS = 50
+#: Uniform label draws per simulated world and label size.
+WORLD_DRAWS = 400
+#: The methods of the table, in its column order.
+METHODS = ("jurycal default", "jurycal normal ppi++", "rogan-gladen", "truescore")
+
+
+def _real_worlds() -> dict[str, list[tuple[str, np.ndarray, np.ndarray]]]:
+    """The bundled real data as (name, human, judge) per (model, judge) pair, by source."""
+    from jurycal.demo import arena_labels
+    from regression.datasets import load_item_votes
+
+    votes = load_item_votes()
+    validators = [c for c in votes.columns if c not in _ITEM_VOTE_META]
+    agreeableness = []
+    for generator, rows in votes.groupby("generator", sort=True):
+        for validator in validators:
+            judged = rows[rows[validator].notna()]
+            agreeableness.append(
+                (
+                    f"{generator} / {validator}",
+                    judged["human"].to_numpy(dtype=float),
+                    judged[validator].to_numpy(dtype=float),
+                )
+            )
+    arena = []
+    labels = arena_labels().dropna(subset=["judge_label"])
+    for (judge, opponent), rows in labels.groupby(["judge", "opponent"], sort=True):
+        arena.append(
+            (
+                f"{opponent} / {judge}",
+                rows["human"].to_numpy(dtype=float),
+                rows["judge_label"].to_numpy(dtype=float),
+            )
+        )
+    return {"agreeableness (84 pairs)": agreeableness, "arena (6 pairs)": arena}
+
+
+def _simulated_worlds(seed: int = 37) -> dict[str, list[tuple[str, np.ndarray, np.ndarray]]]:
+    """Finite worlds of 2,000 items: prevalence near 0 and near 1, and a judge's blind spot.
+
+    ``blind spot``: 80 % valid; the judge is right on 97 % of the other items, but 4 % of
+    the items are invalid ones of one kind that it calls valid every time (wrong together,
+    not at random), so a draw of 25 labels misses all of them a third of the time.
+    """
+    rng = np.random.default_rng(seed)
+    n_items = 2_000
+
+    def diffuse(theta: float, tpr: float, tnr: float) -> tuple[np.ndarray, np.ndarray]:
+        human = (rng.random(n_items) < theta).astype(float)
+        right = rng.random(n_items) < np.where(human == 1, tpr, tnr)
+        return human, np.where(right, human, 1 - human)
+
+    worlds = {
+        "prevalence 0.02 (TPR 0.90, TNR 0.95)": diffuse(0.02, 0.90, 0.95),
+        "prevalence 0.98 (TPR 0.98, TNR 0.80)": diffuse(0.98, 0.98, 0.80),
+    }
+    kind = np.arange(n_items) < 0.04 * n_items  # the blind spot: invalid, judged valid
+    human = np.where(kind, 0.0, (rng.random(n_items) < 0.8 / 0.96).astype(float))
+    right = rng.random(n_items) < 0.97
+    judge = np.where(kind, 1.0, np.where(right, human, 1 - human))
+    worlds["blind spot (4 % invalid, judged valid together)"] = (human, judge)
+    return {name: [(name, h, j)] for name, (h, j) in worlds.items()}
+
+
+def _one_draw(human: np.ndarray, judge: np.ndarray, drawn: np.ndarray) -> dict[str, tuple]:
+    """Each method's (covered, width) on one draw; the truth is all items' human valid rate.
+
+    jurycal's default is given every item's judge label as its test set with
+    ``calibration_in_test=True`` (the labelled items are a random part of
+    them); its normal interval, Rogan-Gladen and truescore see the unlabelled
+    rest as the test set, as their independent-samples formulas ask.
+    """
+    from truescore import ppi_estimate
+
+    rest = np.ones(human.size, dtype=bool)
+    rest[drawn] = False
+    truth = human.mean()
+    y, f = human[drawn], judge[drawn]
+    tp, fn = int(np.sum((y == 1) & (f == 1))), int(np.sum((y == 1) & (f == 0)))
+    fp, tn = int(np.sum((y == 0) & (f == 1))), int(np.sum((y == 0) & (f == 0)))
+    _, bounded = ppi_binary_bounded(
+        tp, fn, fp, tn, int(judge.sum()), human.size, calibration_in_test=True
+    )
+    k, n_test = int(judge[rest].sum()), int(rest.sum())
+    est, se, _ = (float(v) for v in ppi_binary_from_counts(tp, fn, fp, tn, k, n_test))
+    normal = normal_bounds(est, se)
+    if min(tp + fn, fp + tn) == 0:  # Rogan-Gladen refuses; beside the others it shows [0, 1]
+        rg = (0.0, 1.0)
+    else:
+        rg = rg_interval(k / n_test, tp / (tp + fn), tn / (fp + tn), n_test, tp + fn, fp + tn)
+    ts = ppi_estimate(judge, y, drawn)
+    out = {}
+    for name, (low, high) in zip(METHODS, (bounded, normal, rg, (ts.low, ts.high)), strict=True):
+        out[name] = (float(low) <= truth <= float(high), float(high) - float(low))
+    return out
+
+
+def _check_against_the_front_door(human: np.ndarray, judge: np.ndarray, drawn: np.ndarray) -> None:
+    """The study calls the pieces ``estimate_prevalence`` calls: check one draw gives its figures."""
+    found = estimate_prevalence(
+        (human[drawn], judge[drawn]), judge, calibration_in_test=True
+    ).bounds()
+    width = _one_draw(human, judge, drawn)[METHODS[0]][1]
+    if abs(float(found.high - found.low) - width) > 1e-12:  # the same calls in the same order
+        raise AssertionError(
+            f"the study's default width {width} is not estimate_prevalence's {found}"
+        )
+
+
+def _study(
+    worlds: dict[str, list[tuple[str, np.ndarray, np.ndarray]]], draws: int, seed: int
+) -> list[dict]:
+    rows = []
+    for source, pairs in worlds.items():
+        for n in LABEL_SIZES:
+            covered = {m: [] for m in METHODS}
+            width = {m: [] for m in METHODS}
+            pair_cover = {m: [] for m in METHODS}
+            for index, (_, human, judge) in enumerate(pairs):
+                rng = np.random.default_rng([seed, n, index])
+                hits = {m: 0 for m in METHODS}
+                for draw in range(draws):
+                    drawn = np.sort(rng.choice(human.size, n, replace=False))
+                    if draw == 0:
+                        _check_against_the_front_door(human, judge, drawn)
+                    for m, (hit, w) in _one_draw(human, judge, drawn).items():
+                        covered[m].append(hit)
+                        width[m].append(w)
+                        hits[m] += hit
+                for m in METHODS:
+                    pair_cover[m].append(hits[m] / draws)
+            row = {"world": source, "n": n, "draws": len(covered[METHODS[0]])}
+            for m in METHODS:
+                row[m] = (np.mean(covered[m]), np.mean(width[m]), min(pair_cover[m]))
+            rows.append(row)
+    return rows
+
+
+def bench_truescore() -> None:
+    start = time.perf_counter()
+    rows = _study(_real_worlds(), PAIR_DRAWS, seed=2026)
+    rows += _study(_simulated_worlds(), WORLD_DRAWS, seed=2027)
+    seconds = time.perf_counter() - start
+    print(
+        "### One judge beside truescore 0.7.4: coverage and mean width on the same draws\n\n"
+        f"Uniform draws of n labels from each world's items ({PAIR_DRAWS} per (model, judge) "
+        f"pair of the bundled data and n, {WORLD_DRAWS} per simulated world and n); the truth "
+        "is the human valid rate of all the world's items (truescore's target: the mean over "
+        "the items its judge labels cover). jurycal default: `estimate_prevalence(cal, every "
+        "item's judge label, calibration_in_test=True)`, PPI++ with the bounded (betting) "
+        "interval; normal: `interval_method='normal'`, with the unlabelled items as test set "
+        "(as Rogan-Gladen); Rogan-Gladen: Lee et al.'s interval ([0, 1] where a draw holds no "
+        "item of a human class); truescore: `ppi_estimate` (normal PPI++, widened to Wilson's "
+        "interval when a class has fewer than 5 labels). Each cell: coverage / mean width "
+        "(the lowest coverage of one pair). Ratios of mean widths: the default over truescore, "
+        "and over jurycal's normal interval; target: the default at most 1.10x truescore's "
+        f"width with coverage >= 0.95. {seconds:.0f} s in all.\n"
+    )
+    header = " | ".join(METHODS)
+    print(f"| world | n | draws | {header} | default / truescore | default / normal | target |")
+    print("|---|---:|---:|" + "---|" * len(METHODS) + "---:|---:|---|")
+    for row in rows:
+        cells = " | ".join(
+            f"{cov:.3f} / {width:.3f} ({low:.2f})" for cov, width, low in (row[m] for m in METHODS)
+        )
+        coverage, width, _ = row[METHODS[0]]
+        ratio = width / row["truescore"][1]
+        met = "met" if coverage >= 0.95 and ratio <= 1.10 else "missed"
+        print(
+            f"| {row['world']} | {row['n']} | {row['draws']:,} | {cells} | {ratio:.2f} | "
+            f"{width / row[METHODS[1]][1]:.2f} | {met} |"
+        )
+    print()
+
+
 def main() -> None:
     bench_rg_interval()
     bench_bootstrap()
     bench_coverage()
+    bench_truescore()
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    parts = {
+        "rg_interval": bench_rg_interval,
+        "bootstrap": bench_bootstrap,
+        "coverage": bench_coverage,
+        "truescore": bench_truescore,
+    }
+    for part in sys.argv[1:] or parts:
+        parts[part]()

@@ -175,16 +175,18 @@ TRANSFER_METHODS: dict[str, Entry] = {
 _SINGLE = "regression.single_judge."
 #: ``estimate_prevalence(method=)``: one judge's prevalence; name -> the function it runs.
 SINGLE_JUDGE_METHODS: dict[str, Entry] = {
-    "naive": Entry(_SINGLE + "estimators:naive_estimate", "the judge's valid rate, uncorrected"),
+    "ppi++": Entry(
+        _SINGLE + "ppi:ppi_binary_from_counts",
+        "prediction-powered, with power-tuned lam and a bounded (betting) interval",
+    ),
     "rogan-gladen": Entry(
         _SINGLE + "rogan_gladen:rg_estimate", "corrected by the judge's sensitivity and specificity"
     ),
-    "ppi++": Entry(
-        _SINGLE + "ppi:ppi_binary_from_counts", "prediction-powered, with power-tuned lam"
-    ),
+    "naive": Entry(_SINGLE + "prevalence:naive_estimate", "the judge's valid rate, uncorrected"),
 }
-#: The method ``estimate_prevalence`` and ``jurycal judge`` report when none is named.
-SINGLE_JUDGE_DEFAULT = "rogan-gladen"
+#: The method ``estimate_prevalence`` and ``jurycal judge`` report when none is named: the
+#: narrowest with an interval valid at any n (docs/single-judge.md, "Which method").
+SINGLE_JUDGE_DEFAULT = "ppi++"
 
 #: ``PairwiseModel(estimand=)``: name -> the function that fits it.
 PAIRWISE_ESTIMANDS: dict[str, Entry] = {

@@ -1,4 +1,4 @@
-"""``jurycal judge``: one judge, naive / Rogan-Gladen / PPI++ side by side (Lee et al.)."""
+"""``jurycal judge``: one judge, PPI++ / Rogan-Gladen / naive side by side (Lee et al.; Fiedler)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,11 @@ from jurycal.cli.reading import (
     find_name,
     read_input,
 )
-from regression.registry import SINGLE_JUDGE_DEFAULT, SINGLE_JUDGE_METHODS
+from regression.registry import (
+    BOUNDED_INTERVAL_METHODS,
+    SINGLE_JUDGE_DEFAULT,
+    SINGLE_JUDGE_METHODS,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -44,7 +48,7 @@ def register(subparsers: Any) -> None:
         "model (or generator) column naming more than one model needs --model.",
         examples=[
             "jurycal judge calibration.csv test.csv",
-            "jurycal judge calibration.csv test.csv --method ppi++ --alpha 0.1 --json",
+            "jurycal judge calibration.csv test.csv --method rogan-gladen --alpha 0.1 --json",
             "jurycal judge calibration.csv test.csv --model gpt-4o --plot judge.png",
         ],
     )
@@ -53,7 +57,16 @@ def register(subparsers: Any) -> None:
         "--method",
         choices=tuple(SINGLE_JUDGE_METHODS),
         default=SINGLE_JUDGE_DEFAULT,
-        help=f"the reported estimator (default {SINGLE_JUDGE_DEFAULT}); all are shown",
+        help=f"the reported estimator (default {SINGLE_JUDGE_DEFAULT}: "
+        f"{SINGLE_JUDGE_METHODS[SINGLE_JUDGE_DEFAULT].help}); all are shown",
+    )
+    parser.add_argument(
+        "--interval",
+        choices=BOUNDED_INTERVAL_METHODS,
+        default=BOUNDED_INTERVAL_METHODS[0],
+        help=f"the ppi++ interval (default {BOUNDED_INTERVAL_METHODS[0]}: the CLT's, floored "
+        "where the labels show no judge error; betting: holds at any number of labels, wider; "
+        "normal: the CLT's alone, which can undercover from few labels)",
     )
     parser.add_argument("--model", metavar="NAME", help="use only this model's rows of both files")
     parser.add_argument("--alpha", type=alpha_value, default=0.05, help=ALPHA_HELP)
@@ -104,9 +117,12 @@ def run(args: argparse.Namespace) -> int:
         Source(args.test, "test file", ("judge",), rows=test.index),
     ]
     with located(sources):
-        result = estimate_prevalence(calibration, test["judge"], args.alpha, method=args.method)
+        result = estimate_prevalence(
+            calibration, test["judge"], args.alpha, method=args.method, interval_method=args.interval
+        )
     payload = {
         "method": result.method,
+        "interval_method": result.ppi.interval_method if result.method == "ppi++" else None,
         "model": args.model,
         "estimate": result.estimate,
         "ci": list(result.bounds(result.alpha, result.alternative)),

@@ -33,7 +33,7 @@ from regression.registry import SINGLE_JUDGE_DEFAULT, SINGLE_JUDGE_METHODS
 __all__ = ["REPORT_HELP", "register", "run"]
 
 # The single-judge options' defaults: None in the parser, so a pairwise card can tell them given
-_SINGLE_JUDGE_DEFAULTS = {"method": "rogan-gladen", "n_boot": 10_000}
+_SINGLE_JUDGE_DEFAULTS = {"method": SINGLE_JUDGE_DEFAULT, "n_boot": 10_000}
 
 #: ``--report``'s help, on every command that writes a card.
 REPORT_HELP = (

@@ -8,8 +8,11 @@ A walk through the wing, in the order the data flows:
   :mod:`~regression.single_judge.ppi` (PPI++): the corrected estimators;
 * :mod:`~regression.single_judge.diagnostics`: Youden's J, Delta J and the
   warnings of Fiedler section 4.4;
-* :mod:`~regression.single_judge.estimators`: naive, Rogan-Gladen and PPI++
-  side by side for one model (:func:`estimate_prevalence`);
+* :mod:`~regression.single_judge.prevalence`: one estimator's estimate and
+  interval (:class:`PrevalenceEstimate`), the naive estimate alone;
+* :mod:`~regression.single_judge.estimators`: PPI++ (the default, with the
+  engine's bounded interval), Rogan-Gladen and naive side by side for one
+  model (:func:`estimate_prevalence`);
 * :mod:`~regression.single_judge.comparison`: two models through one judge
   (:func:`compare_models`), and what it returns
   (:mod:`~regression.single_judge.comparison_results`);
@@ -54,19 +57,23 @@ from regression.single_judge.diagnostics import (
     youden_j,
 )
 from regression.single_judge.estimators import (
-    COVERS,
     METHODS,
-    PrevalenceEstimate,
     SingleJudgeResult,
     estimate_prevalence,
-    naive_estimate,
 )
 from regression.single_judge.ppi import (
     PPI_MIN_PER_CLASS,
     PPIMeanResult,
     SmallCalibrationWarning,
+    ppi_binary_bounded,
     ppi_binary_from_counts,
     ppi_mean,
+)
+from regression.single_judge.prevalence import (
+    COVERS,
+    PPI_NORMAL_COVERS,
+    PrevalenceEstimate,
+    naive_estimate,
 )
 from regression.single_judge.rogan_gladen import (
     allocate_calibration,
@@ -108,6 +115,7 @@ __all__ = [
     "ModelComparison",
     "NEAR_TIE",
     "PPIMeanResult",
+    "PPI_NORMAL_COVERS",
     "PPI_MIN_PER_CLASS",
     "PairedJudgeTable",
     "PrevalenceEstimate",
@@ -131,6 +139,7 @@ __all__ = [
     "naive_estimate",
     "near_tie_warnings",
     "percentile_interval",
+    "ppi_binary_bounded",
     "ppi_binary_from_counts",
     "ppi_mean",
     "resample_binomial",

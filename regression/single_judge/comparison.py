@@ -448,6 +448,8 @@ def compare_models(
         )
     cal_a = as_calibration_table(calibration_a)
     cal_b = as_calibration_table(calibration_b)
+    cal_a.require_both_classes("compare_models (model A's calibration)")
+    cal_b.require_both_classes("compare_models (model B's calibration)")
     cal_s = {"pooled": cal_a + cal_b, "a": cal_a, "b": cal_b}[shared_calibration]
     design = _TestDesign.from_labels(test_a, test_b, paired)
     point, reps = _point_and_replicates(design, cal_a, cal_b, shared_calibration, n_boot, seed)

@@ -112,6 +112,8 @@ class YoudenJResult(OneEstimate):
         one failure to each" (Agresti and Caffo, 2000; the adjustment Lee et
         al. eqs. (10)-(11) use) keeps near-nominal coverage in small samples.
         """
+        if self.n_pos == 0 or self.n_neg == 0:  # a rate of an empty class: J is anywhere
+            return ConfidenceInterval(-1.0, 1.0)
         q1, q0 = self._adjusted()
         low, high = normal_bounds(q1 + q0 - 1, self.se, alpha, alternative, limits=(-1.0, 1.0))
         return ConfidenceInterval(float(low), float(high))
@@ -144,6 +146,7 @@ def youden_j(
     Fiedler section 3.3 (the denominator of RG is J-hat), section 4.4 and
     Table 1 (J per model with a 95 % interval; Fiedler bootstraps it, here the
     closed-form Agresti-Caffo interval; :func:`delta_youden_j` bootstraps).
+    With an empty human class J is NaN and its interval [-1, 1].
 
     Examples
     --------
@@ -265,6 +268,8 @@ def delta_youden_j(
     """
     table_a = as_calibration_table(calibration_a)
     table_b = as_calibration_table(calibration_b)
+    table_a.require_both_classes("Delta J (model A)")
+    table_b.require_both_classes("Delta J (model B)")
     boot = count_bootstrap(
         lambda ca, cb: _j_from_cells(ca) - _j_from_cells(cb),
         [table_a.cells, table_b.cells],
@@ -287,7 +292,8 @@ def judge_warnings(j: YoudenJResult, *, low_j: float = LOW_J, label: str = "judg
 
     Returns the texts for: J-hat <= 0 (no better than chance: RG undefined,
     interval [0, 1]); J-hat below ``low_j`` (corrected estimates unstable);
-    J's interval including 0. An empty list when none applies.
+    J's interval including 0; a calibration with an empty human class (J
+    undefined). An empty list when none applies.
 
     Examples
     --------
@@ -298,6 +304,12 @@ def judge_warnings(j: YoudenJResult, *, low_j: float = LOW_J, label: str = "judg
     judge's J interval [-0.156, 0.429] includes 0: the judge may be no better than chance.
     """
     out: list[str] = []
+    if j.n_pos == 0 or j.n_neg == 0:
+        empty = "human-valid (m1 = 0)" if j.n_pos == 0 else "human-invalid (m0 = 0)"
+        return [
+            f"{label}'s J cannot be estimated: the calibration has no {empty} item; "
+            "Rogan-Gladen is undefined and its interval is [0, 1]."
+        ]
     low, high = j.bounds(j.alpha)
     if j.estimate <= 0:
         out.append(

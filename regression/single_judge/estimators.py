@@ -1,10 +1,11 @@
-"""The single-judge report: naive, Rogan-Gladen and PPI++ side by side, with J and warnings.
+"""The single-judge report: PPI++, Rogan-Gladen and naive side by side, with J and warnings.
 
 One LLM judge labelled every test item; on a calibration set, humans labelled
 the items too. :func:`estimate_prevalence` turns label arrays (or a DataFrame
 with ``human`` and ``judge`` columns for calibration, and judge labels for the
-test set) into a :class:`SingleJudgeResult`: the chosen estimate and its
-interval, what randomness that interval covers, the sizes n, m0, m1, the
+test set) into a :class:`SingleJudgeResult`: the chosen estimate (by default
+PPI++ with the engine's bounded interval, the narrowest that holds at any
+calibration size) and its interval, what randomness that interval covers, the sizes n, m0, m1, the
 judge's TPR, TNR and J with an interval, the three estimators side by side
 (``summary()``, ``to_frame()``, ``interval()``: the result contract of
 :mod:`regression.results`) and the warnings of Fiedler sections 4.4 / 7.
@@ -23,14 +24,12 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha, check_alternative
-from regression.intervals import (
-    ConfidenceInterval,
-    OneEstimate,
-    normal_bounds,
-    wald_interval,
-    wilson_interval,
+from regression.intervals import ConfidenceInterval, OneEstimate, wilson_interval
+from regression.registry import (
+    BOUNDED_INTERVAL_METHODS,
+    SINGLE_JUDGE_DEFAULT,
+    SINGLE_JUDGE_METHODS,
 )
-from regression.registry import SINGLE_JUDGE_DEFAULT, SINGLE_JUDGE_METHODS
 from regression.settings import Options, check_params
 from regression.single_judge.diagnostics import (
     LOW_J,
@@ -39,191 +38,33 @@ from regression.single_judge.diagnostics import (
     small_calibration_warnings,
     youden_j,
 )
-from regression.single_judge.ppi import ppi_binary_from_counts
-from regression.single_judge.rogan_gladen import rg_estimate, rg_interval, rg_standard_error
-from regression.single_judge.tables import (
-    CalibrationTable,
-    JudgeCounts,
-    as_calibration_table,
-    as_judge_counts,
-)
+from regression.single_judge.ppi import ppi_binary_bounded, ppi_binary_from_counts
+from regression.single_judge.prevalence import ESTIMAND, PrevalenceEstimate, naive_estimate
+from regression.single_judge.rogan_gladen import rg_estimate, rg_standard_error
+from regression.single_judge.tables import CalibrationTable, as_calibration_table
 
 __all__ = [
-    "COVERS",
-    "ESTIMAND",
     "METHODS",
-    "PrevalenceEstimate",
     "SingleJudgeResult",
     "estimate_prevalence",
-    "naive_estimate",
 ]
 
 #: The methods of :func:`estimate_prevalence` (:data:`regression.registry.SINGLE_JUDGE_METHODS`).
 METHODS = tuple(SINGLE_JUDGE_METHODS)
 
-#: What randomness each method's interval covers (Fiedler section 7, item 4).
-COVERS = {
-    "naive": (
-        "test sampling only; ignores judge error, so it targets the judge's valid-rate p, "
-        "not theta (Lee eq. 13)"
-    ),
-    "rogan-gladen": (
-        "test sampling and calibration sampling (given m0, m1); assumes the judge's TPR/TNR "
-        "are the same on calibration and test items (Lee eq. 18)"
-    ),
-    "ppi++": (
-        "test sampling and calibration sampling; assumes the calibration items are a random "
-        "sample of the test distribution (model-specific calibration; Lee Table 2 (iii))"
-    ),
-}
 
-#: The index of :meth:`SingleJudgeResult.interval`'s one row: the human valid-rate on the test items.
-ESTIMAND = "theta"
-
-_NAIVE_INTERVALS = ("wilson", "wald")
+def _rate_bounds(k: int, n: int, alpha: float, alternative: str) -> ConfidenceInterval:
+    """Wilson's interval for ``k / n``; [0, 1] for a class with no item (the rate is anywhere)."""
+    if n == 0:
+        return ConfidenceInterval(0.0, 1.0)
+    low, high = wilson_interval(k, n, alpha, alternative)
+    return ConfidenceInterval(float(low), float(high))
 
 
 def _unclipped_rg_ratio(p_hat: float, tpr: float, tnr: float) -> float:
     """``(p_hat + TNR - 1) / J`` before Rogan-Gladen clips it to [0, 1]; NaN when J <= 0."""
     j = tpr + tnr - 1
     return float((p_hat + tnr - 1) / j) if j > 0 else float("nan")
-
-
-@dataclass(frozen=True)
-class PrevalenceEstimate(OneEstimate):
-    """One estimator's estimate of theta (the human valid-rate on the test distribution).
-
-    Attributes
-    ----------
-    method : {'naive', 'rogan-gladen', 'ppi++'}
-    estimate : float
-        The point estimate (NaN for Rogan-Gladen when J <= 0).
-    se : float
-        Its standard error (naive: binomial; RG: Lee eq. 15; PPI++: CLT).
-    test : JudgeCounts
-        The judge's test counts.
-    calibration : CalibrationTable or None
-        The calibration table (None for the naive estimate).
-    alpha, alternative
-        The level and sidedness asked for, kept on the result.
-    lam : float or None
-        PPI++'s power-tuning weight.
-    naive_interval : {'wilson', 'wald'}
-        The naive estimate's interval.
-    """
-
-    method: str
-    estimate: float
-    se: float
-    test: JudgeCounts
-    calibration: CalibrationTable | None = None
-    alpha: float = 0.05
-    alternative: str = "two-sided"
-    lam: float | None = None
-    naive_interval: str = "wilson"
-
-    warnings: ClassVar[tuple[str, ...]] = ()
-    ESTIMAND: ClassVar[str] = ESTIMAND
-
-    @property
-    def covers(self) -> str:
-        """The randomness the interval accounts for."""
-        return COVERS[self.method]
-
-    @property
-    def title(self) -> str:
-        """The title of :meth:`summary`."""
-        return f"Estimate of theta ({self.method})"
-
-    def diagnostics(self) -> pd.DataFrame:
-        """One row: test items judged and dropped, the standard error and PPI++'s lam (NaN for the others)."""
-        return pd.DataFrame(
-            {
-                "n": [self.test.n],
-                "n_dropped": [self.test.n_dropped],
-                "se": [self.se],
-                "lam": [np.nan if self.lam is None else self.lam],
-            }
-        )
-
-    def bounds(self, alpha: float = 0.05, alternative: str = "two-sided") -> ConfidenceInterval:
-        """The interval at level ``1 - alpha``, recomputed from the counts; clipped to [0, 1].
-
-        naive: Wilson (default) or Wald on k / n; Rogan-Gladen: Lee et al.
-        eqs. (8)-(12) (:func:`regression.single_judge.rogan_gladen.rg_interval`); PPI++:
-        estimate -/+ z * se.
-        """
-        t = self.test
-        if self.method == "naive":
-            fn = wilson_interval if self.naive_interval == "wilson" else wald_interval
-            low, high = fn(t.k, t.n, alpha, alternative)
-        elif self.method == "rogan-gladen":
-            c = self._table()
-            low, high = rg_interval(
-                t.p_hat, c.tpr, c.tnr, t.n, c.n_pos, c.n_neg, alpha, alternative=alternative
-            )
-        else:
-            low, high = normal_bounds(self.estimate, self.se, alpha, alternative)
-        return ConfidenceInterval(float(low), float(high))
-
-    def _table(self) -> CalibrationTable:
-        if self.calibration is None:  # pragma: no cover - constructed only with a table
-            raise ValueError(f"{self.method} needs a calibration table.")
-        return self.calibration
-
-
-def naive_estimate(
-    test: Any,
-    alpha: float = 0.05,
-    *,
-    interval: str = "wilson",
-    alternative: str = "two-sided",
-    judge: str = "judge",
-) -> PrevalenceEstimate:
-    """The naive estimate p-hat (fraction judged valid) with a Wilson or Wald interval.
-
-    Parameters
-    ----------
-    test : JudgeCounts, judge labels (array / Series) or DataFrame with a ``judge`` column
-        Missing labels are dropped and counted (``.test.n_dropped``).
-    alpha : float
-    interval : {'wilson', 'wald'}, keyword-only
-    alternative : {'two-sided', 'less', 'greater'}, keyword-only
-    judge : str, keyword-only
-        Column name when ``test`` is a DataFrame.
-
-    Returns
-    -------
-    PrevalenceEstimate
-
-    Notes
-    -----
-    Lee et al. eq. (3). It estimates p = P(judge says valid), which equals
-    theta only for a perfect judge (eq. 13); reported for comparison, its
-    interval covers test sampling only.
-
-    Examples
-    --------
-    >>> res = naive_estimate([1, 0, 1, 1, None, 0, 1, 1, 0, 1])
-    >>> round(res.estimate, 3), res.test.n, res.test.n_dropped
-    (0.667, 9, 1)
-    >>> res.interval().loc["theta", ["low", "high"]].round(3).tolist()
-    [0.354, 0.879]
-    """
-    if interval not in _NAIVE_INTERVALS:
-        raise ValueError(f"interval ({interval!r}) not recognized; must be 'wilson' or 'wald'.")
-    counts = as_judge_counts(test, judge=judge)
-    p = counts.p_hat
-    return PrevalenceEstimate(
-        "naive",
-        p,
-        float(np.sqrt(p * (1 - p) / counts.n)),
-        counts,
-        None,
-        check_alpha(alpha),
-        check_alternative(alternative),
-        naive_interval=interval,
-    )
 
 
 @dataclass(frozen=True)
@@ -270,7 +111,7 @@ class SingleJudgeResult(OneEstimate):
     @property
     def title(self) -> str:
         """The title of :meth:`summary`."""
-        return f"Single-judge estimate of theta ({self.method})"
+        return f"Single-judge estimate of theta ({self.primary.name})"
 
     @property
     def primary(self) -> PrevalenceEstimate:
@@ -374,8 +215,8 @@ class SingleJudgeResult(OneEstimate):
         """
         alpha = check_alpha(alpha)
         c = self.calibration
-        tpr_low, tpr_high = wilson_interval(c.tp, c.n_pos, alpha, self.alternative)
-        tnr_low, tnr_high = wilson_interval(c.tn, c.n_neg, alpha, self.alternative)
+        tpr_low, tpr_high = _rate_bounds(c.tp, c.n_pos, alpha, self.alternative)
+        tnr_low, tnr_high = _rate_bounds(c.tn, c.n_neg, alpha, self.alternative)
         j_low, j_high = self.youden.bounds(alpha, self.alternative)
         return pd.DataFrame(
             {
@@ -425,9 +266,10 @@ class SingleJudgeResult(OneEstimate):
             f"judge valid-rate {self.naive.test.p_hat:.3f}.",
             f"calibration: m = {c.m} (m1 = {c.n_pos} human-valid, m0 = {c.n_neg} "
             f"human-invalid; {c.n_dropped} dropped).",
-            f"{1 - alpha:.0%} intervals ({self.alternative}); reported estimate: {self.method}.",
+            f"{1 - alpha:.0%} intervals ({self.alternative}); reported estimate: "
+            f"{self.primary.name}.",
         ]
-        notes += [f"{est.method} interval covers {est.covers}." for est in self.all_estimates]
+        notes += [f"{est.name} covers {est.covers}." for est in self.all_estimates]
         return tuple(notes)
 
     def summary_tables(self, alpha: float, **options: Any) -> dict[str, pd.DataFrame]:
@@ -450,11 +292,14 @@ def estimate_prevalence(
     method: str = SINGLE_JUDGE_DEFAULT,
     alternative: str = "two-sided",
     naive_interval: str = "wilson",
+    interval_method: str = BOUNDED_INTERVAL_METHODS[0],
+    calibration_in_test: bool = False,
+    seed: int = 0,
     low_j: float = LOW_J,
     human: str = "human",
     judge: str = "judge",
 ) -> SingleJudgeResult:
-    """Estimate the true valid-rate theta from one judge: naive, Rogan-Gladen and PPI++ side by side.
+    """Estimate the true valid-rate theta from one judge: PPI++, Rogan-Gladen and naive side by side.
 
     Parameters
     ----------
@@ -466,10 +311,32 @@ def estimate_prevalence(
         The judge's labels on the test items; missing ones are dropped and counted.
     alpha : float
         1 - confidence level.
-    method : {'rogan-gladen', 'ppi++', 'naive'}, keyword-only
-        Which estimate ``.estimate`` / ``.interval()`` report (all three are computed).
+    method : {'ppi++', 'rogan-gladen', 'naive'}, keyword-only
+        Which estimate ``.estimate`` / ``.interval()`` report (all three are
+        computed); default PPI++
+        (:data:`regression.registry.SINGLE_JUDGE_DEFAULT`).
+        Rogan-Gladen needs calibration items of both human classes; PPI++ and
+        naive need none of the second (with an empty class Rogan-Gladen is NaN
+        beside them, its interval [0, 1]).
     alternative : {'two-sided', 'less', 'greater'}, keyword-only
     naive_interval : {'wilson', 'wald'}, keyword-only
+    interval_method : {'floored', 'betting', 'normal'}, keyword-only
+        PPI++'s interval (:data:`regression.registry.BOUNDED_INTERVAL_METHODS`,
+        docs/intervals.md): ``"floored"`` (default), the engine's normal
+        interval with each side at least the shift of a share of items the
+        labels may have missed; ``"betting"``, the engine's betting interval,
+        which holds at any calibration size whatever the judge's errors (both
+        with the estimate clipped to [0, 1]); ``"normal"``, estimate -/+ z * SE, which can undercover from
+        few labels when the judge's errors are rare (the sample may hold none).
+    calibration_in_test : bool, keyword-only
+        The calibration items are a uniform random draw from the test items,
+        whose judge labels ``test`` holds too (one set of judged items, a
+        random part of it labelled by humans): the bounded interval is then
+        for all test items' human valid rate, narrower by the share already
+        labelled. Default: two sets, the calibration items drawn like the test
+        items but apart from them. Only the bounded interval uses it.
+    seed : int, keyword-only
+        The order in which the betting interval sees the calibration items.
     low_j : float, keyword-only
         J below this triggers the low-quality warning (default 0.3, see
         :data:`regression.single_judge.diagnostics.LOW_J`).
@@ -484,14 +351,17 @@ def estimate_prevalence(
     ------
     ValueError
         Bad labels (named with their position), mismatched lengths, an empty
-        calibration class (m0 = 0 or m1 = 0), no labelled test item, missing
-        columns, or an unknown ``method`` / ``alternative`` / ``alpha``.
+        calibration class (m0 = 0 or m1 = 0) with ``method="rogan-gladen"``
+        (named), no calibration or test item, missing columns, or an unknown
+        ``method`` / ``alternative`` / ``alpha``.
 
     Notes
     -----
-    Rogan-Gladen: Lee et al. eq. (7) with the interval of eqs. (8)-(12).
     PPI++: Fiedler section 3.3 with power tuning (binary labels, computed
-    from the 2 x 2 table; equal to :func:`regression.single_judge.ppi.ppi_mean` on the rows).
+    from the 2 x 2 table; equal to :func:`regression.single_judge.ppi.ppi_mean` on the rows),
+    with the bounded interval of :func:`regression.single_judge.ppi.ppi_binary_bounded`
+    for the test items' human valid-rate.
+    Rogan-Gladen: Lee et al. eq. (7) with the interval of eqs. (8)-(12).
     Naive: eq. (3) with a Wilson interval. The interval covers what
     :attr:`SingleJudgeResult.covers` says. RG stays unbiased when the test
     prevalence differs from the calibration prevalence (Lee section 8); PPI++
@@ -504,23 +374,37 @@ def estimate_prevalence(
     >>> cal = pd.DataFrame({"human": [1] * 50 + [0] * 50,
     ...                     "judge": [1] * 45 + [0] * 5 + [1] * 15 + [0] * 35})
     >>> res = estimate_prevalence(cal, test=[1] * 540 + [0] * 460)
-    >>> round(res.estimate, 3), res.m1, res.m0, round(res.youden_j, 2)
-    (0.4, 50, 50, 0.6)
+    >>> res.method, round(res.estimate, 3), res.m1, res.m0, round(res.youden_j, 2)
+    ('ppi++', 0.467, 50, 50, 0.6)
     >>> res.interval().loc["theta", ["low", "high"]].round(3).tolist()
-    [0.237, 0.543]
+    [0.381, 0.544]
+    >>> rg = estimate_prevalence(cal, test=[1] * 540 + [0] * 460, method="rogan-gladen")
+    >>> round(rg.estimate, 3), rg.interval().loc["theta", ["low", "high"]].round(3).tolist()
+    (0.4, [0.237, 0.543])
     """
-    check_params("estimate_prevalence", {"method": method}, {"method": [Options(METHODS)]})
+    check_params(
+        "estimate_prevalence",
+        {"method": method, "interval_method": interval_method},
+        {"method": [Options(METHODS)], "interval_method": [Options(BOUNDED_INTERVAL_METHODS)]},
+    )
     alpha = check_alpha(alpha)
     check_alternative(alternative)
     table = as_calibration_table(calibration, human=human, judge=judge)
+    if method == "rogan-gladen":
+        table.require_both_classes(
+            "rogan-gladen", otherwise=", or choose method 'ppi++' or 'naive', which need none"
+        )
     naive = naive_estimate(
         test, alpha, interval=naive_interval, alternative=alternative, judge=judge
     )
     counts = naive.test
-    rg_est = rg_estimate(counts.p_hat, table.tpr, table.tnr)
-    rg_se = rg_standard_error(
-        counts.p_hat, table.tpr, table.tnr, counts.n, table.n_pos, table.n_neg
-    )
+    if table.missing_class:
+        rg_est = rg_se = float("nan")
+    else:
+        rg_est = rg_estimate(counts.p_hat, table.tpr, table.tnr)
+        rg_se = rg_standard_error(
+            counts.p_hat, table.tpr, table.tnr, counts.n, table.n_pos, table.n_neg
+        )
     rg = PrevalenceEstimate(
         "rogan-gladen",
         rg_est,
@@ -534,9 +418,23 @@ def estimate_prevalence(
     ppi_est, ppi_se, lam = ppi_binary_from_counts(
         table.tp, table.fn, table.fp, table.tn, counts.k, counts.n
     )
+    ppi_value = float(ppi_est)
+    if interval_method != "normal" and table.m >= 2:  # the estimate clipped to [0, 1]
+        ppi_value, _ = ppi_binary_bounded(
+            table.tp,
+            table.fn,
+            table.fp,
+            table.tn,
+            counts.k,
+            counts.n,
+            alpha,
+            alternative,
+            calibration_in_test=calibration_in_test,
+            seed=seed,
+        )
     ppi = PrevalenceEstimate(
         "ppi++",
-        float(ppi_est),
+        ppi_value,
         float(ppi_se),
         counts,
         table,
@@ -544,6 +442,9 @@ def estimate_prevalence(
         alternative,
         lam=float(lam),
         naive_interval=naive_interval,
+        interval_method=interval_method,
+        seed=seed,
+        calibration_in_test=calibration_in_test,
     )
     j = youden_j(table, alpha)
     notes = judge_warnings(j, low_j=low_j)

@@ -46,6 +46,7 @@ unchanged; the interval widens to what the labels can support, and
 
 from __future__ import annotations
 
+import functools
 import warnings
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -54,6 +55,8 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha, check_alternative, check_counts
+from regression.core.floor import design_mean_interval
+from regression.registry import BOUNDED_INTERVAL_METHODS
 from regression.core.tuning import guarded_lam, lam_by_rule
 from regression.errors import JurycalWarning
 from regression.intervals import ConfidenceInterval, OneEstimate, normal_bounds
@@ -62,6 +65,7 @@ __all__ = [
     "PPI_MIN_PER_CLASS",
     "PPIMeanResult",
     "SmallCalibrationWarning",
+    "ppi_binary_bounded",
     "ppi_binary_from_counts",
     "ppi_mean",
 ]
@@ -424,3 +428,156 @@ def ppi_binary_from_counts(
         np.where(ok, se, nan),
         np.broadcast_to(np.where(ok, lam_arr, nan), np.shape(est)).copy(),
     )
+
+
+def ppi_binary_bounded(
+    tp: int,
+    fn: int,
+    fp: int,
+    tn: int,
+    k_test: int,
+    n_test: int,
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    *,
+    calibration_in_test: bool = False,
+    seed: int = 0,
+    method: str = BOUNDED_INTERVAL_METHODS[0],
+) -> tuple[float, ConfidenceInterval]:
+    """PPI++ for binary labels with the engine's interval: the test items' human valid rate.
+
+    Parameters
+    ----------
+    tp, fn, fp, tn : int
+        The calibration 2 x 2 table (human 1/0 x judge 1/0).
+    k_test, n_test : int
+        Test items the judge called valid, out of ``n_test``.
+    alpha : float
+        1 - the confidence level.
+    alternative : {'two-sided', 'less', 'greater'}
+    calibration_in_test : bool, keyword-only
+        The calibration items are a uniform random draw from the test items
+        (``k_test`` and ``n_test`` count them too); default: two separate sets.
+    seed : int, keyword-only
+        Seeds the orders in which the betting interval sees the calibration items.
+    method : {"floored", "betting"}, keyword-only
+        The engine's interval (:func:`regression.core.floor.design_mean_interval`,
+        docs/intervals.md): the normal interval floored by the shift of a
+        share of items the labels may have missed (default), or the betting
+        interval, valid at any calibration size whatever the judge's errors.
+
+    Returns
+    -------
+    (estimate, ConfidenceInterval)
+        The PPI++ estimate of :func:`ppi_binary_from_counts` (lam tuned on
+        every label), clipped to [0, 1], and its interval, which holds it.
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 calibration items, no test item, or (with
+        ``calibration_in_test``) more calibration items than test items.
+
+    Notes
+    -----
+    The interval rests on one assumption: the calibration items are a
+    uniform random draw from the items the target is the mean over. With
+    ``calibration_in_test`` those are the test items, and the engine
+    (:func:`~regression.core.floor.design_mean_interval`) bounds their human
+    valid rate directly: floored, the normal interval on the rectifier with
+    each side at least the shift of a share of items the labels may have
+    missed; betting, a betting interval for a bounded mean (Waudby-Smith and
+    Ramdas 2024, Theorem 3) on the rectifier, with lam tuned predictably,
+    valid at any calibration size whatever the judge's errors. Otherwise calibration and test
+    items are two sets drawn alike, so that, given all m + N items, which m
+    carry a human label is a uniform draw: the engine bounds the valid rate
+    P of all m + N items, and since the calibration items' own rate Y-bar_cal
+    is known, the test items' rate is theta = ((m + N) P - m Y-bar_cal) / N,
+    an affine map of P, with which the interval maps. Its width follows the
+    variance of theta-hat - theta, S^2 (1/m + 1/N) for the rectifier's
+    spread S^2: it counts the test items' own rectifiers, which the estimate
+    never sees. A sample with no judge error cannot collapse it: the betting
+    interval knows the rectifier's range, not only its sample spread. The
+    reported interval is the hull of the betting interval and the estimate
+    (a superset of a valid interval).
+
+    Examples
+    --------
+    >>> est, (low, high) = ppi_binary_bounded(45, 5, 15, 35, k_test=540, n_test=1000)
+    >>> round(est, 4), bool(0 <= low <= est <= high <= 1)
+    (0.467, True)
+    """
+    alpha = check_alpha(alpha)
+    check_alternative(alternative)
+    cells = tuple(_count_of(name, v) for name, v in zip(_CELLS, (tp, fn, fp, tn), strict=True))
+    k, n = _count_of("k_test", k_test), _count_of("n_test", n_test)
+    m = sum(cells)
+    if m < 2 or n < 1 or k > n:
+        raise ValueError(
+            f"ppi_binary_bounded needs at least 2 calibration items and k_test <= n_test with "
+            f"n_test >= 1; got m = {m}, k_test = {k}, n_test = {n}."
+        )
+    if calibration_in_test and m > n:
+        raise ValueError(
+            f"calibration_in_test: the {m} calibration items must be among the {n} test "
+            "items, so they cannot outnumber them."
+        )
+    return _bounded_from_counts(
+        *cells, k, n, alpha, alternative, calibration_in_test, int(seed), str(method)
+    )
+
+
+_CELLS = ("tp", "fn", "fp", "tn")
+
+
+def _count_of(name: str, value: Any) -> int:
+    arr = check_counts(name, value)
+    if arr.ndim != 0:
+        raise ValueError(f"{name} must be a single count; got shape {arr.shape}.")
+    return int(arr)
+
+
+@functools.lru_cache(maxsize=256)
+def _bounded_from_counts(
+    tp: int,
+    fn: int,
+    fp: int,
+    tn: int,
+    k_test: int,
+    n_test: int,
+    alpha: float,
+    alternative: str,
+    calibration_in_test: bool,
+    seed: int,
+    method: str,
+) -> tuple[float, ConfidenceInterval]:
+    """:func:`ppi_binary_bounded` on checked arguments; a result asks for each level often."""
+    m = tp + fn + fp + tn
+    outcomes = np.repeat([1.0, 1.0, 0.0, 0.0], [tp, fn, fp, tn])
+    predictions = np.repeat([1.0, 0.0, 1.0, 0.0], [tp, fn, fp, tn])
+    test = np.repeat([1.0, 0.0], [k_test, n_test - k_test])
+    # the items the labels were drawn from, uniformly: the test items, or both sets
+    population = test if calibration_in_test else np.concatenate([predictions, test])
+    _, (low, high) = design_mean_interval(
+        method,
+        outcomes,
+        predictions,
+        population,
+        np.full(m, m / population.size),
+        None,
+        outcome_bounds=(0.0, 1.0),
+        prediction_bounds=(0.0, 1.0),
+        alpha=alpha,
+        seed=seed,
+        alternative=alternative,
+    )
+    if not calibration_in_test:
+        labelled = float(outcomes.sum())
+
+        def on_test(rate: float) -> float:
+            return float(np.clip(((m + n_test) * rate - labelled) / n_test, 0.0, 1.0))
+
+        low, high = on_test(float(low)), on_test(float(high))
+    raw, _, _ = ppi_binary_from_counts(tp, fn, fp, tn, k_test, n_test)
+    estimate = float(np.clip(raw, 0.0, 1.0))
+    return estimate, ConfidenceInterval(min(float(low), estimate), max(float(high), estimate))

@@ -89,11 +89,15 @@ class CalibrationTable:
     ``fp``: human invalid, judge valid; ``tn``: human invalid, judge invalid.
     ``n_dropped`` counts calibration items dropped for a missing judge label.
 
+    A table may lack a human class (m1 = 0 or m0 = 0): the naive and the
+    prediction-powered estimates need no second class, Rogan-Gladen and
+    Youden's J do (:meth:`require_both_classes`); the rate of the empty class
+    (``tpr`` or ``tnr``) is then NaN.
+
     Raises
     ------
     ValueError
-        If a count is not a whole number >= 0, or a class is empty (m1 = 0 or
-        m0 = 0): TPR or TNR could not be estimated.
+        If a count is not a whole number >= 0, or the table holds no item.
 
     Examples
     --------
@@ -102,6 +106,8 @@ class CalibrationTable:
     CalibrationTable(tp=2, fn=1, fp=1, tn=1, n_dropped=0)
     >>> round(table.tpr, 3), table.tnr, round(table.youden_j, 3)
     (0.667, 0.5, 0.167)
+    >>> CalibrationTable(tp=3, fn=1, fp=0, tn=0).missing_class
+    'calibration has no human-invalid item (m0 = 0), so TNR cannot be estimated'
     """
 
     tp: int
@@ -113,15 +119,48 @@ class CalibrationTable:
     def __post_init__(self) -> None:
         for name in ("tp", "fn", "fp", "tn", "n_dropped"):
             object.__setattr__(self, name, _count(name, getattr(self, name)))
-        if self.n_pos == 0:
+        if self.m == 0:
             raise ValueError(
-                "calibration has no human-valid item (m1 = 0): TPR cannot be estimated; "
-                "label some valid items."
+                f"calibration has no item with both labels ({self.n_dropped} dropped for a "
+                "missing judge label); label some items."
             )
+
+    @property
+    def missing_class(self) -> str:
+        """Why TPR or TNR cannot be estimated (a human class is empty); '' when both can."""
+        if self.n_pos == 0:
+            return "calibration has no human-valid item (m1 = 0), so TPR cannot be estimated"
         if self.n_neg == 0:
+            return "calibration has no human-invalid item (m0 = 0), so TNR cannot be estimated"
+        return ""
+
+    def require_both_classes(self, what: str, *, otherwise: str = "") -> None:
+        """Refuse, naming ``what``, a table with an empty human class.
+
+        Parameters
+        ----------
+        what : str
+            Who needs both classes, for the text.
+        otherwise : str, keyword-only
+            What else the caller can do, appended to the text.
+
+        Raises
+        ------
+        ValueError
+            When m1 = 0 or m0 = 0; the text names ``what`` and the empty class.
+
+        Examples
+        --------
+        >>> CalibrationTable(tp=3, fn=1, fp=0, tn=0).require_both_classes("rogan-gladen")
+        Traceback (most recent call last):
+        ...
+        ValueError: rogan-gladen needs calibration items of both human classes: the calibration has no human-invalid item (m0 = 0), so TNR cannot be estimated; label some invalid items.
+        """
+        if self.missing_class:
+            kind = "valid" if self.n_pos == 0 else "invalid"
             raise ValueError(
-                "calibration has no human-invalid item (m0 = 0): TNR cannot be estimated; "
-                "label some invalid items."
+                f"{what} needs calibration items of both human classes: the "
+                f"{self.missing_class}; label some {kind} items{otherwise}."
             )
 
     @classmethod
@@ -175,17 +214,17 @@ class CalibrationTable:
 
     @property
     def tpr(self) -> float:
-        """Sensitivity q1 = tp / m1, Lee et al. eq. (5)."""
-        return self.tp / self.n_pos
+        """Sensitivity q1 = tp / m1, Lee et al. eq. (5); NaN when m1 = 0."""
+        return self.tp / self.n_pos if self.n_pos else float("nan")
 
     @property
     def tnr(self) -> float:
-        """Specificity q0 = tn / m0, Lee et al. eq. (5)."""
-        return self.tn / self.n_neg
+        """Specificity q0 = tn / m0, Lee et al. eq. (5); NaN when m0 = 0."""
+        return self.tn / self.n_neg if self.n_neg else float("nan")
 
     @property
     def youden_j(self) -> float:
-        """Youden's J = TPR + TNR - 1 (Fiedler section 3.3)."""
+        """Youden's J = TPR + TNR - 1 (Fiedler section 3.3); NaN when a class is empty."""
         return self.tpr + self.tnr - 1
 
     @property

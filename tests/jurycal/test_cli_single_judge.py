@@ -49,6 +49,27 @@ def test_judge_table_json_and_plot(single_files, tmp_path, capsys):
     assert {row["method"] for row in payload["estimators"]} == {"naive", "rogan-gladen", "ppi++"}
 
 
+def test_judge_names_the_default_method_and_its_interval(single_files, capsys):
+    cal_path, test_path = single_files
+    assert main(["judge", str(cal_path), str(test_path)]) == 0
+    assert "Single-judge estimate of theta (ppi++ (floored interval))" in capsys.readouterr().out
+    assert main(["judge", str(cal_path), str(test_path), "--interval", "normal", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert (payload["method"], payload["interval_method"]) == ("ppi++", "normal")
+    assert "CLT" in payload["covers"]
+
+
+def test_judge_answers_a_calibration_with_one_human_class(tmp_path, capsys):
+    cal, test = tmp_path / "cal.csv", tmp_path / "test.csv"
+    pd.DataFrame({"human": [1] * 30, "judge": [1] * 28 + [0] * 2}).to_csv(cal, index=False)
+    pd.DataFrame({"judge": [1] * 80 + [0] * 20}).to_csv(test, index=False)
+    assert main(["judge", str(cal), str(test), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["m0"] == 0 and 0 <= payload["ci"][0] <= payload["estimate"] <= 1
+    assert main(["judge", str(cal), str(test), "--method", "rogan-gladen"]) == 1
+    assert "rogan-gladen needs calibration items of both human classes" in capsys.readouterr().err
+
+
 def test_judge_bad_input_exits_1_with_message(tmp_path, capsys):
     cal = tmp_path / "cal.csv"
     pd.DataFrame({"human": [1, 0, 2], "judge": [1, 0, 1]}).to_csv(cal, index=False)

@@ -220,7 +220,7 @@ FITS: dict[str, Callable[[], Any]] = {
     "regression.single_judge.comparison_results.ModelComparison": _comparison,
     "regression.single_judge.diagnostics.DeltaJResult": _delta_j,
     "regression.single_judge.diagnostics.YoudenJResult": _youden,
-    "regression.single_judge.estimators.PrevalenceEstimate": lambda: _single().ppi,
+    "regression.single_judge.prevalence.PrevalenceEstimate": lambda: _single().ppi,
     "regression.single_judge.estimators.SingleJudgeResult": _single,
     "regression.single_judge.ppi.PPIMeanResult": _ppi,
     "regression.transfer.result.TransferResult": _transfer_partial,

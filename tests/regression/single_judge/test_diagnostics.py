@@ -106,5 +106,12 @@ def test_bad_input():
         youden_j(CalibrationTable(1, 1, 1, 1), alpha=2)
     with pytest.raises(ValueError, match=r"n_boot \(0\) must lie in 2\.\.1,000,000"):
         delta_youden_j(CalibrationTable(1, 1, 1, 1), CalibrationTable(1, 1, 1, 1), n_boot=0)
-    with pytest.raises(ValueError, match=r"no human-valid item"):
-        youden_j(([0, 0], [1, 0]))
+    with pytest.raises(ValueError, match=r"Delta J \(model B\) needs .* no human-valid item"):
+        delta_youden_j(CalibrationTable(1, 1, 1, 1), ([0, 0], [1, 0]), n_boot=10)
+
+
+def test_j_of_one_class_is_unknown_not_refused():
+    one_class = youden_j(([0, 0, 0], [1, 0, 0]))
+    assert np.isnan(one_class.estimate)
+    assert one_class.bounds() == (-1.0, 1.0)  # exact: a rate of an empty class is anywhere
+    assert judge_warnings(one_class)[0].startswith("judge's J cannot be estimated")

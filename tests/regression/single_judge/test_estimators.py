@@ -37,10 +37,10 @@ def test_calibration_table_rates():
 
 
 def test_table_errors_name_the_problem():
-    with pytest.raises(ValueError, match=r"no human-valid item \(m1 = 0\)"):
-        CalibrationTable(tp=0, fn=0, fp=3, tn=4)
-    with pytest.raises(ValueError, match=r"no human-invalid item \(m0 = 0\)"):
-        CalibrationTable.from_labels([1, 1], [1, 0])
+    with pytest.raises(ValueError, match=r"no item with both labels \(2 dropped"):
+        CalibrationTable.from_labels([1, 0], [None, None])
+    with pytest.raises(ValueError, match=r"rogan-gladen needs .* no human-valid item \(m1 = 0\)"):
+        CalibrationTable(tp=0, fn=0, fp=3, tn=4).require_both_classes("rogan-gladen")
     with pytest.raises(ValueError, match=r"human has 1 missing label\(s\) \(first at position 1\)"):
         CalibrationTable.from_labels([1, None, 0], [1, 0, 0])
     with pytest.raises(ValueError, match=r"same length; got 3 and 2"):
@@ -62,7 +62,7 @@ def test_table_errors_name_the_problem():
 
 
 def test_estimate_prevalence_matches_the_low_level_functions():
-    res = estimate_prevalence(CAL, TEST)
+    res = estimate_prevalence(CAL, TEST, method="rogan-gladen", interval_method="normal")
     assert res.method == "rogan-gladen"
     assert (res.n, res.m1, res.m0) == (1000, 50, 50)
     assert (res.tpr, res.tnr) == (0.9, 0.7)  # exact: a share of integer counts, one rounding
@@ -97,7 +97,57 @@ def test_estimate_prevalence_matches_the_low_level_functions():
         list(np.clip(rows.bounds(rows.alpha, rows.alternative), 0, 1)), abs=1e-12
     )
     # exact: one code path: the method picks the comparison's PPI++
-    assert estimate_prevalence(CAL, TEST, method="ppi++").estimate == res.ppi.estimate
+    assert (
+        estimate_prevalence(CAL, TEST, method="ppi++", interval_method="normal").estimate
+        == res.ppi.estimate
+    )
+
+
+def test_the_default_is_ppi_with_the_bounded_interval():
+    res = estimate_prevalence(CAL, TEST)
+    assert (res.method, res.ppi.interval_method) == ("ppi++", "floored")
+    assert res.primary is res.ppi
+    normal = estimate_prevalence(CAL, TEST, interval_method="normal")
+    # the same PPI++ estimate (inside [0, 1] here, so clipping leaves it); 1e-12: two
+    # additions in another order
+    assert res.estimate == pytest.approx(normal.estimate, abs=1e-12)
+    low, high = res.bounds(res.alpha, res.alternative)
+    assert 0 <= low <= res.estimate <= high <= 1
+    assert "Single-judge estimate of theta (ppi++ (floored interval))" in str(res.summary())
+    assert "floored" in res.covers and "CLT" in normal.covers
+    betting = estimate_prevalence(CAL, TEST, interval_method="betting")
+    assert "any calibration size" in betting.covers
+    # a narrower level gives a narrower interval, recomputed from the counts
+    low_90, high_90 = res.bounds(0.1)
+    assert high_90 - low_90 < high - low
+
+
+def test_calibration_drawn_from_the_test_items_bounds_all_of_them():
+    # the same 100 labelled items, once apart from 100 test items, once among them: the target
+    # (all 100 items' rate, half of it known) is narrower to bound than that of 100 unseen ones
+    cal = CalibrationTable(tp=45, fn=5, fp=15, tn=35)
+    apart = estimate_prevalence(cal, JudgeCounts(54, 100))
+    among = estimate_prevalence(cal, JudgeCounts(54, 100), calibration_in_test=True)
+    apart_low, apart_high = apart.bounds()
+    among_low, among_high = among.bounds()
+    assert among_high - among_low < apart_high - apart_low
+    assert among_low <= among.estimate <= among_high
+    with pytest.raises(ValueError, match=r"the 100 calibration items must be among the 60 test"):
+        estimate_prevalence(cal, JudgeCounts(30, 60), calibration_in_test=True)
+
+
+def test_the_bounded_interval_does_not_collapse_on_a_sample_without_judge_error():
+    # Issue 37: where the calibration sample shows no judge error the rectifier's sample
+    # variance is 0 and the normal interval shrinks to the test sampling alone.
+    perfect = CalibrationTable(tp=10, fn=0, fp=0, tn=10)
+    normal = estimate_prevalence(perfect, TEST, interval_method="normal")
+    bounded = estimate_prevalence(perfect, TEST)
+    normal_low, normal_high = normal.bounds(normal.alpha, normal.alternative)
+    low, high = bounded.bounds(bounded.alpha, bounded.alternative)
+    assert normal_high - normal_low < 0.07
+    # 20 error-free labels leave an error rate up to 1 - 0.025 ** (1 / 20) = 0.168 plausible
+    # (Clopper-Pearson); an interval that honours it is wider than a few points
+    assert high - low > 0.15
 
 
 def test_input_forms_agree():
@@ -129,7 +179,7 @@ def test_missing_judge_labels_are_dropped_and_reported():
 
 def test_no_better_than_chance_warns_and_gives_zero_one():
     cal = CalibrationTable(tp=20, fn=30, fp=30, tn=20)  # TPR 0.4, TNR 0.4, J = -0.2
-    res = estimate_prevalence(cal, TEST)
+    res = estimate_prevalence(cal, TEST, method="rogan-gladen")
     assert np.isnan(res.estimate)
     # exact: bounds clipped to the limits by construction
     assert res.bounds(res.alpha, res.alternative) == (0.0, 1.0)
@@ -142,7 +192,7 @@ def test_low_j_warning_and_clipping_warning():
     assert any(w.startswith("low judge quality: J = 0.100 < 0.3") for w in res.warnings)
     assert any("J interval" in w and "includes 0" in w for w in res.warnings)
     assert not estimate_prevalence(CAL, TEST).warnings
-    clipped = estimate_prevalence(CAL, np.r_[np.ones(950), np.zeros(50)])
+    clipped = estimate_prevalence(CAL, np.r_[np.ones(950), np.zeros(50)], method="rogan-gladen")
     assert (
         clipped.estimate  # exact: a share of integer counts, one rounding; bounds clipped; one code path
         == 1.0
@@ -154,7 +204,7 @@ def test_summary_and_frame_show_three_methods():
     res = estimate_prevalence(CAL, TEST)
     summary = res.summary()
     text = str(summary)
-    for piece in ("naive", "reported estimate: rogan-gladen", "ppi++", "m1 = 50", "lam"):
+    for piece in ("naive", "reported estimate: ppi++ (floored interval)", "m1 = 50", "lam"):
         assert piece in text
     judge = summary.tables["judge"]
     assert (
@@ -173,7 +223,7 @@ def test_summary_and_frame_show_three_methods():
     )
     assert list(frame.index) == ["naive", "rogan-gladen", "ppi++"]
     assert frame.loc["rogan-gladen", "estimate"] == pytest.approx(0.4)
-    assert (frame.loc["rogan-gladen", "low"], frame.loc["rogan-gladen", "high"]) == res.bounds(
+    assert (frame.loc["ppi++", "low"], frame.loc["ppi++", "high"]) == res.bounds(
         res.alpha, res.alternative
     )
     assert frame.loc["ppi++", "lam"] == pytest.approx(res.ppi.lam)
@@ -210,6 +260,7 @@ def test_naive_estimate_alone():
         ({"alpha": 0.0}, r"alpha \(0.0\) must lie strictly between 0 and 1"),
         ({"alternative": "above"}, r"alternative \('above'\) not recognized"),
         ({"naive_interval": "exact"}, r"interval \('exact'\) not recognized"),
+        ({"interval_method": "wald"}, r"interval_method \('wald'\) not recognized"),
     ],
 )
 def test_estimate_prevalence_bad_options(kwargs, message):
@@ -224,8 +275,37 @@ def test_estimate_prevalence_bad_data():
         estimate_prevalence(CAL, [1, 0, 2])
     with pytest.raises(ValueError, match=r"calibration must be a CalibrationTable"):
         estimate_prevalence([1, 0, 1], TEST)
-    with pytest.raises(ValueError, match=r"no human-invalid item \(m0 = 0\)"):
-        estimate_prevalence(CAL[CAL["human"] == 1], TEST)
+    with pytest.raises(
+        ValueError,
+        match=r"rogan-gladen needs calibration items of both human classes: the calibration "
+        r"has no human-invalid item \(m0 = 0\).*method 'ppi\+\+' or 'naive'",
+    ):
+        estimate_prevalence(CAL[CAL["human"] == 1], TEST, method="rogan-gladen")
+
+
+@pytest.mark.parametrize("method", ["ppi++", "naive"])
+@pytest.mark.parametrize("human_class", [1, 0])
+def test_methods_that_need_no_second_class_answer_with_one(method, human_class):
+    # Issue 37 item 5: PPI++ and naive refused a calibration with no human-invalid item.
+    one_class = CAL[CAL["human"] == human_class]
+    res = estimate_prevalence(one_class, TEST, method=method)
+    low, high = res.bounds(res.alpha, res.alternative)
+    assert 0 <= low <= res.estimate <= high <= 1
+    if method == "ppi++":
+        # every label agrees, so lam is 0 and the estimate is their mean (exact: lam = 0 by rule)
+        assert res.ppi.lam == 0
+        assert res.estimate == human_class
+        # 50 labels of one class happen with probability 0.95 ** 50 = 0.077 > 0.05 when 5 % are
+        # of the other: an interval that excluded that rate would undercover there
+        assert (low < 0.95) if human_class == 1 else (high > 0.05)
+    assert np.isnan(res.rogan_gladen.estimate)
+    assert res.rogan_gladen.bounds() == (0.0, 1.0)  # exact: no TPR or TNR, theta is anywhere
+    assert np.isnan(res.youden_j)
+    assert any(w.startswith("judge's J cannot be estimated") for w in res.warnings)
+    quality = res.judge_quality()
+    empty = "tnr" if human_class == 1 else "tpr"
+    # exact: an empty class's rate is [0, 1] by construction
+    assert quality.loc[empty, ["low", "high"]].tolist() == [0.0, 1.0]
 
 
 def test_a_two_item_calibration_gets_no_ppi_interval_as_narrow_as_the_naive_one():

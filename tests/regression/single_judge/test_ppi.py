@@ -12,6 +12,7 @@ from regression import ppi_mean
 from regression.single_judge import (
     PPI_MIN_PER_CLASS,
     SmallCalibrationWarning,
+    ppi_binary_bounded,
     ppi_binary_from_counts,
 )
 
@@ -231,3 +232,25 @@ def test_the_worst_case_variance_is_never_below_the_estimated_one(cells, k):
     r = np.repeat([1 - float(lam), 1.0, -float(lam), 0.0], cells)
     estimated = np.sqrt((lam**2) * (k / 50) * (1 - k / 50) / 50 + np.var(r) / m)
     assert float(se) >= float(estimated) - 1e-12
+
+
+def test_the_bounded_interval_holds_its_clipped_estimate_and_opens_one_side():
+    # the judge calls 10 of the 25 calibration items valid (humans: 20) and every test item:
+    # the PPI++ estimate 0.8 + lam * (1 - 0.4) lies above 1 and is clipped to it
+    raw, _, _ = ppi_binary_from_counts(10, 10, 0, 5, 100, 100)
+    estimate, (low, high) = ppi_binary_bounded(10, 10, 0, 5, 100, 100)
+    assert raw > 1 and estimate == 1.0  # exact: clipped to the bound
+    assert low <= estimate <= high <= 1
+    _, (two_low, two_high) = ppi_binary_bounded(30, 5, 8, 20, 540, 1000)
+    _, (one_low, one_high) = ppi_binary_bounded(30, 5, 8, 20, 540, 1000, alternative="greater")
+    assert one_high == 1.0  # exact: the open side is the bound
+    assert two_low <= one_low  # one side's capital alone: a tighter bound at the same level
+
+
+def test_the_bounded_interval_refuses_what_it_cannot_bound():
+    with pytest.raises(ValueError, match=r"at least 2 calibration items .* got m = 1"):
+        ppi_binary_bounded(1, 0, 0, 0, 5, 10)
+    with pytest.raises(ValueError, match=r"k_test <= n_test .* k_test = 11, n_test = 10"):
+        ppi_binary_bounded(3, 1, 1, 3, 11, 10)
+    with pytest.raises(ValueError, match=r"tp must be non-negative whole counts"):
+        ppi_binary_bounded(-1, 1, 1, 3, 5, 10)
