@@ -590,8 +590,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a few draws of a small grid")
     parser.add_argument("--csv", help="also write every cell's record to this file")
+    parser.add_argument("--draws", type=int, help=f"draws per cell (default {DRAWS})")
     args = parser.parse_args([] if argv is None else argv)
     size = QUICK if args.quick else FULL
+    if args.draws is not None:
+        size = size._replace(draws=args.draws)
     start = time.perf_counter()
     records = label_grid(size, workers=1 if args.quick else WORKERS)
     report(records, f"Partial labels, adversarial worlds ({len(records)} records)")

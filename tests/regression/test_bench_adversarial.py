@@ -12,8 +12,12 @@ def grid(benchmark):
     return benchmark("bench_adversarial")
 
 
-def test_quick_grid_reports_every_column(grid, capsys):
-    records = grid.label_grid(grid.QUICK)
+@pytest.fixture(scope="module")
+def records(grid):
+    return grid.label_grid(grid.QUICK)
+
+
+def test_quick_grid_reports_every_column(grid, records, capsys):
     assert set(grid.RECORD_COLUMNS) <= set(records.columns)
     worlds = records.drop_duplicates(["generator", "mode", "share", "shift"])
     assert set(worlds["mode"]) == set(grid.MODES)
@@ -30,8 +34,7 @@ def test_quick_grid_reports_every_column(grid, capsys):
         assert heading in printed, heading
 
 
-def test_active_cells_are_checked_to_be_active(grid):
-    records = grid.label_grid(grid.QUICK)
+def test_active_cells_are_checked_to_be_active(grid, records):
     active = records[records["design"] == "active"]
     assert (active["active check"] == "ok").all()
     assert (active["pi_spread"] >= grid.ACTIVE_SPREAD).all()
