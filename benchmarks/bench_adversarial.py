@@ -53,6 +53,11 @@ alone; under 0.88, none. The pooled figures (per generator, per world kind) rest
 on thousands of draws. 100, not more: the betting interval costs 5-50 ms a draw
 (``n`` = 10 to 400), and the grid must run in about ten minutes on two cores.
 
+**The defensive mixture** (:func:`defensive_share_study`): in issue 37's
+blind-spot world, active draws with the uniform share ``eps`` = 1/2 of
+:func:`~regression.core.sampling.active_probabilities` against the active design
+alone, on the same seeds.
+
 **The hook for other grids.** :func:`report` prints the tables of any grid whose
 records carry the columns of :data:`RECORD_COLUMNS` (one record per cell, method
 and option: the cell's axes, ``generator``, ``hits`` and ``draws``, the summed
@@ -98,6 +103,7 @@ __all__ = [
     "RECORD_COLUMNS",
     "GridSize",
     "adversarial_world",
+    "defensive_share_study",
     "interval_of",
     "label_grid",
     "main",
@@ -585,6 +591,55 @@ def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -
     return cells
 
 
+#: Draws per cell of the defensive-share comparison (:func:`defensive_share_study`).
+FLOOR_DRAWS = 400
+
+
+def defensive_share_study(draws: int = FLOOR_DRAWS, seed: int = 11) -> pd.DataFrame:
+    """Active draws with and without the defensive mixture, where the judges share a blind spot.
+
+    Issue 37's world: five generators (precisions 0.55-0.9), five validators
+    right 85-92 % of the time; on the new one (precision 0.9) every judge
+    accepts a kind of invalid items (4 % or 10 % of them). ``n`` labels drawn
+    by :func:`~regression.core.sampling.active_probabilities` with the uniform
+    share ``eps`` = 1e-6 (the active design alone) or its default 1/2; the
+    normal interval (:meth:`~regression.labels.partial.PartialEstimate.bounds`).
+    Coverage, the share of draws holding a blind-spot item, and the blind
+    items' inclusion probability over the uniform one.
+    """
+    precisions = (0.55, 0.65, 0.75, 0.85, 0.9)
+    rows = []
+    for share in (0.04, 0.10):
+        judgments, human, blind = adversarial_world(
+            precisions, 4, "accepted together", share, seed=seed
+        )
+        others = human[human["generator"] != "g4"]
+        q = predict_generator(label_design(judgments, others), "g4")[0]
+        y = human.loc[human["generator"] == "g4", "human"].to_numpy(dtype=float)
+        truth = float(y.mean())
+        for n in (25, 50, 100):
+            for eps in (1e-6, 0.5):
+                pi = active_probabilities(q, n, eps)
+                rng = np.random.default_rng([seed, n])
+                hits = held = 0
+                for _ in range(draws):
+                    pick = systematic_sample(pi, rng)
+                    low, high = ppi_design_mean(y[pick], q[pick], q, pi[pick]).bounds()
+                    hits += int(low <= truth <= high)
+                    held += int(np.isin(pick, blind).any())
+                rows.append(
+                    {
+                        "blind spot": share,
+                        "n": n,
+                        "eps": eps,
+                        "coverage": hits / draws,
+                        "draws holding a blind item": held / draws,
+                        "blind pi / uniform": float(pi[blind].mean() * q.size / n),
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
 def main(argv: list[str] | None = None) -> None:
     """The full grid (or ``--quick``), its tables printed."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -600,6 +655,15 @@ def main(argv: list[str] | None = None) -> None:
     report(records, f"Partial labels, adversarial worlds ({len(records)} records)")
     if args.csv:
         records.to_csv(args.csv, index=False)
+    floor_draws = size.draws if args.quick else FLOOR_DRAWS
+    print(
+        f"### The defensive mixture: active draws with a blind spot ({floor_draws} draws a "
+        f"cell, normal interval; standard error {_coverage_se(0.9, floor_draws):.3f} at 0.90)"
+    )
+    print()
+    study = defensive_share_study(floor_draws)
+    print(study.set_index(["blind spot", "n", "eps"]).round(3).to_string())
+    print()
     print(f"({time.perf_counter() - start:.0f} s)")
 
 

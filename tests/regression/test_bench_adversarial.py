@@ -61,3 +61,12 @@ def test_blind_spot_is_a_kind_every_judge_gets_wrong(grid):
 def test_unknown_interval_method_is_named(grid):
     with pytest.raises(ValueError, match="interval method \\('wald'\\) not recognized"):
         grid.label_grid(grid.QUICK, methods=("wald",))
+
+
+def test_defensive_share_study_reports_both_designs(grid):
+    study = grid.defensive_share_study(draws=3)
+    assert set(study["eps"]) == {1e-6, 0.5}
+    assert study["coverage"].between(0, 1).all()
+    # the mixture keeps the blind items' chance at least half the uniform one, by construction
+    mixed = study[study["eps"] == 0.5]
+    assert (mixed["blind pi / uniform"] >= 0.5 - 1e-9).all()
