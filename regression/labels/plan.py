@@ -36,10 +36,10 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha
-from regression.core.bounded import ppi_interval
 from regression.core.sampling import active_probabilities, design_weights, systematic_sample
 from regression.intervals import normal_quantile
 from regression.labels.design import label_design
+from regression.labels.interval import check_interval_method
 from regression.labels.partial import ppi_design_mean
 from regression.labels.predict import predict_generator
 from regression.registry import BOUNDED_INTERVAL_METHODS
@@ -50,7 +50,6 @@ __all__ = [
     "drawn_design",
     "effective_size",
     "labels_needed",
-    "check_interval_method",
     "plan_labels",
     "predicted_width",
     "simulated_width",
@@ -61,16 +60,6 @@ PLAN_DRAWS = 40
 #: The same for the betting interval: its width varies less from draw to draw than the
 #: normal one's (it does not collapse), and each costs 5-50 ms (``n`` = 10 to 400).
 BETTING_PLAN_DRAWS = 12
-
-
-def check_interval_method(interval_method: str) -> str:
-    """``interval_method`` if it is one of :data:`~regression.registry.BOUNDED_INTERVAL_METHODS`."""
-    if interval_method not in BOUNDED_INTERVAL_METHODS:
-        raise ValueError(
-            f"interval_method ({interval_method!r}) not recognized; must be one of "
-            f"{', '.join(map(repr, BOUNDED_INTERVAL_METHODS))}."
-        )
-    return interval_method
 
 
 def effective_size(q: np.ndarray, n: np.ndarray | int, design: str = "uniform") -> np.ndarray:
@@ -91,10 +80,10 @@ def effective_size(q: np.ndarray, n: np.ndarray | int, design: str = "uniform") 
     out = []
     for m in np.atleast_1d(n):
         m = int(max(min(m, big_n), 1))
-        pi = np.full(big_n, m / big_n) if design == "uniform" else active_probabilities(q, m)
-        if m >= big_n:
+        if m >= big_n:  # every item labelled (and the active design would cap every item: 0 / 0)
             out.append(float(big_n))
             continue
+        pi = np.full(big_n, m / big_n) if design == "uniform" else active_probabilities(q, m)
         c = design_weights(pi)
         c_min = float(c[pi < 1].min()) if (pi < 1).any() else 0.0
         a_0 = float((pi * c * v_labels).sum()) + c_min * pseudo
@@ -153,10 +142,10 @@ def simulated_width(
     predictor read as calibrated), draws ``n`` items by the design (``"active"``:
     as :func:`drawn_design` says the suggested draw would be), and computes the
     interval itself, so its floors, pseudo-labels and bets are counted as they
-    will be: ``"betting"``, the engine's bounded interval
-    (:func:`~regression.core.bounded.ppi_interval`, ``lam`` tuned by it),
-    ``"normal"``, :func:`~regression.labels.partial.ppi_design_mean`'s Wilson
-    interval at the effective sample size. The transfer estimate gets no
+    will be: :func:`~regression.labels.partial.ppi_design_mean` with
+    ``interval_method`` (``"betting"``, the engine's bounded interval;
+    ``"normal"``, the Wilson interval at the effective sample size), as the
+    fit computes it. The transfer estimate gets no
     weight, as in the fit's default. ``draws`` defaults to
     :data:`BETTING_PLAN_DRAWS` or :data:`PLAN_DRAWS`. Seeded.
 
@@ -184,26 +173,16 @@ def simulated_width(
         design = drawn_design(q, n)
     pi = np.full(big_n, n / big_n) if design == "uniform" else active_probabilities(q, n)
     total = 0.0
-    for _ in range(draws):
+    for draw in range(draws):
         y = (rng.random(big_n) < q).astype(float)
         if design == "uniform":
             pick = rng.choice(big_n, n, replace=False)
         else:
             pick = systematic_sample(pi, rng)
-        if interval_method == "betting":
-            _, (low, high) = ppi_interval(
-                y[pick],
-                q[pick],
-                q,
-                pi[pick],
-                None,
-                outcome_bounds=(0.0, 1.0),
-                prediction_bounds=(0.0, 1.0),
-                alpha=alpha,
-                population_probabilities=pi,
-            )
-        else:
-            low, high = ppi_design_mean(y[pick], q[pick], q, pi[pick]).bounds(alpha)
+        estimate = ppi_design_mean(
+            y[pick], q[pick], q, pi[pick], interval_method=interval_method, seed=draw
+        )
+        low, high = estimate.bounds(alpha)
         total += float(high - low)
     return total / draws
 
