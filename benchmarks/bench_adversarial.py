@@ -36,10 +36,10 @@ cell whose probabilities are all alike is failed (``active check``), not counted
 as active; the column ``suggest`` says which design ``suggest_labels`` would
 choose there. Each draw's labels feed the partial-label estimate
 (:func:`~regression.labels.partial.ppi_design_mean`, the predictor fitted on the
-other generators' labels, as the fit does), its interval by each method named in
+other generators' labels, as the fit does) with each interval method named in
 ``methods`` on the same draws, and the held-out option
 (:func:`~regression.labels.partial.combine_transfer` with the transfer
-estimate's held-out bound). Coverage is checked against the new generator's
+estimate's held-out bound) where the transfer's bias lies within that bound. Coverage is checked against the new generator's
 precision on its items (the finite population the estimate targets); width is
 compared with the Wilson interval of ``n`` uniform labels alone, on counts drawn
 from the hypergeometric law.
@@ -83,12 +83,12 @@ import numpy as np
 import pandas as pd
 
 from regression import TransferModel
-from regression.core.bounded import ppi_interval
 from regression.core.sampling import active_probabilities, systematic_sample
 from regression.intervals import wilson_interval
 from regression.labels.bias import bias_bound
 from regression.labels.design import label_design
-from regression.labels.partial import PartialEstimate, combine_transfer, ppi_design_mean
+from regression.labels.interval import check_interval_method
+from regression.labels.partial import combine_transfer, ppi_design_mean
 from regression.labels.plan import drawn_design
 from regression.labels.predict import predict_generator
 from regression.registry import BOUNDED_INTERVAL_METHODS
@@ -104,7 +104,6 @@ __all__ = [
     "GridSize",
     "adversarial_world",
     "defensive_share_study",
-    "interval_of",
     "label_grid",
     "main",
     "report",
@@ -122,7 +121,7 @@ WORKERS = 2
 BEHAVIOUR_SHIFT = 0.30
 #: The validators' accuracies on either class are drawn from this range.
 ACCURACY = (0.85, 0.92)
-#: The interval methods :func:`interval_of` computes (the engine's: betting first, the default).
+#: The interval methods compared (the engine's: betting first, the default).
 INTERVAL_METHODS = BOUNDED_INTERVAL_METHODS
 #: A cell is active when its largest inclusion probability is at least this times its smallest.
 ACTIVE_SPREAD = 1.05
@@ -237,45 +236,6 @@ def move_outside(
     return y
 
 
-def interval_of(
-    base: PartialEstimate,
-    method: str,
-    y: np.ndarray,
-    q_labelled: np.ndarray,
-    q_all: np.ndarray,
-    pi_all: np.ndarray,
-    pick: np.ndarray,
-    alpha: float = 0.05,
-) -> tuple[float, float, float]:
-    """``(estimate, low, high)`` of one draw's labels-and-votes estimate by the interval ``method``.
-
-    ``"betting"``: the engine's bounded interval
-    (:func:`~regression.core.bounded.ppi_interval`, outcomes and predictions in
-    [0, 1], ``lam`` tuned by it, every unit's inclusion probability given);
-    ``"normal"``: the Wilson interval at the effective sample size
-    (:meth:`~regression.labels.partial.PartialEstimate.bounds`).
-    """
-    if method == "normal":
-        low, high = base.bounds(alpha)
-        return base.estimate, float(low), float(high)
-    if method == "betting":
-        estimate, (low, high) = ppi_interval(
-            y,
-            q_labelled,
-            q_all,
-            pi_all[pick],
-            None,
-            outcome_bounds=(0.0, 1.0),
-            prediction_bounds=(0.0, 1.0),
-            alpha=alpha,
-            population_probabilities=pi_all,
-        )
-        return estimate, float(low), float(high)
-    raise ValueError(
-        f"interval method ({method!r}) not recognized; must be one of {INTERVAL_METHODS}."
-    )
-
-
 def _worlds(size: GridSize) -> Iterable[tuple[int, str, float, tuple[float, ...]]]:
     """(new generator, mode, share, shifts) of every world of the grid."""
     for new in range(len(size.precisions)):
@@ -289,7 +249,6 @@ def _world_records(
     size: GridSize,
     world: tuple[int, str, float, tuple[float, ...]],
     methods: Sequence[str],
-    held_out_method: str,
     alpha: float,
     seed: int,
 ) -> list[dict[str, object]]:
@@ -338,7 +297,7 @@ def _world_records(
         }
         # the held-out option's target is the cells whose bias lies within its bound
         within = abs(transfer - truth) <= bound
-        held_out = held_out_method in methods and within
+        held_out = bool(within)
         for n in size.n_values:
             suggest = drawn_design(q, n)
             counts = rng.hypergeometric(valid, big_n - valid, n, size=size.draws)
@@ -352,40 +311,40 @@ def _world_records(
                 check = "" if kind == "uniform" else "ok"
                 if kind == "active" and spread < ACTIVE_SPREAD:
                     check = "uniform"
-                hits = dict.fromkeys((*methods, "held-out"), 0)
-                width = dict.fromkeys((*methods, "held-out"), 0.0)
-                outside = dict.fromkeys((*methods, "held-out"), 0)
-                crashed = 0
-                for _ in range(size.draws):
+                options = [(m, "default") for m in methods]
+                options += [(m, "held-out") for m in methods if held_out]
+                hits = dict.fromkeys(options, 0)
+                width = dict.fromkeys(options, 0.0)
+                outside = dict.fromkeys(options, 0)
+                crashed = dict.fromkeys(options, 0)
+                for draw in range(size.draws):
                     if kind == "uniform":
                         pick = np.sort(rng.choice(big_n, n, replace=False))
                     else:
                         pick = systematic_sample(pi, rng)
-                    base = ppi_design_mean(y[pick], q[pick], q, pi[pick])
                     for method in methods:
-                        estimate, low, high = interval_of(
-                            base, method, y[pick], q[pick], q, pi, pick, alpha
+                        # the fit's own estimate and interval (fit_partial, estimate_generator)
+                        base = ppi_design_mean(
+                            y[pick], q[pick], q, pi[pick], interval_method=method, seed=draw
                         )
-                        hits[method] += int(low <= truth <= high)
-                        width[method] += high - low
-                        outside[method] += int(not low <= estimate <= high)
-                    if held_out:
-                        try:
-                            held = combine_transfer(base, transfer, transfer_sd, bound)
-                            low, high = (float(b) for b in held.bounds(alpha))
-                        except ValueError:
-                            # issue 37 item 3: the bias-aware bounds can raise; a draw
-                            # without an interval counts as one that does not cover
-                            crashed += 1
-                            continue
-                        hits["held-out"] += int(low <= truth <= high)
-                        width["held-out"] += high - low
-                        outside["held-out"] += int(not low <= held.estimate <= high)
-                options = [(m, "default") for m in methods]
-                if held_out:
-                    options.append((held_out_method, "held-out"))
+                        for option in ("default", "held-out") if held_out else ("default",):
+                            try:
+                                est = (
+                                    base
+                                    if option == "default"
+                                    else combine_transfer(base, transfer, transfer_sd, bound)
+                                )
+                                low, high = (float(b) for b in est.bounds(alpha))
+                            except ValueError:
+                                # issue 37 item 3: the bias-aware bounds could raise; a draw
+                                # without an interval counts as one that does not cover
+                                crashed[method, option] += 1
+                                continue
+                            hits[method, option] += int(low <= truth <= high)
+                            width[method, option] += high - low
+                            outside[method, option] += int(not low <= est.estimate <= high)
                 for method, option in options:
-                    key = method if option == "default" else "held-out"
+                    key = (method, option)
                     records.append(
                         {
                             **axes,
@@ -399,7 +358,7 @@ def _world_records(
                             "wilson_hits": wilson_hits,
                             "wilson_width": wilson_width,
                             "outside": outside[key],
-                            "crashed": crashed if option == "held-out" else 0,
+                            "crashed": crashed[key],
                             "pi_spread": spread,
                             "active check": check,
                             "suggest": suggest,
@@ -412,7 +371,6 @@ def label_grid(
     size: GridSize = FULL,
     methods: Sequence[str] = INTERVAL_METHODS,
     *,
-    held_out_method: str = "normal",
     alpha: float = 0.05,
     seed: int = 0,
     workers: int = 1,
@@ -424,12 +382,12 @@ def label_grid(
     size : GridSize
         :data:`FULL` or :data:`QUICK`.
     methods : sequence of str
-        The interval methods compared on the same draws (:func:`interval_of`).
-    held_out_method : str
-        The method whose draws the held-out option (``transfer_bias="held-out"``)
-        is also evaluated on, in the worlds whose transfer bias lies within the
-        option's bound (its target; past the bound it fails by design,
-        docs/labels.md).
+        The interval methods compared on the same draws
+        (``ppi_design_mean(interval_method=)``, as the fit computes them). Each
+        is also evaluated with the held-out option (``transfer_bias="held-out"``,
+        :func:`~regression.labels.partial.combine_transfer`) in the worlds whose
+        transfer bias lies within the option's bound (its target; past the
+        bound it fails by design, docs/labels.md).
     alpha : float
     seed : int
         With the world, seeds every draw: the records do not depend on ``workers``.
@@ -445,17 +403,13 @@ def label_grid(
         ``""`` for a uniform cell) and ``suggest`` (the design ``suggest_labels``
         would draw).
     """
-    unknown = [m for m in methods if m not in INTERVAL_METHODS]
-    if unknown:
-        raise ValueError(
-            f"interval method ({unknown[0]!r}) not recognized; must be one of {INTERVAL_METHODS}."
-        )
+    for method in methods:
+        check_interval_method(method)
     worlds = list(_worlds(size))
     run = functools.partial(
         _world_records,
         size,
         methods=methods,
-        held_out_method=held_out_method,
         alpha=alpha,
         seed=seed,
     )
@@ -561,7 +515,8 @@ def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -
     if len(held):
         inside = held[held["bias"].abs() <= held["bound"]]
         n_cells = len(default) // max(default["method"].nunique(), 1)
-        table = inside.groupby(["n", "design"], sort=False).agg(
+        n_inside = len(inside) // max(inside["method"].nunique(), 1)
+        table = inside.groupby(["n", "design", "method"], sort=False).agg(
             cells=("coverage", "size"),
             coverage_min=("coverage", "min"),
             coverage_mean=("coverage", "mean"),
@@ -569,7 +524,7 @@ def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -
             ratio=("ratio", "mean"),
         )
         print(
-            f"Held-out option, cells whose bias lies within its bound ({len(inside)} of "
+            f"Held-out option, cells whose bias lies within its bound ({n_inside} of "
             f"{n_cells}; the bounds {held['bound'].min():.1f} to {held['bound'].max():.1f} "
             f"points; draws that raised an error instead of an interval: "
             f"{int(held['crashed'].sum())} of {int(held['draws'].sum())}):"
@@ -624,7 +579,10 @@ def defensive_share_study(draws: int = FLOOR_DRAWS, seed: int = 11) -> pd.DataFr
                 hits = held = 0
                 for _ in range(draws):
                     pick = systematic_sample(pi, rng)
-                    low, high = ppi_design_mean(y[pick], q[pick], q, pi[pick]).bounds()
+                    estimate = ppi_design_mean(
+                        y[pick], q[pick], q, pi[pick], interval_method="normal"
+                    )
+                    low, high = estimate.bounds()
                     hits += int(low <= truth <= high)
                     held += int(np.isin(pick, blind).any())
                 rows.append(

@@ -59,7 +59,7 @@ def test_blind_spot_is_a_kind_every_judge_gets_wrong(grid):
 
 
 def test_unknown_interval_method_is_named(grid):
-    with pytest.raises(ValueError, match="interval method \\('wald'\\) not recognized"):
+    with pytest.raises(ValueError, match="interval_method 'wald' not recognized"):
         grid.label_grid(grid.QUICK, methods=("wald",))
 
 
