@@ -310,6 +310,12 @@ def test_strong_judges_keep_their_gain(benchmark):
     se = np.sqrt(0.95 * 0.05 / 150)
     assert (study["coverage"] >= 0.95 - 3 * se).all(), study
     assert (study["transfer_worth"] == 0).all()
+    # the betting default: dearer than the normal interval, still narrower than the labels'
+    # own Wilson interval where the judges are strong (0.87x on these draws)
+    betting = study_module.label_study(
+        judgments, human, (50,), 40, generators=["g4"], designs=("uniform",), seed=2
+    ).set_index("design")
+    assert betting.loc["uniform", "ratio"] < 1.0, betting
 
 
 def test_bias_aware_near_one_with_the_transfer_low():
