@@ -128,8 +128,10 @@ class PartialEstimate:
     estimate : float
         The final estimate: ``ppi``, or ``(1 - weight) ppi + weight transfer``.
     n_eff : float
-        Effective sample size of the final interval: the labels a 95 % interval
-        as wide would take at this precision.
+        Effective sample size: the labels a 95 % Wilson interval as wide as
+        the normal (or bias-aware) one would take at this precision; what the
+        labels, votes and transfer are worth on the design variance, whichever
+        interval is reported (the betting interval is wider by its price).
     n_labels, n_items : int
         Labelled and judged items of the generator.
     ppi : float
