@@ -36,10 +36,10 @@ cell whose probabilities are all alike is failed (``active check``), not counted
 as active; the column ``suggest`` says which design ``suggest_labels`` would
 choose there. Each draw's labels feed the partial-label estimate
 (:func:`~regression.labels.partial.ppi_design_mean`, the predictor fitted on the
-other generators' labels, as the fit does), its interval by each method named in
+other generators' labels, as the fit does) with each interval method named in
 ``methods`` on the same draws, and the held-out option
 (:func:`~regression.labels.partial.combine_transfer` with the transfer
-estimate's held-out bound). Coverage is checked against the new generator's
+estimate's held-out bound) where the transfer's bias lies within that bound. Coverage is checked against the new generator's
 precision on its items (the finite population the estimate targets); width is
 compared with the Wilson interval of ``n`` uniform labels alone, on counts drawn
 from the hypergeometric law.
@@ -52,6 +52,11 @@ probability 0.13, under 0.90 with probability 0.011, under 0.88 with probability
 alone; under 0.88, none. The pooled figures (per generator, per world kind) rest
 on thousands of draws. 100, not more: the betting interval costs 5-50 ms a draw
 (``n`` = 10 to 400), and the grid must run in about ten minutes on two cores.
+
+**The defensive mixture** (:func:`defensive_share_study`): in issue 37's
+blind-spot world, active draws with the uniform share ``eps`` = 1/2 of
+:func:`~regression.core.sampling.active_probabilities` against the active design
+alone, on the same seeds.
 
 **The hook for other grids.** :func:`report` prints the tables of any grid whose
 records carry the columns of :data:`RECORD_COLUMNS` (one record per cell, method
@@ -78,12 +83,12 @@ import numpy as np
 import pandas as pd
 
 from regression import TransferModel
-from regression.core.floor import design_mean_interval
 from regression.core.sampling import active_probabilities, systematic_sample
 from regression.intervals import wilson_interval
 from regression.labels.bias import bias_bound
 from regression.labels.design import label_design
-from regression.labels.partial import PartialEstimate, combine_transfer, ppi_design_mean
+from regression.labels.interval import check_interval_method
+from regression.labels.partial import combine_transfer, ppi_design_mean
 from regression.labels.plan import drawn_design
 from regression.labels.predict import predict_generator
 from regression.registry import BOUNDED_INTERVAL_METHODS
@@ -98,7 +103,7 @@ __all__ = [
     "RECORD_COLUMNS",
     "GridSize",
     "adversarial_world",
-    "interval_of",
+    "defensive_share_study",
     "label_grid",
     "main",
     "report",
@@ -116,7 +121,7 @@ WORKERS = 2
 BEHAVIOUR_SHIFT = 0.30
 #: The validators' accuracies on either class are drawn from this range.
 ACCURACY = (0.85, 0.92)
-#: The interval methods :func:`interval_of` computes (the engine's: betting first, the default).
+#: The interval methods compared (the engine's: betting first, the default).
 INTERVAL_METHODS = BOUNDED_INTERVAL_METHODS
 #: A cell is active when its largest inclusion probability is at least this times its smallest.
 ACTIVE_SPREAD = 1.05
@@ -231,46 +236,6 @@ def move_outside(
     return y
 
 
-def interval_of(
-    base: PartialEstimate,
-    method: str,
-    y: np.ndarray,
-    q_labelled: np.ndarray,
-    q_all: np.ndarray,
-    pi_all: np.ndarray,
-    pick: np.ndarray,
-    alpha: float = 0.05,
-) -> tuple[float, float, float]:
-    """``(estimate, low, high)`` of one draw's labels-and-votes estimate by the interval ``method``.
-
-    ``"betting"``: the engine's bounded interval
-    (:func:`~regression.core.bounded.ppi_interval`, outcomes and predictions in
-    [0, 1], ``lam`` tuned by it, every unit's inclusion probability given);
-    ``"normal"``: the Wilson interval at the effective sample size
-    (:meth:`~regression.labels.partial.PartialEstimate.bounds`).
-    """
-    if method == "normal":
-        low, high = base.bounds(alpha)
-        return base.estimate, float(low), float(high)
-    if method in ("betting", "floored"):
-        estimate, (low, high) = design_mean_interval(
-            method,
-            y,
-            q_labelled,
-            q_all,
-            pi_all[pick],
-            None,
-            outcome_bounds=(0.0, 1.0),
-            prediction_bounds=(0.0, 1.0),
-            alpha=alpha,
-            population_probabilities=pi_all,
-        )
-        return estimate, float(low), float(high)
-    raise ValueError(
-        f"interval method ({method!r}) not recognized; must be one of {INTERVAL_METHODS}."
-    )
-
-
 def _worlds(size: GridSize) -> Iterable[tuple[int, str, float, tuple[float, ...]]]:
     """(new generator, mode, share, shifts) of every world of the grid."""
     for new in range(len(size.precisions)):
@@ -284,7 +249,6 @@ def _world_records(
     size: GridSize,
     world: tuple[int, str, float, tuple[float, ...]],
     methods: Sequence[str],
-    held_out_method: str,
     alpha: float,
     seed: int,
 ) -> list[dict[str, object]]:
@@ -333,7 +297,7 @@ def _world_records(
         }
         # the held-out option's target is the cells whose bias lies within its bound
         within = abs(transfer - truth) <= bound
-        held_out = held_out_method in methods and within
+        held_out = bool(within)
         for n in size.n_values:
             suggest = drawn_design(q, n)
             counts = rng.hypergeometric(valid, big_n - valid, n, size=size.draws)
@@ -347,40 +311,40 @@ def _world_records(
                 check = "" if kind == "uniform" else "ok"
                 if kind == "active" and spread < ACTIVE_SPREAD:
                     check = "uniform"
-                hits = dict.fromkeys((*methods, "held-out"), 0)
-                width = dict.fromkeys((*methods, "held-out"), 0.0)
-                outside = dict.fromkeys((*methods, "held-out"), 0)
-                crashed = 0
-                for _ in range(size.draws):
+                options = [(m, "default") for m in methods]
+                options += [(m, "held-out") for m in methods if held_out]
+                hits = dict.fromkeys(options, 0)
+                width = dict.fromkeys(options, 0.0)
+                outside = dict.fromkeys(options, 0)
+                crashed = dict.fromkeys(options, 0)
+                for draw in range(size.draws):
                     if kind == "uniform":
                         pick = np.sort(rng.choice(big_n, n, replace=False))
                     else:
                         pick = systematic_sample(pi, rng)
-                    base = ppi_design_mean(y[pick], q[pick], q, pi[pick])
                     for method in methods:
-                        estimate, low, high = interval_of(
-                            base, method, y[pick], q[pick], q, pi, pick, alpha
+                        # the fit's own estimate and interval (fit_partial, estimate_generator)
+                        base = ppi_design_mean(
+                            y[pick], q[pick], q, pi[pick], interval_method=method, seed=draw
                         )
-                        hits[method] += int(low <= truth <= high)
-                        width[method] += high - low
-                        outside[method] += int(not low <= estimate <= high)
-                    if held_out:
-                        try:
-                            held = combine_transfer(base, transfer, transfer_sd, bound)
-                            low, high = (float(b) for b in held.bounds(alpha))
-                        except ValueError:
-                            # issue 37 item 3: the bias-aware bounds can raise; a draw
-                            # without an interval counts as one that does not cover
-                            crashed += 1
-                            continue
-                        hits["held-out"] += int(low <= truth <= high)
-                        width["held-out"] += high - low
-                        outside["held-out"] += int(not low <= held.estimate <= high)
-                options = [(m, "default") for m in methods]
-                if held_out:
-                    options.append((held_out_method, "held-out"))
+                        for option in ("default", "held-out") if held_out else ("default",):
+                            try:
+                                est = (
+                                    base
+                                    if option == "default"
+                                    else combine_transfer(base, transfer, transfer_sd, bound)
+                                )
+                                low, high = (float(b) for b in est.bounds(alpha))
+                            except ValueError:
+                                # issue 37 item 3: the bias-aware bounds could raise; a draw
+                                # without an interval counts as one that does not cover
+                                crashed[method, option] += 1
+                                continue
+                            hits[method, option] += int(low <= truth <= high)
+                            width[method, option] += high - low
+                            outside[method, option] += int(not low <= est.estimate <= high)
                 for method, option in options:
-                    key = method if option == "default" else "held-out"
+                    key = (method, option)
                     records.append(
                         {
                             **axes,
@@ -394,7 +358,7 @@ def _world_records(
                             "wilson_hits": wilson_hits,
                             "wilson_width": wilson_width,
                             "outside": outside[key],
-                            "crashed": crashed if option == "held-out" else 0,
+                            "crashed": crashed[key],
                             "pi_spread": spread,
                             "active check": check,
                             "suggest": suggest,
@@ -407,7 +371,6 @@ def label_grid(
     size: GridSize = FULL,
     methods: Sequence[str] = INTERVAL_METHODS,
     *,
-    held_out_method: str = "normal",
     alpha: float = 0.05,
     seed: int = 0,
     workers: int = 1,
@@ -419,12 +382,12 @@ def label_grid(
     size : GridSize
         :data:`FULL` or :data:`QUICK`.
     methods : sequence of str
-        The interval methods compared on the same draws (:func:`interval_of`).
-    held_out_method : str
-        The method whose draws the held-out option (``transfer_bias="held-out"``)
-        is also evaluated on, in the worlds whose transfer bias lies within the
-        option's bound (its target; past the bound it fails by design,
-        docs/labels.md).
+        The interval methods compared on the same draws
+        (``ppi_design_mean(interval_method=)``, as the fit computes them). Each
+        is also evaluated with the held-out option (``transfer_bias="held-out"``,
+        :func:`~regression.labels.partial.combine_transfer`) in the worlds whose
+        transfer bias lies within the option's bound (its target; past the
+        bound it fails by design, docs/labels.md).
     alpha : float
     seed : int
         With the world, seeds every draw: the records do not depend on ``workers``.
@@ -440,17 +403,13 @@ def label_grid(
         ``""`` for a uniform cell) and ``suggest`` (the design ``suggest_labels``
         would draw).
     """
-    unknown = [m for m in methods if m not in INTERVAL_METHODS]
-    if unknown:
-        raise ValueError(
-            f"interval method ({unknown[0]!r}) not recognized; must be one of {INTERVAL_METHODS}."
-        )
+    for method in methods:
+        check_interval_method(method)
     worlds = list(_worlds(size))
     run = functools.partial(
         _world_records,
         size,
         methods=methods,
-        held_out_method=held_out_method,
         alpha=alpha,
         seed=seed,
     )
@@ -556,7 +515,8 @@ def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -
     if len(held):
         inside = held[held["bias"].abs() <= held["bound"]]
         n_cells = len(default) // max(default["method"].nunique(), 1)
-        table = inside.groupby(["n", "design"], sort=False).agg(
+        n_inside = len(inside) // max(inside["method"].nunique(), 1)
+        table = inside.groupby(["n", "design", "method"], sort=False).agg(
             cells=("coverage", "size"),
             coverage_min=("coverage", "min"),
             coverage_mean=("coverage", "mean"),
@@ -564,7 +524,7 @@ def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -
             ratio=("ratio", "mean"),
         )
         print(
-            f"Held-out option, cells whose bias lies within its bound ({len(inside)} of "
+            f"Held-out option, cells whose bias lies within its bound ({n_inside} of "
             f"{n_cells}; the bounds {held['bound'].min():.1f} to {held['bound'].max():.1f} "
             f"points; draws that raised an error instead of an interval: "
             f"{int(held['crashed'].sum())} of {int(held['draws'].sum())}):"
@@ -586,18 +546,82 @@ def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -
     return cells
 
 
+#: Draws per cell of the defensive-share comparison (:func:`defensive_share_study`).
+FLOOR_DRAWS = 400
+
+
+def defensive_share_study(draws: int = FLOOR_DRAWS, seed: int = 11) -> pd.DataFrame:
+    """Active draws with and without the defensive mixture, where the judges share a blind spot.
+
+    Issue 37's world: five generators (precisions 0.55-0.9), five validators
+    right 85-92 % of the time; on the new one (precision 0.9) every judge
+    accepts a kind of invalid items (4 % or 10 % of them). ``n`` labels drawn
+    by :func:`~regression.core.sampling.active_probabilities` with the uniform
+    share ``eps`` = 1e-6 (the active design alone) or its default 1/2; the
+    normal interval (:meth:`~regression.labels.partial.PartialEstimate.bounds`).
+    Coverage, the share of draws holding a blind-spot item, and the blind
+    items' inclusion probability over the uniform one.
+    """
+    precisions = (0.55, 0.65, 0.75, 0.85, 0.9)
+    rows = []
+    for share in (0.04, 0.10):
+        judgments, human, blind = adversarial_world(
+            precisions, 4, "accepted together", share, seed=seed
+        )
+        others = human[human["generator"] != "g4"]
+        q = predict_generator(label_design(judgments, others), "g4")[0]
+        y = human.loc[human["generator"] == "g4", "human"].to_numpy(dtype=float)
+        truth = float(y.mean())
+        for n in (25, 50, 100):
+            for eps in (1e-6, 0.5):
+                pi = active_probabilities(q, n, eps)
+                rng = np.random.default_rng([seed, n])
+                hits = held = 0
+                for _ in range(draws):
+                    pick = systematic_sample(pi, rng)
+                    estimate = ppi_design_mean(
+                        y[pick], q[pick], q, pi[pick], interval_method="normal"
+                    )
+                    low, high = estimate.bounds()
+                    hits += int(low <= truth <= high)
+                    held += int(np.isin(pick, blind).any())
+                rows.append(
+                    {
+                        "blind spot": share,
+                        "n": n,
+                        "eps": eps,
+                        "coverage": hits / draws,
+                        "draws holding a blind item": held / draws,
+                        "blind pi / uniform": float(pi[blind].mean() * q.size / n),
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
 def main(argv: list[str] | None = None) -> None:
     """The full grid (or ``--quick``), its tables printed."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a few draws of a small grid")
     parser.add_argument("--csv", help="also write every cell's record to this file")
+    parser.add_argument("--draws", type=int, help=f"draws per cell (default {DRAWS})")
     args = parser.parse_args([] if argv is None else argv)
     size = QUICK if args.quick else FULL
+    if args.draws is not None:
+        size = size._replace(draws=args.draws)
     start = time.perf_counter()
     records = label_grid(size, workers=1 if args.quick else WORKERS)
     report(records, f"Partial labels, adversarial worlds ({len(records)} records)")
     if args.csv:
         records.to_csv(args.csv, index=False)
+    floor_draws = size.draws if args.quick else FLOOR_DRAWS
+    print(
+        f"### The defensive mixture: active draws with a blind spot ({floor_draws} draws a "
+        f"cell, normal interval; standard error {_coverage_se(0.9, floor_draws):.3f} at 0.90)"
+    )
+    print()
+    study = defensive_share_study(floor_draws)
+    print(study.set_index(["blind spot", "n", "eps"]).round(3).to_string())
+    print()
     print(f"({time.perf_counter() - start:.0f} s)")
 
 

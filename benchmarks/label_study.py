@@ -180,7 +180,8 @@ def label_study(
                     alone = wilson_interval(valid_alone, n, alpha)
                     l_hit = float(((alone.low <= truth) & (truth <= alone.high)).sum())
                     l_width = float((alone.high - alone.low).sum())
-                    planned = simulated_width(q, n, kind, alpha)
+                    # the plan for the interval measured here
+                    planned = simulated_width(q, n, kind, alpha, interval_method=interval_method)
                     for k, option in enumerate(options):
                         rows.append(
                             {

@@ -12,15 +12,19 @@ def grid(benchmark):
     return benchmark("bench_adversarial")
 
 
-def test_quick_grid_reports_every_column(grid, capsys):
-    records = grid.label_grid(grid.QUICK)
+@pytest.fixture(scope="module")
+def records(grid):
+    return grid.label_grid(grid.QUICK)
+
+
+def test_quick_grid_reports_every_column(grid, records, capsys):
     assert set(grid.RECORD_COLUMNS) <= set(records.columns)
     worlds = records.drop_duplicates(["generator", "mode", "share", "shift"])
     assert set(worlds["mode"]) == set(grid.MODES)
     assert set(records["n"]) == set(grid.QUICK.n_values)
     assert set(records["design"]) == {"uniform", "active"}
     assert set(records["option"]) == {"default", "held-out"}
-    assert (records["draws"] == grid.QUICK.draws).all()
+    assert (records["draws"] == grid.QUICK.draws).all()  # exact: integer counts
     assert records["hits"].between(0, records["draws"]).all()
     cells = grid.report(records, "quick")
     for column in ("coverage", "se", "width", "wilson", "ratio", "outside", "wilson coverage"):
@@ -30,8 +34,7 @@ def test_quick_grid_reports_every_column(grid, capsys):
         assert heading in printed, heading
 
 
-def test_active_cells_are_checked_to_be_active(grid):
-    records = grid.label_grid(grid.QUICK)
+def test_active_cells_are_checked_to_be_active(grid, records):
     active = records[records["design"] == "active"]
     assert (active["active check"] == "ok").all()
     assert (active["pi_spread"] >= grid.ACTIVE_SPREAD).all()
@@ -56,5 +59,14 @@ def test_blind_spot_is_a_kind_every_judge_gets_wrong(grid):
 
 
 def test_unknown_interval_method_is_named(grid):
-    with pytest.raises(ValueError, match="interval method \\('wald'\\) not recognized"):
+    with pytest.raises(ValueError, match="interval_method 'wald' not recognized"):
         grid.label_grid(grid.QUICK, methods=("wald",))
+
+
+def test_defensive_share_study_reports_both_designs(grid):
+    study = grid.defensive_share_study(draws=3)
+    assert set(study["eps"]) == {1e-6, 0.5}  # exact: the literals the study sets
+    assert study["coverage"].between(0, 1).all()
+    # the mixture keeps the blind items' chance at least half the uniform one, by construction
+    mixed = study[study["eps"] == 0.5]  # exact: the literal the study sets
+    assert (mixed["blind pi / uniform"] >= 0.5 - 1e-9).all()
