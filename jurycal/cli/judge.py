@@ -118,7 +118,11 @@ def run(args: argparse.Namespace) -> int:
     ]
     with located(sources):
         result = estimate_prevalence(
-            calibration, test["judge"], args.alpha, method=args.method, interval_method=args.interval
+            calibration,
+            test["judge"],
+            args.alpha,
+            method=args.method,
+            interval_method=args.interval,
         )
     payload = {
         "method": result.method,

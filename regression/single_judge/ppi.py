@@ -56,10 +56,10 @@ import pandas as pd
 
 from regression.checks import check_alpha, check_alternative, check_counts
 from regression.core.floor import design_mean_interval
-from regression.registry import BOUNDED_INTERVAL_METHODS
 from regression.core.tuning import guarded_lam, lam_by_rule
 from regression.errors import JurycalWarning
 from regression.intervals import ConfidenceInterval, OneEstimate, normal_bounds
+from regression.registry import BOUNDED_INTERVAL_METHODS
 
 __all__ = [
     "PPI_MIN_PER_CLASS",
