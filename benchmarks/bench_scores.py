@@ -66,11 +66,16 @@ def ratings_alone(
     )
 
 
-def jurycal(interval: str | None = None) -> Intervals:
-    """jurycal's ScoreModel (every judge, cross-fitted, prediction-powered); ``interval`` None: its default."""
+def jurycal(interval: str | None = None, *, judges: bool = True) -> Intervals:
+    """jurycal's ScoreModel (every judge, cross-fitted, prediction-powered); ``interval`` None: its default.
+
+    ``judges=False``: the same interval on the ratings alone, the yardstick for what the
+    judges are worth.
+    """
     from regression import ScoreModel
 
-    model = ScoreModel() if interval is None else ScoreModel(interval=interval)
+    settings = {"judges": judges} | ({} if interval is None else {"interval": interval})
+    model = ScoreModel(**settings)
 
     def intervals(
         scores: pd.DataFrame, labelled: pd.DataFrame, scale: tuple[float, float]
@@ -198,13 +203,17 @@ def bench_hanna() -> None:
     with_cje = _cje_available()
     lines = [
         "| criterion | n | jurycal coverage (lowest system) | ratings alone | cje-eval | "
-        "jurycal width | ratings alone width | cje-eval width | jurycal / cje-eval |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "jurycal width | without judges | ratings alone width | cje-eval width | jurycal / cje-eval |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for criterion in HANNA_CRITERIA:
         scores, human = load_hanna(criterion)
         truth = human.groupby("generator")["human"].mean()
-        methods: dict[str, Intervals] = {"jurycal": jurycal(), "ratings alone": ratings_alone}
+        methods: dict[str, Intervals] = {
+            "jurycal": jurycal(),
+            "jurycal without judges": jurycal(judges=False),
+            "ratings alone": ratings_alone,
+        }
         if with_cje:
             methods["cje-eval"] = cje_one_judge(best_judge(scores, human))
         for n in HANNA_N:
@@ -216,7 +225,7 @@ def bench_hanna() -> None:
                     cells.append(f"{row['coverage']:.3f} ({row['lowest generator']:.2f})")
                 else:
                     cells.append("-")
-            for name in ("jurycal", "ratings alone", "cje-eval"):
+            for name in ("jurycal", "jurycal without judges", "ratings alone", "cje-eval"):
                 cells.append(f"{table.loc[name, 'mean width']:.3f}" if name in table.index else "-")
             if "cje-eval" in table.index and table.loc["cje-eval", "coverage"] >= TARGET:
                 cells.append(
@@ -251,7 +260,8 @@ def bench_simulated() -> None:
     )
     print()
     with_cje = _cje_available()
-    names = ["jurycal", "betting", "ratings alone"] + (["cje-eval"] if with_cje else [])
+    names = ["jurycal", "jurycal without judges", "betting", "ratings alone"]
+    names += ["cje-eval"] if with_cje else []
     lines = [
         "| world | n | "
         + " | ".join(f"{m} coverage (lowest)" for m in names)
@@ -268,6 +278,7 @@ def bench_simulated() -> None:
         human = world.all_ratings
         methods: dict[str, Intervals] = {
             "jurycal": jurycal(),
+            "jurycal without judges": jurycal(judges=False),
             "betting": jurycal("betting"),
             "ratings alone": ratings_alone,
         }
