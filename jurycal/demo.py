@@ -473,7 +473,7 @@ def scores_section(
     beside the ratings alone; the mean of all 96 ratings is the truth the intervals are
     checked against. Returns the section's key number, one line.
     """
-    from jurycal.report import calibration_plot, score_plot
+    from jurycal.score_figures import calibration_plot, score_plot
     from regression.scores import ScoreModel
 
     scores, human = load_hanna(criterion)

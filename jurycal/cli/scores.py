@@ -310,7 +310,8 @@ def write_score_card(
 ) -> tuple[Any, list[Path]]:
     """The card of a score table (``rank --report`` and ``report``): the leaderboard of mean
     ratings with its figure, each judge's calibration curve, the judges' diagnostics."""
-    from jurycal.report import Report, add_leaderboard, calibration_plot, score_plot, section
+    from jurycal.report import Report, add_leaderboard, section
+    from jurycal.score_figures import calibration_plot, score_plot
 
     result = fit.result
     card = Report("jurycal report card: mean human ratings from judges' scores")
@@ -344,7 +345,7 @@ def write_score_card(
 def run_score_rank(args: argparse.Namespace) -> int:
     """``rank SCORES HUMAN``: the leaderboard of mean human ratings, with intervals and rank sets."""
     from jurycal.cli.common import check_files, emit, plot_path, save_plot, summary_text
-    from jurycal.report import score_plot
+    from jurycal.score_figures import score_plot
 
     refuse_options(args, (*FIT_OPTIONS, "pairs", "one_at_a_time"), args.judgments)
     check_files([args.judgments, args.human], [plot_path(args)], card=args.report)

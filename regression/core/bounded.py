@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
 
 from regression.checks import check_alpha, check_alternative
 from regression.core.sampling import hajek_mean
@@ -147,6 +147,8 @@ class _Capital:
 
         def gap(m: float) -> float:
             return float(self.log_capital(np.array([m]), side)[0] - threshold)
+
+        from scipy import optimize  # only the betting interval needs it: `jurycal judge` stays light
 
         return float(optimize.brentq(gap, grid[first - 1], grid[first], xtol=1e-12))
 

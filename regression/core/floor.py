@@ -28,10 +28,11 @@ design keeps a floor of the uniform chance.
 
 The power-tuning weight matters to the floor: the worst residual of a unit
 is ``y_low - lam max(f)``, so a sample too small for the normal part to decide
-is better served by less weight on the judges. ``lam`` is therefore the one of
-:data:`LAM_GRID` (and PPI++'s own, :func:`~regression.core.bounded.design_lam`)
-whose interval is narrowest; where the floor binds on no ``lam`` that is
-PPI++'s, up to the grid's step.
+is better served by less weight on the judges. Where the floor binds at
+PPI++'s own ``lam`` (:func:`~regression.core.bounded.design_lam`), ``lam`` is
+the one of :data:`LAM_GRID` below it (or it) whose interval is narrowest;
+where it does not bind, PPI++'s ``lam`` stands: choosing among weights by
+their estimated variances would pick the luckiest one and undercover.
 
 The floor binds where the sample shows less spread than its size could reveal
 (small ``n``, strong judges, precision near 0 or 1) and vanishes against the
@@ -151,11 +152,12 @@ def floored_ppi_interval(
     sides = 2 if alternative == "two-sided" else 1
     share = unseen_share(alpha, smallest, rest, sides) if floor else 0.0
     lam_hat = float(lam) if lam is not None else design_lam(y_r, f_r, q, pi_r, (low_y, high_y))
-    # where the floor binds, a smaller lam narrows the worst residual's gap: lam is the one of
-    # LAM_GRID (and PPI++'s) whose interval is narrowest; where it does not, that is PPI++'s
-    lams = (
-        np.array([lam_hat]) if lam is not None or not floor else np.unique(np.r_[LAM_GRID, lam_hat])
-    )
+    # where the floor binds at PPI++'s lam, a smaller lam narrows the worst residual's gap: lam is
+    # then the one of LAM_GRID below PPI++'s (or PPI++'s) whose interval is narrowest; where the
+    # floor does not bind, PPI++'s lam stands (choosing among lams by their estimated variances
+    # alone would pick the luckiest and undercover)
+    below = LAM_GRID[LAM_GRID < lam_hat] if lam is None and floor else LAM_GRID[:0]
+    lams = np.r_[below, lam_hat]
     residual = np.array([hajek_mean(y_r - lam_t * f_r, w) for lam_t in lams])
     variance = np.maximum(a - 2 * lams * b + lams**2 * cc, 0.0) / w.sum() ** 2
     normal = normal_quantile(alpha, alternative) * np.sqrt(variance)
@@ -164,13 +166,10 @@ def floored_ppi_interval(
     centre = np.clip(lams * f_mean + residual, low_y, high_y)
     lo_all = np.maximum(centre - np.maximum(normal, share * gap_low), low_y)
     hi_all = np.minimum(centre + np.maximum(normal, share * gap_high), high_y)
-    # ties go to PPI++'s own lam (the last of equals after the stable sort below)
+    binds = share * max(gap_low[-1], gap_high[-1]) > normal[-1]
     width = hi_all - lo_all
-    best = int(
-        np.flatnonzero(width <= width.min() + 1e-12 * (high_y - low_y))[
-            np.argmin(np.abs(lams[width <= width.min() + 1e-12 * (high_y - low_y)] - lam_hat))
-        ]
-    )
+    # ties go to PPI++'s own lam (the last)
+    best = len(lams) - 1 if not binds else int(np.flatnonzero(width <= width.min() + 1e-12)[-1])
     rest_mean, lo, hi = float(centre[best]), float(lo_all[best]), float(hi_all[best])
 
     def whole(value: float) -> float:

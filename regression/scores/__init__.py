@@ -12,34 +12,8 @@ its result on the result contract in :mod:`~regression.scores.result`;
 many; :mod:`~regression.scores.simulate` simulates worlds with known truth.
 """
 
-from regression.scores.model import FewRatingsWarning, ScoreModel, fit_scores
-from regression.scores.predict import Predictor, fit_predictor
-from regression.scores.result import ScoreResult
-from regression.scores.suggest import plan_labels, suggest_labels
-from regression.scores.table import (
-    RATING_COLUMNS,
-    SCORE_COLUMNS,
-    ScaleWarning,
-    ScoreTable,
-    check_scores,
-    validate_ratings,
-    validate_scores,
-)
+import lazy_loader
 
-__all__ = [
-    "RATING_COLUMNS",
-    "SCORE_COLUMNS",
-    "FewRatingsWarning",
-    "Predictor",
-    "ScaleWarning",
-    "ScoreModel",
-    "ScoreResult",
-    "ScoreTable",
-    "check_scores",
-    "fit_predictor",
-    "fit_scores",
-    "plan_labels",
-    "suggest_labels",
-    "validate_ratings",
-    "validate_scores",
-]
+# lazy, like the other packages: a command that only asks whether a table is a score table
+# (jurycal rank on pairwise verdicts) does not load the estimator, scipy.optimize or scipy.stats
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)

@@ -221,7 +221,7 @@ def estimate_rated(
     scale = dof_scale(y.size, 1, tuned=bool(lam > 0))
     terms = linearised_terms(residual, w, float(f_all.size), scale)
     return RatedEstimate(
-        estimate=float(estimate),
+        estimate=float(np.clip(estimate, 0.0, 1.0)),  # on the scale, as the truth is
         lam=float(lam),
         y=y,
         f=f,
