@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import SeedLike
-from regression.errors import JurycalWarning
+from regression.errors import JurycalWarning, UnidentifiedWarning
 from regression.intervals import normal_bounds
 from regression.pairwise.table import PairwiseTable
 from regression.pairwise.verdicts import POSITIONS
@@ -74,6 +74,9 @@ class PairwiseResult(Ranked, Result):
     table : PairwiseTable
         The checked tables.
     warnings : tuple of str
+    reasons : Series
+        Per generator: why it has no estimate (too few votes, battles the draw did not reach,
+        a strength the votes do not identify); empty where it has one.
     prediction : ndarray, optional
         Per battle: the judges' cross-fitted prediction of the human score of
         its generator_a (:mod:`~regression.pairwise.predict`); None when the
@@ -89,6 +92,7 @@ class PairwiseResult(Ranked, Result):
     se_labels_only: pd.Series
     table: PairwiseTable
     warnings: tuple[str, ...] = ()
+    reasons: pd.Series = field(default_factory=lambda: pd.Series(dtype=object), repr=False)
     prediction: np.ndarray | None = field(default=None, repr=False)
 
     #: The bounds of an interval (a win rate lies in [0, 1]; a log-strength anywhere).
@@ -106,27 +110,43 @@ class PairwiseResult(Ranked, Result):
         *,
         lam: np.ndarray | float,
         se_labels_only: np.ndarray,
+        unidentified: dict[int, str] | None = None,
+        hint: str = "",
         **extra: Any,
     ) -> Self:
         """The result from arrays in the order of ``table.generators``. A generator with fewer
-        than :data:`MIN_VOTES` votes loses its estimate (a :class:`FewVotesWarning` each)."""
+        than :data:`MIN_VOTES` votes loses its estimate (a :class:`FewVotesWarning` each), and
+        so does each of ``unidentified`` (position: why), named in one
+        :class:`~regression.errors.UnidentifiedWarning` that ends with ``hint``."""
         n_battles, n_labels = votes_per_generator(table)
         estimate, covariance = np.array(estimate, dtype=float), np.array(covariance, dtype=float)
         corrected = method != "mean_of_judges"
         few = corrected & (n_labels < MIN_VOTES)
+        # too few votes is the plainer reason, so it goes first
+        lost = {g: why for g, why in (unidentified or {}).items() if not few[g]}
+        reasons = np.full(len(table.generators), "", dtype=object)
+        caught: tuple[str, ...] = ()
+        if lost:
+            names = "; ".join(f"{table.generators[g]!r}: {why}" for g, why in lost.items())
+            caught += (
+                f"no estimate for {len(lost)} generator(s) the votes cannot estimate ({names}). "
+                + hint,
+            )
+            warnings.warn(caught[-1], UnidentifiedWarning, stacklevel=4)
+            reasons[list(lost)] = list(lost.values())
         # enough votes each, but too few in all for the model's parameters: no interval either
-        unscaled = corrected & ~few & ~np.isfinite(np.diag(covariance))
-        caught = tuple(
-            f"{table.generators[g]!r} has {int(n_labels[g])} human vote(s): too few for an "
-            + ("interval." if few[g] else "interval of this model (fewer votes than parameters).")
-            for g in np.flatnonzero(few | unscaled)
-        )
-        few |= unscaled
-        for message in caught:
+        unscaled = corrected & ~few & (reasons == "") & ~np.isfinite(np.diag(covariance))
+        for g in np.flatnonzero(few | unscaled):
+            reasons[g] = f"{int(n_labels[g])} human vote(s): too few for an " + (
+                "interval" if few[g] else "interval of this model (fewer votes than parameters)"
+            )
+            message = f"{table.generators[g]!r} has {reasons[g]}."
             warnings.warn(message, FewVotesWarning, stacklevel=4)
-        estimate[few] = np.nan
-        covariance[few, :] = np.nan
-        covariance[:, few] = np.nan
+            caught += (message,)
+        gone = reasons != ""
+        estimate[gone] = np.nan
+        covariance[gone, :] = np.nan
+        covariance[:, gone] = np.nan
         index = pd.Index(table.generators, name="generator")
 
         def series(values: Any, name: str) -> pd.Series:
@@ -139,9 +159,10 @@ class PairwiseResult(Ranked, Result):
             n_labels=series(n_labels, "n_labels"),
             n_battles=series(n_battles, "n_battles"),
             lam=series(lam, "lam"),
-            se_labels_only=series(np.where(few, np.nan, se_labels_only), "se_labels_only"),
+            se_labels_only=series(np.where(gone, np.nan, se_labels_only), "se_labels_only"),
             table=table,
             warnings=(*caught, *extra.pop("warnings", ())),
+            reasons=series(reasons, "reason"),
             **extra,
         )
 
@@ -231,13 +252,15 @@ class PairwiseResult(Ranked, Result):
         return float(1.0 - np.sum(w * (s - f) ** 2) / spread) if spread > 0 else float("nan")
 
     def details(self, alpha: float = 0.05) -> pd.DataFrame:
-        """Per generator, beside the interval: ``se``, ``n_battles``, ``lam`` and ``judges_worth``."""
+        """Per generator, beside the interval: ``se``, ``n_battles``, ``lam``, ``judges_worth``
+        and ``reason`` (why a generator has no estimate; empty where it has one)."""
         return pd.DataFrame(
             {
                 "se": self.se,
                 "n_battles": self.n_battles,
                 "lam": self.lam,
                 "judges_worth": self.worth(),
+                "reason": self.reasons.reindex(self.estimate.index).fillna(""),
             }
         )
 
@@ -257,10 +280,7 @@ class PairwiseResult(Ranked, Result):
                 "uncorrected and without a joint error, so they cannot be compared or ranked; "
                 "add human votes on some battles."
             )
-        missing = self.estimate.index[self.estimate.isna()]
-        reasons = {
-            g: f"{int(self.n_labels[g])} human vote(s): too few for an interval" for g in missing
-        }
+        reasons = self.reasons[self.reasons != ""].to_dict()
         return JointError(self.estimate, self.covariance, covers=self.covers, reasons=reasons)
 
     def diagnostics(self) -> pd.DataFrame:

@@ -147,7 +147,7 @@ def test_the_result_keeps_the_contract_and_ranks(world: World) -> None:
     assert (interval["estimate"] < interval["high"]).all()
     assert (interval["low"] < 0).any()  # log-strengths: not clipped to [0, 1]
     assert list(fit.to_frame().columns) == [
-        *INTERVAL_COLUMNS, "n_labels", "se", "n_battles", "lam", "judges_worth",
+        *INTERVAL_COLUMNS, "n_labels", "se", "n_battles", "lam", "judges_worth", "reason",
     ]  # fmt: skip
     joint = fit.joint_error()
     assert isinstance(joint, JointError)
