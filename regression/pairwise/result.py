@@ -80,7 +80,7 @@ class PairwiseResult(Ranked, Result):
     prediction : ndarray, optional
         Per battle: the judges' cross-fitted prediction of the human score of
         its generator_a (:mod:`~regression.pairwise.predict`); None when the
-        judges were not used.
+        judges were not used; NaN on a battle left out of a Bradley-Terry fit.
     """
 
     estimate: pd.Series
@@ -243,8 +243,11 @@ class PairwiseResult(Ranked, Result):
         """The share of the variance of the human score on the voted battles that the judges'
         cross-fitted prediction explains (``1 - sum w (s - f)^2 / sum w (s - sbar)^2``, weights
         ``1 / pi``; out of sample, so it may be below 0); NaN without a prediction."""
-        voted = self.table.human_row >= 0
-        if self.prediction is None or voted.sum() < 2:
+        if self.prediction is None:
+            return float("nan")
+        # a battle left out of the fit (a generator not estimated) has no prediction
+        voted = (self.table.human_row >= 0) & np.isfinite(self.prediction)
+        if voted.sum() < 2:
             return float("nan")
         s, f = self.table.human[voted], self.prediction[voted]
         w = 1.0 / self.table.inclusion_probability[voted]

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import approx_fprime, check_grad, minimize
 
-from regression.errors import ConvergenceWarning
+from regression.errors import ConvergenceWarning, UnidentifiedWarning
 from regression.pairwise import (
     FewVotesWarning,
     PairwiseModel,
@@ -184,14 +184,33 @@ def test_no_human_votes_give_the_judges_own_strengths_with_a_warning(world: Worl
 
 
 def test_a_generator_that_won_every_vote_is_not_identified(world: World) -> None:
+    """Its strength runs off to infinity (before: to -372,369 with a ConvergenceWarning, the
+    others moving with it through the centre): now it gets no estimate and a reason, one
+    warning names it, the solver converges, and the others are the fit without it, centred
+    over themselves."""
     verdicts, human, _ = world(7, n_battles=300, n_votes=120)
     top = human["generator_a"].iloc[0]
     human = human.assign(
         human=np.where(human["generator_a"] == top, "a",
                        np.where(human["generator_b"] == top, "b", human["human"]))
     )  # fmt: skip
-    with pytest.warns(ConvergenceWarning, match="not identified"):
-        PairwiseModel(estimand="bradley_terry", judges=False).fit_table(verdicts, human)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fit = PairwiseModel(estimand="bradley_terry", judges=False).fit_table(verdicts, human)
+    assert not [w for w in caught if w.category is ConvergenceWarning]
+    named = [str(w.message) for w in caught if w.category is UnidentifiedWarning]
+    assert len(named) == 1 and f"{top!r}: every vote places it above" in named[0]
+    assert np.isnan(fit.estimate[top]) and fit.reasons[top].startswith("every vote places it")
+    others = fit.estimate.drop(top)
+    assert np.isfinite(others).all() and abs(others.sum()) < 1e-9  # centred over the others
+    without = human[(human["generator_a"] != top) & (human["generator_b"] != top)]
+    keep = (verdicts["generator_a"] != top) & (verdicts["generator_b"] != top)
+    alone = PairwiseModel(estimand="bradley_terry", judges=False).fit_table(
+        verdicts[keep], without.assign(inclusion_probability=len(human) / 300)
+    )
+    # the same Davidson objective minimised twice to gtol 1e-10: the optimiser's tolerance
+    np.testing.assert_allclose(others, alone.estimate.reindex(others.index), atol=1e-6)
+    assert np.isfinite(fit.interval()["low"].drop(top)).all()
 
 
 def test_an_estimand_outside_the_set_is_named(world: World) -> None:
