@@ -229,9 +229,14 @@ def suggest_labels(
     Vote the rows and pass them back, ``inclusion_probability`` and all, with
     the earlier votes given ``inclusion_probability`` 1: the probabilities are
     those of this draw among the unvoted battles, so the estimate holds the
-    earlier votes fixed and is design-unbiased given them, whichever the
-    objective. (A large earlier sample then counts only for its own battles:
-    buy a batch at least as large as the votes held.)
+    earlier votes fixed and is design-unbiased given them for every generator
+    whose battles the draw can reach: all of them with ``generators=None``,
+    under either objective. ``generators=[...]`` gives the battles that do not
+    weigh in the objective probability 0, so a generator whose battles such a
+    draw does not reach gets no estimate, with its reason
+    (:class:`~regression.pairwise.design.DesignReach`). (A large earlier
+    sample counts only for its own battles: buy a batch at least as large as
+    the votes held.)
 
     Parameters
     ----------
