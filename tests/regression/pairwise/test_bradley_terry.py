@@ -24,7 +24,12 @@ from regression.pairwise import (
     bradley_terry,
     check_pairwise,
 )
-from regression.pairwise.davidson import DavidsonLoss, GeneratorPairs, davidson_probabilities
+from regression.pairwise.davidson import (
+    DavidsonLoss,
+    GeneratorPairs,
+    davidson_probabilities,
+    identified_strengths,
+)
 from regression.results import INTERVAL_COLUMNS, JointError, Result
 
 World = Callable[..., Any]  # the fixtures of conftest.py
@@ -297,3 +302,48 @@ def test_fewer_votes_than_parameters_give_no_interval(world: World) -> None:
     assert few == list(fit.warnings) and len(few) == 4
     assert "'x' has 4 human vote(s): too few for an interval of this model" in few[0]
     assert fit.estimate.isna().all()
+
+
+def _votes(pairs: list[tuple[str, str, str]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Verdicts (one judge agreeing) and human votes on battles ``(a, b, vote)``, one item each."""
+    verdicts = pd.DataFrame(
+        {"item": range(len(pairs)), "generator_a": [a for a, _, _ in pairs],
+         "generator_b": [b for _, b, _ in pairs], "validator": "j",
+         "verdict": [v for _, _, v in pairs]}
+    )  # fmt: skip
+    human = verdicts[["item", "generator_a", "generator_b"]].assign(human=verdicts["verdict"])
+    return verdicts, human
+
+
+def test_the_largest_strongly_connected_group_is_kept_and_the_others_are_placed() -> None:
+    """x, y, z beat each other in a cycle (each pair both ways); w lost every battle; u and v split
+    two battles between themselves and met no one else. Kept: x, y, z (the largest group); w is
+    below them, u and v apart from them."""
+    cycle = [("x", "y", "a"), ("y", "x", "a"), ("y", "z", "a"), ("z", "y", "a"),
+             ("x", "z", "a"), ("z", "x", "a")]  # fmt: skip
+    verdicts, human = _votes(
+        cycle * 2 + [("x", "w", "a"), ("w", "y", "b"), ("z", "w", "a"), ("u", "v", "a"),
+                     ("u", "v", "b"), ("v", "u", "tie")]
+    )  # fmt: skip
+    table = check_pairwise(verdicts, human)
+    identified, reasons = identified_strengths(table)
+    names = dict(zip(table.generators, identified, strict=True))
+    assert names == {"x": True, "y": True, "z": True, "w": False, "u": False, "v": False}
+    by_name = {table.generators[g]: why for g, why in reasons.items()}
+    assert by_name["w"] == "every vote places it below the generators estimated"
+    assert by_name["u"] == by_name["v"] == "no vote connects it to the generators estimated"
+    with pytest.warns(UnidentifiedWarning, match="'w': every vote places it below"):
+        fit = PairwiseModel(estimand="bradley_terry", judges=False).fit_table(verdicts, human)
+    assert fit.estimate[["w", "u", "v"]].isna().all()
+    # x, y, z each won as often as they lost against the others: equal, centred at exactly 0 up
+    # to the solver's tolerance (gtol 1e-10)
+    np.testing.assert_allclose(fit.estimate[["x", "y", "z"]], 0.0, atol=1e-8)
+
+
+def test_a_tie_places_a_generator_both_ways() -> None:
+    """w lost to x and tied y: the tie bounds its strength both ways, so it is identified."""
+    verdicts, human = _votes(
+        [("x", "y", "a"), ("y", "x", "a"), ("x", "w", "a"), ("w", "y", "tie")] * 2
+    )
+    identified, reasons = identified_strengths(check_pairwise(verdicts, human))
+    assert identified.all() and reasons == {}
