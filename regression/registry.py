@@ -43,6 +43,7 @@ __all__ = [
     "SINGLE_JUDGE_METHODS",
     "TRANSFER_METHODS",
     "BACKENDS",
+    "BOUNDED_INTERVAL_METHODS",
     "COMPARISON_N_BOOT",
     "DEFAULT_N_BOOT",
     "DEFAULT_RESTARTS",
@@ -66,6 +67,11 @@ DEFAULT_RESTARTS = 25
 #: A latent-trait fit's interval methods (``LatentTraitResult.interval(method=)``; the first is
 #: the default).
 INTERVAL_METHODS = ("auto", "profile", "parametric", "nonparametric", "items")
+#: The interval of a prediction-powered mean of bounded outcomes (the first is the default):
+#: ``"betting"`` holds at any n for any distribution on the outcome's bounds
+#: (:func:`regression.core.bounded.ppi_interval`); ``"normal"`` rests on the sample's own
+#: spread, and collapses where the sample shows no error.
+BOUNDED_INTERVAL_METHODS = ("betting", "normal")
 #: A latent-trait fit's bootstrap replicates unless told (``LatentTraitResult.interval(n_boot=)``).
 DEFAULT_N_BOOT = 200
 #: Whose calibration two models' comparison shares (``compare_models(shared_calibration=)``;

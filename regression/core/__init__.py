@@ -13,6 +13,10 @@ sign, its human outcome and the judges' prediction of it, and their bounds.
   set (constant prediction, constant outcomes, clipping).
 - :mod:`regression.core.covariance`: the degrees of freedom and the linearised
   joint covariance of several targets that share units.
+- :mod:`regression.core.bounded`: the betting confidence interval of a bounded
+  mean (Waudby-Smith & Ramdas, 2024), valid at any ``n`` for any distribution
+  on known bounds, and the prediction-powered mean of a design with it
+  (:func:`~regression.core.bounded.ppi_interval`).
 - :mod:`regression.core.crossfit`: cross-fitting a predictor of the human
   outcome from the judges' outputs, no unit predicted from its own outcome.
 
@@ -20,6 +24,7 @@ The engine imports nothing of jurycal above regression's ground floor
 (:mod:`regression.checks`, :mod:`regression.errors`, :mod:`regression.intervals`).
 """
 
+from regression.core.bounded import betting_interval, design_lam, ppi_interval
 from regression.core.covariance import (
     design_covariance,
     dof_scale,
@@ -50,8 +55,10 @@ __all__ = [
     "SAME_PREDICTION",
     "BudgetWarning",
     "active_probabilities",
+    "betting_interval",
     "cross_fit",
     "design_covariance",
+    "design_lam",
     "design_moments",
     "design_variance",
     "design_weights",
@@ -62,6 +69,7 @@ __all__ = [
     "joint_covariance",
     "lam_by_rule",
     "linearised_terms",
+    "ppi_interval",
     "systematic_sample",
     "with_pseudo_outcomes",
 ]
