@@ -404,6 +404,7 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
         hint=f"{UNIDENTIFIED_HINT} {hint}".strip(),
         prediction=prediction if decisive else None,
         tie_parameter=nu,
+        seed=seed,
     )
 
 

@@ -11,8 +11,10 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import SeedLike
+from regression.core import ppi_interval
 from regression.errors import JurycalWarning, UnidentifiedWarning
 from regression.intervals import normal_bounds
+from regression.pairwise.design import battle_sides
 from regression.pairwise.table import PairwiseTable
 from regression.pairwise.verdicts import POSITIONS
 from regression.ranking import Ranked
@@ -77,6 +79,11 @@ class PairwiseResult(Ranked, Result):
     reasons : Series
         Per generator: why it has no estimate (too few votes, battles the draw did not reach,
         a strength the votes do not identify); empty where it has one.
+    interval_method : str
+        ``"betting"`` (win rates' default: :meth:`PairwiseWinRates.interval`) or ``"normal"``
+        (:data:`regression.registry.BOUNDED_INTERVAL_METHODS`; strengths: always normal).
+    seed : int
+        Seeds the betting interval's random orders of the votes.
     prediction : ndarray, optional
         Per battle: the judges' cross-fitted prediction of the human score of
         its generator_a (:mod:`~regression.pairwise.predict`); None when the
@@ -93,6 +100,8 @@ class PairwiseResult(Ranked, Result):
     table: PairwiseTable
     warnings: tuple[str, ...] = ()
     reasons: pd.Series = field(default_factory=lambda: pd.Series(dtype=object), repr=False)
+    interval_method: str = "normal"
+    seed: int = 0
     prediction: np.ndarray | None = field(default=None, repr=False)
 
     #: The bounds of an interval (a win rate lies in [0, 1]; a log-strength anywhere).
@@ -202,17 +211,22 @@ class PairwiseResult(Ranked, Result):
         )
 
     def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
-        """Per generator: ``estimate, low, high, method, n_labels`` (normal, within :attr:`LIMITS`).
+        """Per generator: ``estimate, low, high, method, n_labels`` (within :attr:`LIMITS`):
+        normal, or the betting interval where :attr:`interval_method` says so (win rates).
 
         Each interval holds for its generator alone; for all at once use
-        :meth:`joint_error` (simultaneous bands, comparisons, rank sets).
+        :meth:`joint_error` (simultaneous bands, comparisons, rank sets: normal).
         """
-        low, high = normal_bounds(
-            self.estimate.to_numpy(), self.se.to_numpy(), alpha, alternative, limits=self.LIMITS
-        )
+        low, high = self.bounds(alpha, alternative)
         table = interval_frame(self.estimate.index, self.estimate, low, high, self.method)
         table["n_labels"] = self.n_labels.to_numpy()
         return table
+
+    def bounds(self, alpha: float, alternative: str) -> tuple[np.ndarray, np.ndarray]:
+        """Per generator: the interval's ``low`` and ``high`` (NaN without an estimate)."""
+        return normal_bounds(  # type: ignore[return-value]
+            self.estimate.to_numpy(), self.se.to_numpy(), alpha, alternative, limits=self.LIMITS
+        )
 
     def worth(self) -> pd.Series:
         """Per generator: the human votes the judges are worth, ``n (V_votes / V - 1)``.
@@ -372,6 +386,53 @@ class PairwiseWinRates(PairwiseResult):
         "labels_only": f"{_DESIGN}, for the win rates over the battles in the table (normal interval)",
         "mean_of_judges": _UNCORRECTED,
     }
+
+    @property
+    def covers(self) -> str:
+        """What the interval accounts for, in a sentence (the betting interval's where it is used)."""
+        if self.interval_method != "betting" or self.method == "mean_of_judges":
+            return self.COVERS[self.method]
+        judges = " and the judges' errors on them" if self.method == "ppi++" else ""
+        return (
+            f"{_DESIGN}{judges}, for the win rates over the battles in the table (betting "
+            "interval of the bounded prediction-powered mean, valid at any number of votes; the "
+            "joint error behind comparisons and rank sets is normal)"
+        )
+
+    def bounds(self, alpha: float, alternative: str) -> tuple[np.ndarray, np.ndarray]:
+        """Per generator: the betting interval of its prediction-powered mean
+        (:func:`regression.core.ppi_interval`, Waudby-Smith & Ramdas 2024, on the scores' and
+        predictions' bounds [0, 1]) with its votes and their inclusion probabilities, ``lam``
+        tuned predictably (the judges' prediction ``f``; 0 for the votes alone), widened to hold
+        the estimate; or the normal interval (:attr:`interval_method` ``"normal"``).
+        NaN where the generator has no estimate."""
+        if self.interval_method != "betting" or self.method == "mean_of_judges":
+            return super().bounds(alpha, alternative)
+        t = self.table
+        battle, generator, sign = battle_sides(t)
+        voted = (t.human_row >= 0)[battle]
+        f = np.full(t.n_battles, 0.5) if self.prediction is None else self.prediction
+        score = 0.5 + sign * (t.human[battle] - 0.5)
+        predicted = 0.5 + sign * (f[battle] - 0.5)
+        estimate = self.estimate.to_numpy()
+        low, high = np.full(estimate.size, np.nan), np.full(estimate.size, np.nan)
+        for g in np.flatnonzero(np.isfinite(estimate)):
+            mine, on = generator == g, (generator == g) & voted
+            _, (lo, hi) = ppi_interval(
+                score[on],
+                predicted[on],
+                predicted[mine],
+                t.inclusion_probability[battle[on]],
+                None if self.prediction is not None else 0.0,
+                outcome_bounds=(0.0, 1.0),
+                prediction_bounds=(0.0, 1.0),
+                alpha=alpha,
+                seed=self.seed,
+                alternative=alternative,
+            )
+            # a superset of a valid interval: no less valid, and the estimate inside
+            low[g], high[g] = min(float(lo), estimate[g]), max(float(hi), estimate[g])
+        return low, high
 
 
 @dataclass(frozen=True, eq=False)

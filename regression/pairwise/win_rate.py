@@ -58,11 +58,14 @@ from regression.pairwise.design import UNREACHED_HINT, DesignReach, battle_sides
 from regression.pairwise.predict import cross_fit, judge_features
 from regression.pairwise.result import MIN_VOTES, PairwiseWinRates
 from regression.pairwise.table import PairwiseTable
+from regression.registry import BOUNDED_INTERVAL_METHODS
 
 __all__ = ["win_rates"]
 
 
-def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> PairwiseWinRates:
+def win_rates(
+    table: PairwiseTable, *, judges: bool = True, seed: int = 0, interval_method: str = "betting"
+) -> PairwiseWinRates:
     """The win rate of every generator of a checked table (see the module docstring).
 
     Parameters
@@ -72,7 +75,13 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
     judges : bool
         False: the human votes alone (``lam = 0``), with the same joint error.
     seed : int
-        Seeds the folds of the cross-fitted predictor.
+        Seeds the folds of the cross-fitted predictor and the betting interval's orders.
+    interval_method : {"betting", "normal"}
+        (:data:`regression.registry.BOUNDED_INTERVAL_METHODS`) ``"betting"``: each generator's
+        interval is the betting interval of its bounded prediction-powered mean
+        (:meth:`PairwiseWinRates.bounds`), valid at any number of votes; ``"normal"``: the
+        normal interval from the linearised variance, which rests on the votes' own spread.
+        The joint error (comparisons, rank sets) is normal either way.
 
     Returns
     -------
@@ -100,6 +109,11 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
     reach = DesignReach(table)
     voted = table.human_row >= 0
     x = judge_features(table)
+    if interval_method not in BOUNDED_INTERVAL_METHODS:
+        raise ValueError(
+            f"interval_method ({interval_method!r}) not recognized; must be one of "
+            f"{', '.join(map(repr, BOUNDED_INTERVAL_METHODS))}."
+        )
     if not voted.any():
         return _judges_only(table)
     decisive = judges and bool(np.any(x != 0))
@@ -136,6 +150,8 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
         unidentified=reach.unreached(),
         hint=UNREACHED_HINT,
         prediction=f if decisive else None,
+        interval_method=interval_method,
+        seed=seed,
     )
 
 

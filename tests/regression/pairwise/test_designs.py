@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from regression.core import dof_scale
+from regression.core import dof_scale, ppi_interval
 from regression.errors import UnidentifiedWarning
 from regression.pairwise import PairwiseModel, PairwiseResult, suggest_labels
 from regression.pairwise.design import DesignReach
@@ -83,7 +83,9 @@ def test_a_generator_with_held_votes_and_no_drawn_vote_gets_no_narrow_interval()
     """A pilot of 40 votes held (probability 1) and a uniform batch of 60 among the other battles,
     30 generators: generator 12 has three held votes and no batch vote (a draw that happens about
     once in seven). Held votes carry no design variance, but its pseudo-votes weigh as batch
-    votes, so its interval is the whole [0, 1] (before: width 0), and no interval collapses."""
+    votes, so its normal interval is the whole [0, 1] (before: width 0); its betting interval
+    knows the three held votes exactly and nothing of the other battles, width (N - 3) / N. No
+    interval collapses."""
     arena = pairwise_world(30, 1500, 0, seed=3)
     order = np.random.default_rng(0).permutation(1500)
     held = arena.votes.iloc[order[:40]].assign(inclusion_probability=1.0)
@@ -92,12 +94,17 @@ def test_a_generator_with_held_votes_and_no_drawn_vote_gets_no_narrow_interval()
     table = check_pairwise(arena.verdicts, human)
     reach = DesignReach(table)
     assert reach.held[12] == 3 and reach.stand_for[12] == 3 and reach.reached[12]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        fit = PairwiseModel().fit_table(arena.verdicts, human)
-    width = fit.interval().eval("high - low")
-    assert width[table.generators[12]] == 1.0  # clipped to [0, 1] on both sides: exact
-    assert (width.dropna() > 0.1).all()
+    name, n_battles = table.generators[12], reach.n_battles[12]
+    for method in ("normal", "betting"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = PairwiseModel(interval_method=method).fit_table(arena.verdicts, human)
+        width = fit.interval().eval("high - low")
+        if method == "normal":
+            assert width[name] == 1.0  # clipped to [0, 1] on both sides: exact
+        else:  # (held + rest) / N - held / N: rounding only
+            assert np.isclose(width[name], (n_battles - 3) / n_battles, rtol=1e-12)
+        assert (width.dropna() > 0.1).all()
 
 
 def test_a_generator_s_variance_uses_its_own_votes() -> None:
@@ -106,7 +113,7 @@ def test_a_generator_s_variance_uses_its_own_votes() -> None:
     pseudo-votes at 0 and 1), whatever its battle count, not ``/ (p N_g)^2`` (which shrinks it for
     a generator that happened to get few votes). Tolerance 1e-12: one formula in two orders."""
     human = WORLD.votes.sample(160, random_state=4)
-    fit = _quiet_fit(human, judges=False)
+    fit = _quiet_fit(human, judges=False, interval_method="normal")
     p = 160 / 1600
     for name in fit.estimate.index:
         side_a = human["generator_a"] == name
@@ -120,3 +127,42 @@ def test_a_generator_s_variance_uses_its_own_votes() -> None:
         n, m = score.size, score.mean()
         expected = (1 - p) * (dof_scale(n) * np.sum((score - m) ** 2) + m**2 + (1 - m) ** 2) / n**2
         assert np.isclose(fit.se[name] ** 2, expected, rtol=1e-12), name
+
+
+def test_the_win_rates_default_interval_is_the_betting_one() -> None:
+    """By default each win rate gets the betting interval of its bounded prediction-powered mean
+    (interval_method "betting"; "normal" by name). With votes alone (lam 0, fixed) it is exactly
+    the engine's ppi_interval on the generator's scores, widened to hold the estimate; it holds
+    the estimate, lies in [0, 1], and is wider than the normal one here (1.39x for large n)."""
+    human = WORLD.votes.sample(200, random_state=6)
+    betting = _quiet_fit(human, judges=False)
+    normal = _quiet_fit(human, judges=False, interval_method="normal")
+    assert betting.interval_method == "betting" and "betting interval" in betting.covers
+    bet, norm = betting.interval(), normal.interval()
+    assert (bet["low"] <= bet["estimate"]).all() and (bet["estimate"] <= bet["high"]).all()
+    assert bet["low"].ge(0).all() and bet["high"].le(1).all()
+    assert ((bet["high"] - bet["low"]) > (norm["high"] - norm["low"])).all()
+    assert bet["estimate"].equals(norm["estimate"])  # one estimate, two intervals
+    name = bet.index[0]
+    human = human.sort_values("item")  # the fit's order: its generator_a sides, then its b sides
+    score = np.concatenate(
+        [
+            human.loc[human["generator_a"] == name, "human"].map({"a": 1.0, "tie": 0.5, "b": 0.0}),
+            human.loc[human["generator_b"] == name, "human"].map({"a": 0.0, "tie": 0.5, "b": 1.0}),
+        ]
+    )
+    played = int(
+        ((WORLD.votes["generator_a"] == name) | (WORLD.votes["generator_b"] == name)).sum()
+    )
+    _, (low, high) = ppi_interval(
+        score, np.full(score.size, 0.5), np.full(played, 0.5), np.full(score.size, 200 / 1600),
+        0.0, outcome_bounds=(0, 1), prediction_bounds=(0, 1), seed=betting.seed,
+    )  # fmt: skip
+    # the same capital on the same votes in another order of summation: rounding only
+    assert np.isclose(bet.loc[name, "low"], min(low, bet.loc[name, "estimate"]), atol=1e-9)
+    assert np.isclose(bet.loc[name, "high"], max(high, bet.loc[name, "estimate"]), atol=1e-9)
+
+
+def test_an_unknown_interval_method_is_named() -> None:
+    with pytest.raises(ValueError, match="interval_method.*'wald'"):
+        PairwiseModel(interval_method="wald").fit_table(WORLD.verdicts, WORLD.votes.iloc[:50])
