@@ -28,6 +28,7 @@ import os
 import time
 import warnings
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -124,8 +125,9 @@ def _kept_truth(full: PairwiseTable, table: PairwiseTable, cache: dict) -> pd.Se
 
 
 def design_study(draws: int = DRAWS, cells: tuple[str, ...] = tuple(CELLS)) -> pd.DataFrame:
-    """One row per cell, draw and generator: ``cell, draw, generator, votes, estimated, covered,
-    width``."""
+    """One row per cell, interval method, draw and generator: ``cell, interval, draw, generator,
+    votes, estimated, covered, width`` (win rates: the betting and the normal interval of one
+    fit; strengths: normal)."""
     rows = []
     for cell in cells:
         n_gen, n_battles, seed, estimand, judges, drawer = CELLS[cell]
@@ -140,30 +142,32 @@ def design_study(draws: int = DRAWS, cells: tuple[str, ...] = tuple(CELLS)) -> p
                 warnings.simplefilter("ignore")  # few votes, unreached, unidentified: counted
                 fit: PairwiseResult = fit_with(table, judges=judges, seed=k)
             truth = world.truth if estimand == "win_rate" else _kept_truth(full, table, cache)
-            interval = fit.interval(ALPHA)
-            true = truth.reindex(interval.index)
-            rows.append(
-                pd.DataFrame(
-                    {
-                        "cell": cell,
-                        "draw": k,
-                        "generator": interval.index,
-                        "votes": interval["n_labels"].to_numpy(),
-                        "estimated": interval["low"].notna().to_numpy(),
-                        "covered": (
-                            (interval["low"] <= true) & (true <= interval["high"])
-                        ).to_numpy(),
-                        "width": (interval["high"] - interval["low"]).to_numpy(),
-                    }
-                )  # fmt: skip
-            )
+            methods = ("betting", "normal") if estimand == "win_rate" else ("normal",)
+            for method in methods:
+                interval = replace(fit, interval_method=method).interval(ALPHA)
+                true = truth.reindex(interval.index)
+                low, high = interval["low"], interval["high"]
+                rows.append(
+                    pd.DataFrame(
+                        {
+                            "cell": cell,
+                            "interval": method,
+                            "draw": k,
+                            "generator": interval.index,
+                            "votes": interval["n_labels"].to_numpy(),
+                            "estimated": low.notna().to_numpy(),
+                            "covered": ((low <= true) & (true <= high)).to_numpy(),
+                            "width": (high - low).to_numpy(),
+                        }
+                    )  # fmt: skip
+                )
     return pd.concat(rows, ignore_index=True)
 
 
 def per_generator(study: pd.DataFrame) -> pd.DataFrame:
     """Per cell and generator: draws with an interval, mean votes, coverage (%)."""
     estimated = study[study["estimated"]]
-    table = estimated.groupby(["cell", "generator"], sort=False).agg(
+    table = estimated.groupby(["cell", "interval", "generator"], sort=False).agg(
         draws=("covered", "size"), votes=("votes", "mean"), coverage=("covered", "mean")
     )
     table["coverage"] *= 100
@@ -176,12 +180,13 @@ def summarise(study: pd.DataFrame) -> pd.DataFrame:
     generators = per_generator(study)
     reported = generators[generators["draws"] >= LEAST_DRAWS]
     rows = []
-    for cell, mine in study.groupby("cell", sort=False):
+    for (cell, method), mine in study.groupby(["cell", "interval"], sort=False):
         estimated = mine[mine["estimated"]]
-        own = reported[reported.index.get_level_values("cell") == cell].droplevel("cell")
+        at = reported.index.droplevel("generator") == (cell, method)
+        own = reported[at].droplevel(["cell", "interval"])
         least = own["coverage"].idxmin() if len(own) else None
         rows.append({
-            "cell": cell, "with_interval": 100 * mine["estimated"].mean(),
+            "cell": cell, "interval": method, "with_interval": 100 * mine["estimated"].mean(),
             "coverage": 100 * estimated["covered"].mean() if len(estimated) else np.nan,
             "least_generator": own["coverage"].min() if len(own) else np.nan,
             "which": f"{least} ({own.loc[least, 'votes']:.1f} votes)" if len(own) else "",
@@ -189,7 +194,7 @@ def summarise(study: pd.DataFrame) -> pd.DataFrame:
         })  # fmt: skip
     return (
         pd.DataFrame(rows)
-        .set_index("cell")
+        .set_index(["cell", "interval"])
         .round({"with_interval": 1, "coverage": 1, "least_generator": 1, "width": 3})
     )
 
@@ -201,7 +206,9 @@ def main() -> None:
     study = design_study()
     print(
         f"{DRAWS} draws of the human votes per cell, each cell one simulated arena; 95 % "
-        "intervals (prediction-powered unless 'votes alone'). with_interval: the generator-draws "
+        "intervals (prediction-powered unless 'votes alone'; interval: the win rates' betting "
+        "interval, the default, and the normal one of the same fit; the strengths' is normal). "
+        "with_interval: the generator-draws "
         "that have an interval (%); coverage: over those (%); least_generator: the least coverage "
         f"of one generator with an interval in at least {LEAST_DRAWS} draws (%), which, and its "
         "mean votes; width: the mean width (win rate, or log-strength).\n"
@@ -212,7 +219,9 @@ def main() -> None:
           f"{LEAST_DRAWS} draws):\n")  # fmt: skip
     reported = generators[generators["draws"] >= LEAST_DRAWS].reset_index()
     band = pd.cut(reported["votes"], [0, 3, 5, 8, 1e9], labels=["< 3", "3-5", "5-8", "8+"])
-    banded = reported.assign(band=band).groupby(["cell", "band"], sort=False, observed=True)
+    banded = reported.assign(band=band).groupby(
+        ["cell", "interval", "band"], sort=False, observed=True
+    )
     print(
         banded.agg(generators=("coverage", "size"), mean=("coverage", "mean"),
                    least=("coverage", "min")).round(1).to_string()
