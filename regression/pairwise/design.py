@@ -15,7 +15,7 @@ each of them ``pi_b > 0``, short by the battles it cannot reach otherwise. The
 design reached ``g``'s battles unless ``N^_g`` falls short of ``N_g`` by more
 than :data:`REACH_Z` standard deviations of that count (one-sided level 0.001).
 The standard deviation is the count's under a design that reaches every battle,
-``Var(N^_g) = sum_{unheld b in g} (1 - pi_b) / pi_b``, bounded by the unheld
+``Var(N^_g) = sum_{unheld b in g} (1 - pi_b) / pi_b``, taken as the unheld
 battles times the largest ``(1 - pi) / pi`` among ``g``'s drawn votes (among all
 drawn votes where ``g`` has none): from the design's probabilities, so that a
 uniform draw's count is tested by its binomial z-score, not by the spread of the
@@ -52,7 +52,8 @@ def battle_sides(table: PairwiseTable) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 class DesignReach:
-    """Of a checked table, per generator: the battles its votes stand for, and whether the draw reached all its battles.
+    """Per generator of a checked table: the battles its votes stand for, and whether the draw
+    reached all its battles.
 
     Attributes
     ----------
