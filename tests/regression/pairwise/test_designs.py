@@ -166,3 +166,14 @@ def test_the_win_rates_default_interval_is_the_betting_one() -> None:
 def test_an_unknown_interval_method_is_named() -> None:
     with pytest.raises(ValueError, match="interval_method.*'wald'"):
         PairwiseModel(interval_method="wald").fit_table(WORLD.verdicts, WORLD.votes.iloc[:50])
+
+
+def test_bradley_terry_leaves_out_the_generators_the_draw_did_not_reach() -> None:
+    """The draw aimed at g00 reaches g00's battles only: no other strength can be set against it,
+    so no generator gets an estimate, each with its reason (before: narrow intervals for all)."""
+    picks = suggest_labels(WORLD.verdicts, None, 120, generators=["g00"], seed=1)
+    with pytest.warns(UnidentifiedWarning, match="'g03': its votes stand for"):
+        fit = PairwiseModel(estimand="bradley_terry").fit_table(WORLD.verdicts, _voted(picks))
+    assert fit.estimate.isna().all()
+    assert fit.reasons["g00"] == "no other generator's strength is identified to set it against"
+    assert fit.reasons.drop("g00").str.contains("did not reach").all()
