@@ -45,7 +45,7 @@ def test_a_draw_aimed_at_one_generator_estimates_only_the_generators_it_reaches(
     assert np.isfinite(interval.loc["g00", ["estimate", "low", "high"]]).all()
     assert fit.reasons["g00"] == "" and fit.reasons[others].str.contains("did not reach").all()
     assert len([w for w in caught if issubclass(w.category, UnidentifiedWarning)]) == 1
-    assert fit.details()["reason"].equals(fit.reasons.rename("reason"))
+    assert fit.details()["reason"].equals(fit.reasons.rename("reason"))  # exact: strings copied
     assert (fit.rank_sets().loc[interval.index[others], "reason"] != "").all()
 
 
@@ -76,7 +76,7 @@ def test_every_battle_held_is_exact() -> None:
     fit = PairwiseModel().fit_table(small.verdicts, small.votes.assign(inclusion_probability=1.0))
     # a mean of 0, 1/2 and 1 over the same battles, summed in another order: rounding only
     assert np.allclose(fit.estimate, small.truth.reindex(fit.estimate.index), atol=1e-12)
-    assert (fit.se == 0.0).all()
+    assert (fit.se == 0.0).all()  # exact: every design weight (1 - 1) / 1 is 0
 
 
 def test_a_generator_with_held_votes_and_no_drawn_vote_gets_no_narrow_interval() -> None:
@@ -101,7 +101,7 @@ def test_a_generator_with_held_votes_and_no_drawn_vote_gets_no_narrow_interval()
             fit = PairwiseModel(interval_method=method).fit_table(arena.verdicts, human)
         width = fit.interval().eval("high - low")
         if method == "normal":
-            assert width[name] == 1.0  # clipped to [0, 1] on both sides: exact
+            assert width[name] == 1.0  # exact: clipped to [0, 1] on both sides
         else:  # (held + rest) / N - held / N: rounding only
             assert np.isclose(width[name], (n_battles - 3) / n_battles, rtol=1e-12)
         assert (width.dropna() > 0.1).all()
@@ -142,7 +142,7 @@ def test_the_win_rates_default_interval_is_the_betting_one() -> None:
     assert (bet["low"] <= bet["estimate"]).all() and (bet["estimate"] <= bet["high"]).all()
     assert bet["low"].ge(0).all() and bet["high"].le(1).all()
     assert ((bet["high"] - bet["low"]) > (norm["high"] - norm["low"])).all()
-    assert bet["estimate"].equals(norm["estimate"])  # one estimate, two intervals
+    assert bet["estimate"].equals(norm["estimate"])  # exact: one estimate, two intervals
     name = bet.index[0]
     human = human.sort_values("item")  # the fit's order: its generator_a sides, then its b sides
     score = np.concatenate(
