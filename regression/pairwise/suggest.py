@@ -211,10 +211,10 @@ def suggest_labels(
     The win rates are the default because they serve the leaderboard as well:
     in simulated arenas (``benchmarks/bench_pairwise_suggest.py``) the two
     objectives give the same mean rank-set size within the Monte Carlo error,
-    both 6-11 % smaller than a uniform batch. A vote narrows every pair of its
+    both 7-12 % smaller than a uniform batch. A vote narrows every pair of its
     battle's two generators, so weighting the pairs moves votes between
     generators more than between pairs, and the draws are much alike (their
-    probabilities correlate at 0.94-0.95 on average); the win rates need no pilot rank
+    probabilities correlate at 0.95 on average); the win rates need no pilot rank
     sets, and :func:`~regression.pairwise.plan_labels` plans by them.
 
     Battle ``b`` then has ``pi_b`` proportional to ``sqrt(v_b W_b)`` with a
