@@ -46,7 +46,10 @@ Under independent draws its covariance is estimated by ``H^+ [sum_{voted b}
 (1 - pi_b) / pi_b^2 (r_b - rbar)(r_b - rbar)' / N^2] H^+`` (design-based, as
 for win rates), scaled by ``n / (n - G - [lam > 0])`` for the ``G``
 parameters (and ``lam``) estimated from ``n`` votes. A battle moves both its
-generators' strengths, so their errors are correlated.
+generators' strengths, so their errors are correlated. The interval is the
+normal one from this sandwich: the strengths are an M-estimator, neither a
+mean nor bounded, so the betting interval of the win rates
+(:func:`regression.core.ppi_interval`) does not apply.
 
 **Power tuning.** One ``lam`` for all strengths, minimising the trace of
 their covariance (PPI++'s optimal scalar for M-estimators, in the
