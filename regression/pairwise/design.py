@@ -26,6 +26,11 @@ design that gives some battles probability 0 falls short by their share of
 ``N_g`` (a generator of ``G`` not named in ``suggest_labels(generators=...)``:
 about ``(G - 2) / (G - 1)`` of it), many standard deviations. Held votes (``pi =
 1``) reach only their own battles.
+
+Votes given without inclusion probabilities are a uniform sample by declaration
+(:func:`~regression.pairwise.check_pairwise`): every battle could have been
+drawn, and the test is not made (at its level it would drop one generator in a
+thousand of a valid uniform draw whose count fell short by chance).
 """
 
 from __future__ import annotations
@@ -65,7 +70,8 @@ class DesignReach:
         Its votes held at probability 1.
     reached : ndarray of bool
         False where ``N^_g`` falls short of ``N_g`` by more than :data:`REACH_Z` standard
-        deviations (the module docstring); True without votes (too few votes says why).
+        deviations (the module docstring); True without votes (too few votes says why) and for
+        votes without inclusion probabilities (a uniform sample by declaration).
     drawn_weight : ndarray
         Per generator: the mean ``1 / pi`` of its drawn votes (``pi < 1``), else of every
         drawn vote of the table, else 1 (every vote held): the weight of a battle the draw
@@ -93,6 +99,8 @@ class DesignReach:
         # held votes on every battle count exactly N_g; a sum of 1 / pi rounds by far less than 1e-6
         short = self.n_battles - self.stand_for
         self.reached = (self.stand_for == 0) | (short <= REACH_Z * spread + 1e-6)
+        # votes without probabilities are a uniform sample by declaration: every battle drawable
+        self.reached |= not table.weighted
 
     def unreached(self) -> dict[int, str]:
         """Per generator whose battles the draw did not reach (its position): why it has no estimate."""
