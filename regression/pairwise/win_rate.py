@@ -39,8 +39,11 @@ pseudo-votes, a win and a loss predicted at the voted mean, each weighing as
 one of its drawn votes (``1 / pi`` their mean; the table's drawn votes' where
 it has none), so a generator whose few votes all agree, or whose votes are
 all held (``pi = 1``) on part of its battles, does not get a zero-width
-interval. The intervals are normal, clipped to [0, 1]; a generator needs
-three votes for one.
+interval. A generator needs three votes for an interval: by default the
+betting interval of its bounded prediction-powered mean
+(:meth:`~regression.pairwise.PairwiseWinRates.bounds`, Waudby-Smith & Ramdas
+2024), valid at any number of votes; ``interval_method="normal"``, the normal
+interval from this variance, clipped to [0, 1]. The joint error is normal.
 
 **Reach.** A generator whose battles the draw did not reach (some had
 probability 0: :mod:`regression.pairwise.design`) gets no estimate, with its
