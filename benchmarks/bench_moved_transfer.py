@@ -8,8 +8,8 @@ Run: ``python benchmarks/run.py moved_transfer``.
    +10 or -5 points more than its natural error (``benchmarks/label_study.py``,
    ``move_labels``). ``n`` = 25, 50, 100, 200 labels, uniform and active
    (the draw ``suggest_labels`` makes); ``DRAWS`` draws per cell. Coverage and
-   width of the default interval (labels and votes: valid for any transfer
-   bias) and of ``transfer_bias="held-out"`` (bias-aware for the transfer's
+   width of the labels-and-votes interval (``interval_method="normal"``, whose
+   calibration these tables check; the betting default: ``bench_bounded.py``) and of ``transfer_bias="held-out"`` (bias-aware for the transfer's
    held-out bound), width over the labels-alone Wilson width, and the
    transfer's worth in labels.
 2. **Active worlds** (issue 30, item 2): N = 1,000 items whose predicted
@@ -38,6 +38,9 @@ from label_study import WORLDS, active_world, label_study, strong_judge_world
 
 from jurycal.datasets import load_agreeableness_judgments
 
+#: The interval these tables measure: the normal one, whose calibration they check (the betting
+#: default's coverage and price: bench_bounded.py).
+INTERVAL_METHOD = "normal"
 DRAWS = 1000
 N_VALUES = (25, 50, 100, 200)
 SHIFTS = (0.0, 3.0, 5.0, 8.0, 10.0, -5.0)
@@ -56,10 +59,20 @@ def bench_worlds() -> None:
     print(f"### Active draws in two synthetic worlds (N = 1,000, {WORLD_DRAWS} draws per cell)")
     print()
     for name, parts in WORLDS.items():
-        table = pd.DataFrame([active_world(parts, n, WORLD_DRAWS) for n in (25, 50, 100)])
+        table = pd.DataFrame(
+            [
+                active_world(parts, n, WORLD_DRAWS, interval_method=INTERVAL_METHOD)
+                for n in (25, 50, 100)
+            ]
+        )
         table["coverage se"] = [monte_carlo_se(c, WORLD_DRAWS) for c in table["coverage"]]
         # the same draws with lam fixed at 1: what tuning lam on the same labels costs
-        fixed = pd.DataFrame([active_world(parts, n, WORLD_DRAWS, lam=1.0) for n in (25, 50, 100)])
+        fixed = pd.DataFrame(
+            [
+                active_world(parts, n, WORLD_DRAWS, lam=1.0, interval_method=INTERVAL_METHOD)
+                for n in (25, 50, 100)
+            ]
+        )
         table["lam = 1: variance ratio"] = fixed["wilson / Monte Carlo variance"].to_numpy()
         table["lam = 1: coverage"] = fixed["coverage"].to_numpy()
         print(f"{name}:")
@@ -77,7 +90,14 @@ def bench_strong() -> None:
     for validators, accuracy in STRONG:
         judgments, human = strong_judge_world(validators=validators, accuracy=accuracy)
         study = label_study(
-            judgments, human, (50,), DRAWS, generators=["g4"], options=OPTIONS, seed=0
+            judgments,
+            human,
+            (50,),
+            DRAWS,
+            generators=["g4"],
+            options=OPTIONS,
+            seed=0,
+            interval_method=INTERVAL_METHOD,
         )
         study["coverage se"] = [monte_carlo_se(c, DRAWS) for c in study["coverage"]]
         columns = ["design", "option", "coverage", "coverage se", "width", "labels_width"]
@@ -90,7 +110,16 @@ def bench_strong() -> None:
 
 def bench_moved() -> None:
     judgments, human = load_agreeableness_judgments()
-    study = label_study(judgments, human, N_VALUES, DRAWS, shifts=SHIFTS, options=OPTIONS, seed=0)
+    study = label_study(
+        judgments,
+        human,
+        N_VALUES,
+        DRAWS,
+        shifts=SHIFTS,
+        options=OPTIONS,
+        seed=0,
+        interval_method=INTERVAL_METHOD,
+    )
     print(f"### Moved transfer on the bundled data ({DRAWS} draws per cell)")
     print()
     cells = study.groupby(["option", "shift", "n", "design"], sort=False)

@@ -79,6 +79,7 @@ def label_study(
     options: Iterable[float | str | None] = (None,),
     alpha: float = 0.05,
     seed: int = 0,
+    interval_method: str = "betting",
 ) -> pd.DataFrame:
     """Coverage and mean width per generator, shift, label count, design and option, over ``draws`` draws.
 
@@ -100,6 +101,8 @@ def label_study(
         The ``transfer_bias`` settings compared on the same draws.
     alpha : float
     seed : int
+    interval_method : {"betting", "normal"}
+        The labels-and-votes interval (``fit_partial(interval_method=)``).
 
     Returns
     -------
@@ -152,7 +155,14 @@ def label_study(
                             pick = rng.choice(big_n, n, replace=False)
                         else:
                             pick = systematic_sample(pi_all, rng)
-                        base = ppi_design_mean(y_all[pick], q[pick], q, pi_all[pick])
+                        base = ppi_design_mean(
+                            y_all[pick],
+                            q[pick],
+                            q,
+                            pi_all[pick],
+                            interval_method=interval_method,
+                            seed=d,
+                        )
                         judges += base.n_eff_ppi - base.n_base
                         uniform = (
                             pick if drawn == "uniform" else rng.choice(big_n, n, replace=False)
@@ -205,6 +215,7 @@ def active_world(
     draws: int,
     seed: int = 0,
     lam: float | None = None,
+    interval_method: str = "betting",
 ) -> dict[str, float]:
     """The variance ratio and coverage of the labels-and-votes interval under active draws.
 
@@ -214,6 +225,7 @@ def active_world(
 
     ``lam``: the power-tuning weight, tuned on the labels by default (as the
     estimator does), or fixed (1: the predictor read as calibrated).
+    ``interval_method``: the interval (``fit_partial(interval_method=)``).
     """
     rng = np.random.default_rng(seed)
     q = np.concatenate([np.full(int(1000 * share), level) for share, level in parts])
@@ -230,7 +242,9 @@ def active_world(
     one_level_hit = 0.0
     for k in range(draws):
         pick = systematic_sample(pi, rng)
-        est = ppi_design_mean(y[pick], q[pick], q, pi[pick], lam=lam)
+        est = ppi_design_mean(
+            y[pick], q[pick], q, pi[pick], lam=lam, interval_method=interval_method, seed=k
+        )
         low, high = est.bounds()
         if np.ptp(q[pick]) == 0:
             one_level += 1

@@ -208,7 +208,7 @@ def make_estimator(name: str = DEFAULT, **settings: Any) -> Any:
     >>> make_estimator("transfer", n_restarts=3)
     Traceback (most recent call last):
     ...
-    ValueError: the transfer estimator has no setting n_restarts; its settings are ['method', 'transfer_bias'].
+    ValueError: the transfer estimator has no setting n_restarts; its settings are ['method', 'transfer_bias', 'interval_method'].
     """
     check_params("make_estimator", {"estimator": name}, {"estimator": [Options(tuple(REGISTRY))]})
     entry = REGISTRY[name]

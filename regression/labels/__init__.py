@@ -3,7 +3,8 @@
 :mod:`~regression.labels.design` checks partial labels and their inclusion
 probabilities; :mod:`~regression.labels.predict` predicts each item's human
 label from the votes without its own label; :mod:`~regression.labels.partial`
-is the estimator and its interval; :mod:`~regression.labels.suggest` chooses
+is the estimator; :mod:`~regression.labels.interval` its interval (betting or
+normal); :mod:`~regression.labels.suggest` chooses
 the items to label next; :mod:`~regression.labels.plan` says how many. The
 sampling designs, power tuning and cross-fitting are the engine's
 (:mod:`regression.core`).
@@ -11,12 +12,8 @@ sampling designs, power tuning and cross-fitting are the engine's
 
 from regression.core.sampling import BudgetWarning, active_probabilities, systematic_sample
 from regression.labels.design import PROBABILITY_COLUMN, LabelDesign, label_design
-from regression.labels.partial import (
-    PartialEstimate,
-    combine_transfer,
-    ppi_design_mean,
-    score_interval,
-)
+from regression.labels.interval import score_interval
+from regression.labels.partial import PartialEstimate, combine_transfer, ppi_design_mean
 from regression.labels.plan import predicted_width
 from regression.labels.result import LABELS_NOTE, PartialLabels, fit_partial
 from regression.labels.suggest import suggest_labels

@@ -37,22 +37,34 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from regression.errors import JurycalWarning
 from regression.intervals import normal_quantile
 from regression.labels.design import LabelDesign
 
 __all__ = [
+    "CONTRADICTION_LEVEL",
     "HELD_OUT",
     "WEIGHT_GRID",
     "BiasAwareWeight",
+    "TransferBiasWarning",
     "bias_aware_weight",
     "bias_bound",
     "check_transfer_bias",
     "critical_value",
     "held_out_bound",
+    "transfer_contradicted",
 ]
 
 #: The option that derives the bias bound from the transfer's held-out errors.
 HELD_OUT = "held-out"
+
+#: The level of the test of the labels against the transfer within its bias bound.
+CONTRADICTION_LEVEL = 0.05
+
+
+class TransferBiasWarning(JurycalWarning):
+    """A generator's labels contradict the transfer estimate beyond the assumed bias bound."""
+
 
 #: Candidate weights on the transfer estimate (the half-width is minimised over them).
 WEIGHT_GRID = np.linspace(0.0, 1.0, 101)
@@ -155,6 +167,35 @@ def bias_aware_weight(
     half = critical_value(w * bound / np.maximum(sd, 1e-15), alpha) * sd
     best = int(np.argmin(half))
     return BiasAwareWeight(float(w[best]), float(half[best]), float(sd[best]))
+
+
+def transfer_contradicted(
+    labels_estimate: float,
+    transfer: float,
+    variance: float,
+    transfer_sd: float,
+    bound: float,
+    level: float = CONTRADICTION_LEVEL,
+) -> bool:
+    """Whether the labels reject ``|transfer bias| <= bound`` at ``level``.
+
+    ``P - T`` has mean ``-b`` and standard deviation ``s = sqrt(V + sd_T^2)``
+    (``P`` and ``T`` rest on different labels); the test of ``|b| <= B``
+    rejects where ``|P - T| > cva_level(B / s) s`` (the quantile of
+    :func:`critical_value`: its size is ``level`` at ``|b| = B`` and less
+    inside). It informs; it chooses no weight (a weight chosen by it would be
+    a pre-test).
+
+    Examples
+    --------
+    >>> transfer_contradicted(0.80, 0.90, 0.02**2, 0.01, 0.05), transfer_contradicted(0.80, 0.84, 0.02**2, 0.01, 0.05)
+    (True, False)
+    """
+    s = float(np.sqrt(variance + transfer_sd**2))
+    if not (np.isfinite(s) and s > 0 and np.isfinite(bound)):
+        return False
+    reach = float(critical_value(bound / s, level)) * s
+    return bool(abs(labels_estimate - transfer) > reach)
 
 
 def held_out_bound(errors: np.ndarray, label_se: np.ndarray, alpha: float = 0.05) -> float:

@@ -22,36 +22,67 @@ Three sources:
    for this generator (:mod:`regression.labels.bias`): by default ``T`` gets
    no weight, so the interval holds whatever ``T``'s bias.
 
-The interval of ``P`` is a Wilson score interval at the effective sample size
-``n_eff = p(1 - p) / V``: ``V`` the design variance (Poisson sampling,
-linearised) and ``p`` the estimate, kept one Kish-scale pseudo-label from 0
-and 1, so the Wilson interval's variance is the design variance whatever the
-design. ``V`` has two floors, since a few labels can miss the rare items
-that carry the variance, each binding only where the sample's own estimate
-cannot be trusted: half of what the predictor itself expects (``lam sum c
-q(1 - q)`` plus the labels' part, read as calibrated), which binds only when
-the sample shows less than half the spread calibrated judges would give; and
-the labels' own part, ``(1 - lam)`` times their weighted mean, never surer
-than their Kish size ``n_0 = (sum w)^2 / sum c`` makes it (all labels
-agreeing: an active sample drawn where the judges are sure may hold no label
-that differs). ``lam`` is tuned with two pseudo-labels (one valid, one
-invalid, predicted at the labelled mean), so a sample of all-valid labels,
-whose residuals say nothing about the judges' errors, gets ``lam = 0`` and
-about the labels' own Wilson interval.
+The interval of ``P`` (``interval_method``, :data:`~regression.registry.BOUNDED_INTERVAL_METHODS`):
+
+- ``"betting"`` (default): the betting interval of the prediction-powered
+  mean (:func:`regression.core.bounded.ppi_interval`; Waudby-Smith & Ramdas,
+  2024), valid at any number of labels whatever the residuals' distribution,
+  on their known bounds alone. A sample that shows no error (an active draw
+  that holds none of the items the judges all get wrong) keeps a width that
+  only more labels shrink. Its ``lam`` is tuned predictably (each bet from the
+  labels before it), so the interval's guarantee does not lean on the
+  asymptotics of a tuned ``lam``. The price: about 1.39x the normal width for
+  many labels, less for few (docs/labels.md measures it).
+- ``"normal"``: a Wilson score interval at the effective sample size
+  ``n_eff = p(1 - p) / V`` described next. It rests on the sample's own
+  spread, floored: a few labels that miss the rare items carrying the
+  variance give it too little width (docs/labels.md: 0.35 coverage at 25
+  active labels where the judges share a blind spot).
+
+``V`` is the design variance (Poisson sampling, linearised), ``p`` the
+estimate kept one Kish-scale pseudo-label from 0 and 1, so the Wilson
+interval's variance is the design variance whatever the design. ``V`` has two
+floors, since a few labels can miss the rare items that carry the variance,
+each binding only where the sample's own estimate cannot be trusted: half of
+what the predictor itself expects (``lam sum c q(1 - q)`` plus the labels'
+part, read as calibrated), which binds only when the sample shows less than
+half the spread calibrated judges would give; and the labels' own part,
+``(1 - lam)`` times their weighted mean, never surer than their Kish size
+``n_0 = (sum w)^2 / sum c`` makes it. ``V`` and ``n_eff`` measure what the
+judges and the transfer are worth (the labels table) whichever interval is
+reported. ``lam`` is tuned with two pseudo-labels (one valid, one invalid,
+predicted at the labelled mean), so a sample of all-valid labels, whose
+residuals say nothing about the judges' errors, gets ``lam = 0``.
+
+The estimate lies in [0, 1] (clipped) and inside its own interval (the
+interval is its hull with the estimate: a superset of a valid interval).
 """
 
 from __future__ import annotations
 
-import functools
-from dataclasses import dataclass, replace
+import warnings
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from regression.core.bounded import design_lam
 from regression.core.sampling import design_weights, hajek_mean
-from regression.core.tuning import design_moments, guarded_lam, with_pseudo_outcomes
+from regression.core.tuning import design_moments
 from regression.intervals import ConfidenceInterval, normal_quantile
-from regression.labels.bias import bias_aware_weight, critical_value
+from regression.labels.bias import (
+    CONTRADICTION_LEVEL,
+    TransferBiasWarning,
+    bias_aware_weight,
+    critical_value,
+    transfer_contradicted,
+)
 from regression.labels.design import PROBABILITY_COLUMN, LabelDesign
+from regression.labels.interval import (
+    LabelledSample,
+    cached_quantile,
+    check_interval_method,
+    score_interval,
+)
 from regression.labels.predict import predict_generator
 
 __all__ = [
@@ -61,18 +92,10 @@ __all__ = [
     "combine_transfer",
     "estimate_generator",
     "ppi_design_mean",
-    "score_interval",
-    "tuned_lam",
 ]
-
-#: normal_quantile, remembered: the estimator runs it once per interval, in loops of draws
-_quantile = functools.lru_cache(maxsize=64)(normal_quantile)
 
 #: The share of the calibrated predictor's expected residual variance that floors the design variance.
 MODEL_FLOOR = 0.5
-
-#: Estimates within this of 0 or 1 are at the edge (floating-point sums of weights).
-EDGE = 1e-12
 
 #: The two-sided 95 % normal quantile (the level the effective sizes are stated at).
 Z_95 = normal_quantile(0.05)
@@ -80,47 +103,20 @@ Z_95 = normal_quantile(0.05)
 #: What the interval of a partially labelled generator accounts for.
 COVERS = (
     "the random choice of the labelled items (design-based, inverse-probability weighted) and "
-    "the judges' errors on them (Wilson score interval at the effective sample size); where a "
-    "bound on the transfer estimate's bias is assumed (transfer_bias), also the transfer "
-    "estimate's own interval and any bias up to that bound (bias-aware interval)"
+    "the judges' errors on them, at any number of labels and whatever the errors' distribution, "
+    "a sample that happens to show no error included (betting interval on the labels' known "
+    "bounds; interval_method='normal': a Wilson interval at the effective sample size, valid "
+    "for many labels only); where a bound on the transfer estimate's bias is assumed "
+    "(transfer_bias) and narrows the interval, also the transfer estimate's own interval and "
+    "any bias up to that bound (bias-aware interval)"
 )
 
 #: Which guarantee a partially labelled generator's interval carries, by ``PartialEstimate.source``.
 GUARANTEES = {
-    "labels and votes": "labels and votes: valid for any transfer bias",
+    "labels and votes": "labels and votes: valid at any n for any transfer bias",
+    "labels and votes (normal)": "labels and votes, normal: valid for many labels, any transfer bias",
     "bias-aware": "bias-aware: valid if |transfer bias| <= {bound:.1f} points",
 }
-
-
-def score_interval(
-    p: np.ndarray | float,
-    m: np.ndarray | float,
-    alpha: float = 0.05,
-    alternative: str = "two-sided",
-) -> ConfidenceInterval:
-    """Wilson's score interval for a proportion ``p`` observed on ``m`` (effective, real) trials.
-
-    Examples
-    --------
-    >>> low, high = score_interval(1.0, 50)
-    >>> round(float(low), 3), float(high)
-    (0.929, 1.0)
-    """
-    z = _quantile(alpha, alternative)
-    p_arr = np.clip(np.asarray(p, dtype=float), 0.0, 1.0)
-    m_arr = np.maximum(np.asarray(m, dtype=float), 1e-12)
-    denom = 1 + z**2 / m_arr
-    center = (p_arr + z**2 / (2 * m_arr)) / denom
-    half = z * np.sqrt(p_arr * (1 - p_arr) / m_arr + z**2 / (4 * m_arr**2)) / denom
-    # at p = 0 or 1 the bound is exactly 0 or 1; rounding must not leave the truth outside
-    # (a weighted mean of all-valid labels can come out 1 - 1e-16)
-    low = np.where(p_arr <= EDGE, 0.0, np.clip(center - half, 0.0, 1.0))
-    high = np.where(p_arr >= 1.0 - EDGE, 1.0, np.clip(center + half, 0.0, 1.0))
-    if alternative == "less":
-        low = np.zeros_like(low)
-    if alternative == "greater":
-        high = np.ones_like(high)
-    return ConfidenceInterval(low, high)
 
 
 @dataclass(frozen=True)
@@ -132,8 +128,10 @@ class PartialEstimate:
     estimate : float
         The final estimate: ``ppi``, or ``(1 - weight) ppi + weight transfer``.
     n_eff : float
-        Effective sample size of the final interval: the labels a 95 % interval
-        as wide would take at this precision.
+        Effective sample size: the labels a 95 % Wilson interval as wide as
+        the normal (or bias-aware) one would take at this precision; what the
+        labels, votes and transfer are worth on the design variance, whichever
+        interval is reported (the betting interval is wider by its price).
     n_labels, n_items : int
         Labelled and judged items of the generator.
     ppi : float
@@ -164,6 +162,15 @@ class PartialEstimate:
         The weight on the transfer estimate (0 unless a bound is assumed).
     n_transfer : float
         The labels the transfer estimate is worth: ``n_eff - n_eff_ppi``.
+    interval_method : str
+        ``"betting"`` (default) or ``"normal"``
+        (:data:`~regression.registry.BOUNDED_INTERVAL_METHODS`; module docstring).
+    sample : LabelledSample or None
+        What the betting interval bets on (None: the normal interval).
+    transfer_contradicted : bool
+        The labels reject, at level 0.05, a transfer bias within ``bias_bound``
+        (:func:`~regression.labels.bias.transfer_contradicted`); the weight
+        stays as chosen (changing it on this test would be a pre-test).
     """
 
     estimate: float
@@ -182,11 +189,21 @@ class PartialEstimate:
     bias_bound: float = float("nan")
     weight: float = 0.0
     n_transfer: float = 0.0
+    interval_method: str = "betting"
+    sample: LabelledSample | None = field(default=None, compare=False, repr=False)
+    transfer_contradicted: bool = False
 
     @property
     def source(self) -> str:
-        """``"labels and votes"`` or ``"bias-aware"`` (labels, votes and the transfer estimate)."""
-        return "bias-aware" if self.weight > 0 else "labels and votes"
+        """``"labels and votes"`` (``"... (normal)"``) or ``"bias-aware"`` (labels, votes and the transfer)."""
+        if self.weight > 0:
+            return "bias-aware"
+        return "labels and votes" if self.betting else "labels and votes (normal)"
+
+    @property
+    def betting(self) -> bool:
+        """Whether the labels-and-votes interval is the betting one."""
+        return self.interval_method == "betting" and self.sample is not None
 
     @property
     def guarantee(self) -> str:
@@ -198,10 +215,26 @@ class PartialEstimate:
         """Standard deviation of the part of the error that is not the transfer's: ``(1 - weight) sqrt(variance)``."""
         return float((1 - self.weight) * np.sqrt(self.variance))
 
+    def default_bounds(
+        self, alpha: float = 0.05, alternative: str = "two-sided"
+    ) -> ConfidenceInterval:
+        """The labels-and-votes interval: betting (:class:`LabelledSample`) or Wilson at :attr:`n_eff_ppi`.
+
+        Its hull with :attr:`ppi`, which therefore lies inside it.
+        """
+        if self.betting:
+            assert self.sample is not None  # betting says so
+            low, high = self.sample.bounds(alpha, alternative)
+        else:
+            low, high = (
+                float(b) for b in score_interval(self.ppi, self.n_eff_ppi, alpha, alternative)
+            )
+        return ConfidenceInterval(np.float64(min(low, self.ppi)), np.float64(max(high, self.ppi)))
+
     def bounds(self, alpha: float = 0.05, alternative: str = "two-sided") -> ConfidenceInterval:
-        """The interval: Wilson at :attr:`n_eff_ppi`, or bias-aware in score form (:func:`bias_aware_bounds`)."""
+        """The interval: :meth:`default_bounds`, or bias-aware in score form (:func:`bias_aware_bounds`)."""
         if self.weight == 0:
-            return score_interval(self.ppi, self.n_eff_ppi, alpha, alternative)
+            return self.default_bounds(alpha, alternative)
         return bias_aware_bounds(self, alpha, alternative)
 
 
@@ -225,10 +258,10 @@ def bias_aware_bounds(
     ``theta`` keeps the test's size (at a precision of 0.979 with the transfer
     4.4 points low, within its bound, a normal interval around ``P``'s Wilson
     midpoint covered 0.89 at 50 labels). Found on :data:`THETA_GRID`, each end
-    moved one step outwards.
+    moved one step outwards, and holding the estimate.
     """
     w = estimate.weight
-    centre = (1 - w) * estimate.ppi + w * estimate.transfer
+    centre = float(np.clip((1 - w) * estimate.ppi + w * estimate.transfer, 0.0, 1.0))
     bias = w * estimate.bias_bound
 
     def sd(theta: np.ndarray) -> np.ndarray:
@@ -248,47 +281,18 @@ def bias_aware_bounds(
     if alternative == "two-sided":
         kept = np.abs(centre - theta) <= critical_value(bias / sd_theta, alpha) * sd_theta
     else:
-        one_sided = bias + _quantile(alpha, alternative) * sd_theta
+        one_sided = bias + cached_quantile(alpha, alternative) * sd_theta
         kept = (
             (theta - centre <= one_sided)
             if alternative == "less"
             else (centre - theta <= one_sided)
         )
-    inside = theta[kept]
+    # the estimate lies in [0, 1] (clipped), so the grid holds a neighbour of it; where the test
+    # keeps no grid point (a standard deviation below a step), the interval is that neighbourhood
+    inside = theta[kept] if kept.any() else np.array([centre])
     low = 0.0 if alternative == "less" else max(float(inside.min()) - step, 0.0)
     high = 1.0 if alternative == "greater" else min(float(inside.max()) + step, 1.0)
-    return ConfidenceInterval(np.float64(low), np.float64(high))
-
-
-def tuned_lam(
-    y: np.ndarray, f: np.ndarray, q_all: np.ndarray, w: np.ndarray, c: np.ndarray
-) -> float:
-    """The power-tuning weight of a labelled sample: ``B / C`` with two pseudo-labels, guarded.
-
-    PPI++'s power tuning ``lam = Cov(y, f) / Var(f)`` (Angelopoulos, Duchi &
-    Zrnic, 2023, section 2, with the design weights ``w = 1 / pi`` and
-    ``c``; the mean of ``q`` over all items is known, so no ``1 + n / N``),
-    on the labels with two pseudo-labels (one valid, one invalid, predicted at
-    the labelled mean, weighted as the surest-drawn label), under the engine's
-    rule set (:func:`regression.core.tuning.guarded_lam`). Where the labelled
-    predictions hold one value, ``lam = 1`` is the one choice that corrects for
-    what the sample missed: an active draw that holds none of the items the
-    judges call surely invalid has labels from the other items only, whose
-    mean alone is off by their difference (the active world "judges sure of
-    the invalid items" of docs/labels.md, 50 labels: 4.6 % of draws, which
-    covered 0.51 at ``lam = 0``).
-    """
-    y_aug, f_aug, w_aug, c_aug = with_pseudo_outcomes(
-        y,
-        f,
-        w,
-        c,
-        at=hajek_mean(f, w),
-        centre_weight=float(w.min()),
-        spread_weight=max(float(c.min()), 1e-12),
-    )
-    _, b, cc = design_moments(y_aug, f_aug, w_aug, c_aug)
-    return guarded_lam(b, cc, predictions=f, population=q_all, outcomes=y)
+    return ConfidenceInterval(np.float64(min(low, centre)), np.float64(max(high, centre)))
 
 
 def ppi_design_mean(
@@ -297,6 +301,9 @@ def ppi_design_mean(
     q_all: np.ndarray,
     probability: np.ndarray | None = None,
     lam: float | None = None,
+    *,
+    interval_method: str = "betting",
+    seed: int = 0,
 ) -> PartialEstimate:
     """Prediction-powered mean of a finite population from a sample with known inclusion probabilities.
 
@@ -311,13 +318,24 @@ def ppi_design_mean(
     probability : ndarray, optional
         Each labelled item's inclusion probability; default ``n / N``.
     lam : float, optional
-        A fixed power-tuning weight; default tuned on the labels with two
-        pseudo-labels and clipped to [0, 1].
+        A fixed power-tuning weight, chosen without these labels; default
+        tuned on the labels with two pseudo-labels and clipped to [0, 1]
+        (:func:`~regression.core.bounded.design_lam`) for the estimate, and
+        predictably for the betting interval.
+    interval_method : {"betting", "normal"}
+        The interval (module docstring).
+    seed : int
+        Seeds the betting interval's random orders.
 
     Returns
     -------
     PartialEstimate
-        Without the transfer estimate (``estimate == ppi``).
+        Without the transfer estimate (``estimate == ppi``, clipped to [0, 1]).
+
+    Raises
+    ------
+    ValueError
+        An unknown ``interval_method``.
 
     Notes
     -----
@@ -341,6 +359,7 @@ def ppi_design_mean(
     >>> bool(est.n_eff_ppi > 2 * 100), bool(abs(est.ppi - y_all.mean()) < 0.05)
     (True, True)
     """
+    check_interval_method(interval_method)
     y = np.asarray(y, dtype=float)
     f = np.asarray(q_labelled, dtype=float)
     q_all = np.asarray(q_all, dtype=float)
@@ -349,8 +368,9 @@ def ppi_design_mean(
     w = 1.0 / pi
     c = design_weights(pi)
     f_bar = hajek_mean(f, w)
+    sample = LabelledSample(y, f, q_all, pi, lam, seed) if interval_method == "betting" else None
     if lam is None:
-        lam = tuned_lam(y, f, q_all, w, c)
+        lam = design_lam(y, f, q_all, pi)
     a_r, b_r, c_r = design_moments(y, f, w, c)
     total = w.sum()
     v_lam = (a_r - 2 * lam * b_r + lam * lam * c_r) / total**2
@@ -377,7 +397,8 @@ def ppi_design_mean(
     p_0 = float(np.clip(labels_only, edge, 1 - edge))
     kish = p_0 * (1 - p_0) / n_0
     v_lam = max(v_lam, expected(lam), (1 - lam) ** 2 * kish, 1e-15)
-    ppi = float(lam * q_all.mean() + (w * (y - lam * f)).sum() / total)
+    # clipped: a prediction-powered mean can leave [0, 1] (lam q_bar plus a residual mean)
+    ppi = float(np.clip(lam * q_all.mean() + (w * (y - lam * f)).sum() / total, 0.0, 1.0))
     # the Wilson interval's variance p(1 - p) / n_eff is the design variance at the estimate,
     # p kept one Kish-scale pseudo-label from 0 and 1 so an all-valid sample keeps a width
     p_eff = float(np.clip(ppi, edge, 1 - edge))
@@ -395,6 +416,8 @@ def ppi_design_mean(
         labels_only=labels_only,
         n_base=float(n_0),
         variance=float(v_lam),
+        interval_method=interval_method,
+        sample=sample,
     )
 
 
@@ -411,6 +434,13 @@ def combine_transfer(
     (:mod:`regression.labels.bias`). With one, the weight minimises the
     bias-aware half-width given the variances and the bound alone, never
     ``transfer - ppi``, so the interval covers for every bias within the bound.
+    The transfer enters only where its interval is narrower than the
+    labels-and-votes one (:meth:`PartialEstimate.default_bounds`): otherwise
+    the result is that one, with its guarantee and worth. Where the labels
+    reject, at level 0.05, a bias within the bound
+    (:func:`~regression.labels.bias.transfer_contradicted`), the result says so
+    (``transfer_contradicted``) and the weight stays as chosen: a weight chosen
+    by that test would be a pre-test, with no guarantee.
 
     Examples
     --------
@@ -423,6 +453,11 @@ def combine_transfer(
     """
     if not (np.isfinite(transfer) and np.isfinite(transfer_sd) and transfer_sd > 0):
         return estimate
+    # the weight is chosen with the variance P's Wilson interval implies ((half / z)^2): near
+    # 0 and 1 the design variance at P errs with P (50 valid labels: no spread), Wilson's not
+    wilson = score_interval(estimate.ppi, estimate.n_eff_ppi)
+    wilson_half = float(wilson.high - wilson.low) / 2
+    variance = (wilson_half / Z_95) ** 2
     # the labels-and-votes estimate, with the transfer estimate on record
     plain = replace(
         estimate,
@@ -433,14 +468,13 @@ def combine_transfer(
         bias_bound=float(bias_bound),
         weight=0.0,
         n_transfer=0.0,
+        transfer_contradicted=bool(
+            np.isfinite(bias_bound)
+            and transfer_contradicted(estimate.ppi, transfer, variance, transfer_sd, bias_bound)
+        ),
     )
     if not np.isfinite(bias_bound):
         return plain
-    # the weight is chosen with the variance P's Wilson interval implies ((half / z)^2): near
-    # 0 and 1 the design variance at P errs with P (50 valid labels: no spread), Wilson's not
-    wilson = plain.bounds()
-    wilson_half = float(wilson.high - wilson.low) / 2
-    variance = (wilson_half / Z_95) ** 2
     choice = bias_aware_weight(variance, transfer_sd, bias_bound)
     # the Wilson interval is the w = 0 candidate: the transfer enters only where the
     # bias-aware interval is narrower by the widths the variances and the bound give (a
@@ -449,12 +483,18 @@ def combine_transfer(
         return plain
     combined = replace(
         plain,
-        estimate=float((1 - choice.weight) * estimate.ppi + choice.weight * transfer),
+        estimate=float(
+            np.clip((1 - choice.weight) * estimate.ppi + choice.weight * transfer, 0.0, 1.0)
+        ),
         variance=variance,
         weight=choice.weight,
     )
     low, high = combined.bounds()
     half = float(high - low) / 2
+    # never wider than the default: there the default stands, with its guarantee and worth
+    default_low, default_high = plain.default_bounds()
+    if half >= float(default_high - default_low) / 2:
+        return plain
     # effective size: the labels whose interval is as wide
     n_eff = estimate.n_eff_ppi * (wilson_half / half) ** 2
     return replace(
@@ -469,13 +509,31 @@ def estimate_generator(
     transfer_sd: float = float("nan"),
     *,
     bias_bound: float = float("nan"),
+    interval_method: str = "betting",
     seed: int = 0,
 ) -> PartialEstimate:
-    """:func:`ppi_design_mean` on one partially labelled generator, then :func:`combine_transfer`."""
+    """:func:`ppi_design_mean` on one partially labelled generator, then :func:`combine_transfer`.
+
+    Warns (:class:`~regression.labels.bias.TransferBiasWarning`) where the
+    generator's labels contradict the transfer estimate beyond ``bias_bound``.
+    """
     rows = design.rows(generator)
     q, labelled, _ = predict_generator(design, generator, seed=seed)
     items = design.items.iloc[rows]
     y = items["human"].to_numpy(dtype=float)[labelled]
     pi = items[PROBABILITY_COLUMN].to_numpy(dtype=float)[labelled]
-    base = ppi_design_mean(y, q[labelled], q, pi)
-    return combine_transfer(base, transfer, transfer_sd, bias_bound)
+    base = ppi_design_mean(y, q[labelled], q, pi, interval_method=interval_method, seed=seed)
+    combined = combine_transfer(base, transfer, transfer_sd, bias_bound)
+    if combined.transfer_contradicted:
+        warnings.warn(
+            f"generator {generator!r}: its labels and votes ({100 * combined.ppi:.1f} %) "
+            f"contradict the transfer estimate ({100 * combined.transfer:.1f} %) beyond the "
+            f"assumed bias bound of {100 * combined.bias_bound:.1f} points (a test at level "
+            f"{CONTRADICTION_LEVEL:.0%} rejects |transfer bias| <= the bound); the bias-aware "
+            "interval's guarantee rests on that bound. The weight is left as the variances "
+            "and the bound chose it (choosing it by this test would be a pre-test): drop "
+            "transfer_bias for the labels-and-votes interval, or assume a wider bound.",
+            TransferBiasWarning,
+            stacklevel=2,
+        )
+    return combined

@@ -67,10 +67,10 @@ def effective_size(q: np.ndarray, n: np.ndarray | int, design: str = "uniform") 
     out = []
     for m in np.atleast_1d(n):
         m = int(max(min(m, big_n), 1))
-        pi = np.full(big_n, m / big_n) if design == "uniform" else active_probabilities(q, m)
-        if m >= big_n:
+        if m >= big_n:  # every item labelled (and the active design would cap every item: 0 / 0)
             out.append(float(big_n))
             continue
+        pi = np.full(big_n, m / big_n) if design == "uniform" else active_probabilities(q, m)
         c = design_weights(pi)
         c_min = float(c[pi < 1].min()) if (pi < 1).any() else 0.0
         a_0 = float((pi * c * v_labels).sum()) + c_min * pseudo
@@ -152,7 +152,7 @@ def simulated_width(
             pick = rng.choice(big_n, n, replace=False)
         else:
             pick = systematic_sample(pi, rng)
-        estimate = ppi_design_mean(y[pick], q[pick], q, pi[pick])
+        estimate = ppi_design_mean(y[pick], q[pick], q, pi[pick], interval_method="normal")
         low, high = estimate.bounds(alpha)
         total += float(high - low)
     return total / draws

@@ -10,6 +10,7 @@ import pandas as pd
 
 from regression.checks import check_alpha, check_alternative
 from regression.labels.design import LabelDesign
+from regression.labels.interval import check_interval_method
 from regression.labels.partial import COVERS, PartialEstimate, estimate_generator
 from regression.results import Result, interval_frame
 
@@ -153,6 +154,7 @@ def fit_partial(
     *,
     exclude: tuple[str, ...] | list[str] = (),
     bias_bound: float = float("nan"),
+    interval_method: str = "betting",
     seed: int = 0,
 ) -> PartialLabels:
     """Estimate every partially labelled generator of ``design``.
@@ -172,10 +174,23 @@ def fit_partial(
         reads it from the option ``transfer_bias``). NaN (default): nothing is
         assumed, and the transfer estimate gets no weight (the interval holds
         whatever its bias).
+    interval_method : {"betting", "normal"}
+        The labels-and-votes interval
+        (:data:`~regression.registry.BOUNDED_INTERVAL_METHODS`): ``"betting"``
+        (default) holds at any number of labels whatever the judges' errors,
+        a sample that shows no error included; ``"normal"`` is the Wilson
+        interval at the effective sample size, valid for many labels only
+        (:mod:`regression.labels.partial`).
     seed : int
         Seeds the cross-fit folds (used only where the other generators hold
-        too few labels).
+        too few labels) and the betting interval's random orders.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``interval_method``.
     """
+    check_interval_method(interval_method)
     estimates = {}
     roles = design.roles.copy()
     for generator in exclude:
@@ -190,6 +205,7 @@ def fit_partial(
             float(transfer[generator]) if known else nan,  # type: ignore[index]
             float(transfer_sd[generator]) if known else nan,  # type: ignore[index]
             bias_bound=bias_bound,
+            interval_method=interval_method,
             seed=seed,
         )
     return PartialLabels(roles, design.n_labels().reindex(design.roles.index), estimates)

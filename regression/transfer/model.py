@@ -23,7 +23,7 @@ from regression.data.matrix import check_new_rows, default_n, matrix_inputs
 from regression.labels.bias import HELD_OUT, bias_bound
 from regression.labels.design import LabelDesign, label_design
 from regression.labels.result import fit_partial
-from regression.registry import TRANSFER_METHODS
+from regression.registry import BOUNDED_INTERVAL_METHODS, TRANSFER_METHODS
 from regression.settings import Interval, Options, Settings
 from regression.transfer.adapter import transfer_data
 from regression.transfer.estimators import ESTIMATORS, logit_spread, pooled_anchors
@@ -47,6 +47,12 @@ class TransferModel(Settings):
         its interval rests on its labels and votes), a bound in [0, 1] (a
         fraction: 0.05 is 5 points), or ``"held-out"`` (a bound from the
         held-out errors, :func:`~regression.labels.bias.held_out_bound`).
+    interval_method : str
+        A partially labelled generator's labels-and-votes interval:
+        ``"betting"`` (default: valid at any number of labels, a sample that
+        shows no error included) or ``"normal"`` (Wilson at the effective
+        sample size, valid for many labels only;
+        :data:`~regression.registry.BOUNDED_INTERVAL_METHODS`).
 
     Examples
     --------
@@ -60,14 +66,20 @@ class TransferModel(Settings):
     """
 
     def __init__(
-        self, *, method: str = "transfer", transfer_bias: float | str | None = None
+        self,
+        *,
+        method: str = "transfer",
+        transfer_bias: float | str | None = None,
+        interval_method: str = BOUNDED_INTERVAL_METHODS[0],
     ) -> None:
         self.method = method
         self.transfer_bias = transfer_bias
+        self.interval_method = interval_method
 
     parameter_constraints = {
         "method": [Options(tuple(TRANSFER_METHODS))],
         "transfer_bias": [None, Options((HELD_OUT,)), Interval(numbers.Real, 0, 1)],
+        "interval_method": [Options(BOUNDED_INTERVAL_METHODS)],
     }
 
     def fit(
@@ -163,6 +175,7 @@ class TransferModel(Settings):
             result.transfer_sd(),
             exclude=result.anchors.calibration_generators,
             bias_bound=bias_bound(self.transfer_bias, design, held_out),
+            interval_method=self.interval_method,
         )
         return with_partial(result, partial)
 

@@ -346,12 +346,19 @@ class TransferResult(Ranked, Result):
         table.iloc[data.calibration, table.columns.get_loc("note")] = "calibration generator"
         if self.partial is not None:  # its estimate is its labels and votes (regression.labels)
             for generator, estimate in self.partial.estimates.items():
-                transfer = (
-                    "not on the transfer from the others"
-                    if not estimate.weight > 0
-                    else f"and the transfer from the others at weight {estimate.weight:.2f}, "
-                    "within the bias bound"
-                )
+                if not estimate.weight > 0:
+                    transfer = "not on the transfer from the others"
+                elif estimate.transfer_contradicted:
+                    transfer = (
+                        f"and the transfer from the others at weight {estimate.weight:.2f}, "
+                        "though its labels reject a transfer bias within the assumed bound "
+                        "(a test at level 5 %)"
+                    )
+                else:
+                    transfer = (
+                        f"and the transfer from the others at weight {estimate.weight:.2f}, "
+                        "within the bias bound"
+                    )
                 table.loc[generator, "follows_judges"] = np.nan
                 table.loc[generator, "note"] = (
                     "partially labelled: the estimate rests on its own labels and the judges' "

@@ -2,7 +2,7 @@
 
 import json
 import warnings
-from dataclasses import astuple
+from dataclasses import astuple, replace
 
 import pandas as pd
 import pytest
@@ -190,7 +190,10 @@ def test_adding_a_partially_labelled_generator_keeps_its_labels(files, transfer_
     pd.testing.assert_frame_equal(
         added.interval().loc[whole.precision.index], whole.interval(), check_exact=False
     )
-    got, want = (astuple(fit.partial.estimates[new]) for fit in (added, whole))
+    # the numbers; the labelled sample the betting interval bets on is compared by the intervals
+    got, want = (
+        astuple(replace(fit.partial.estimates[new], sample=None)) for fit in (added, whole)
+    )
     assert got == pytest.approx(want, nan_ok=True)
 
 

@@ -8,6 +8,7 @@ import pytest
 from ppi_py import ppi_mean_ci
 
 from regression import TransferModel, plan_labels, suggest_labels
+from regression.core import betting_interval
 from regression.datasets import load_agreeableness_judgments
 from regression.errors import InputError
 from regression.intervals import wilson_interval
@@ -97,13 +98,25 @@ def test_duplicate_label(bundled):
 def test_all_valid_labels_give_labels_alone_wilson():
     q = np.full(1000, 0.9)
     q[:100] = 0.6
-    est = ppi_design_mean(np.ones(50), q[200:250], q)
+    est = ppi_design_mean(np.ones(50), q[200:250], q, interval_method="normal")
     assert est.lam == 0.0  # exact: lam set to 0 by construction
     low, high = est.bounds()
     # the labels alone at the boundary: about their own Wilson interval (the finite population
     # correction gained, two pseudo-labels' doubt paid)
     assert low == pytest.approx(float(wilson_interval(50, 50).low), abs=0.005)
     assert high == 1.0  # exact: clipped to 1, so a truth of 1 is inside
+
+
+def test_all_valid_labels_give_labels_alone_betting():
+    # every label agrees: lam is 0 in every bet (the rule set), each draw's value its label,
+    # so the interval is the labels' own betting interval (same seed, same orders)
+    q = np.full(1000, 0.9)
+    q[:100] = 0.6
+    low, high = ppi_design_mean(np.ones(50), q[200:250], q, seed=3).bounds()
+    own = betting_interval(np.ones(50), (0, 1), seed=3)
+    assert low == pytest.approx(float(own.low), abs=1e-9)  # brentq's tolerance
+    assert high == 1.0  # exact: the upper end is the bound itself
+    assert 0.85 < low < 0.95
 
 
 def test_judges_worth_is_zero_by_structure_where_lam_is_zero():
@@ -127,10 +140,14 @@ def test_useless_judges_cost_nothing():
     rng = np.random.default_rng(1)
     y = (rng.random(60) < 0.8).astype(float)
     q_all = rng.random(800)
-    est = ppi_design_mean(y, q_all[:60], q_all)
+    est = ppi_design_mean(y, q_all[:60], q_all, interval_method="normal")
     low, high = est.bounds()
     wl, wh = wilson_interval(int(y.sum()), 60)
     assert high - low <= float(wh - wl) + 1e-9
+    # the betting default: predictable lam stays near 0, so about the labels' own betting width
+    low, high = ppi_design_mean(y, q_all[:60], q_all).bounds()
+    own = betting_interval(y, (0, 1))
+    assert high - low <= 1.1 * float(own.high - own.low)
 
 
 def test_matches_ppi_py_with_weights():
@@ -206,7 +223,7 @@ def test_default_gives_the_transfer_no_weight(bundled):
             and combined.n_transfer  # exact: set by construction (lam 0, clipped bounds, no transfer); same seed
             == 0.0
         )
-        assert combined.guarantee == "labels and votes: valid for any transfer bias"
+        assert combined.guarantee == "labels and votes: valid at any n for any transfer bias"
         # exact: no weight: the labels-and-votes estimate itself
         assert combined.bounds() == base.bounds()
     judgments, human = bundled
@@ -265,6 +282,7 @@ def test_plan_matches_obtained_width(strong, benchmark):
         40,
         generators=["g0", "g2"],
         seed=0,
+        interval_method="normal",  # what the plan predicts
     )
     uniform = study[study["design"] == "uniform"]
     ratio = uniform["width"] / uniform["planned"]

@@ -35,7 +35,7 @@ def test_every_name_builds_its_own_estimator_with_its_settings():
     assert isinstance(make_estimator("transfer"), TransferModel)
     fit = make_estimator("paper", n_restarts=2, seed=1)
     assert isinstance(fit, LatentTraitModel) and (fit.loss, fit.n_restarts) == ("paper", 2)
-    assert REGISTRY["transfer"].settings == ("method", "transfer_bias")
+    assert REGISTRY["transfer"].settings == ("method", "transfer_bias", "interval_method")
     assert "loss" not in REGISTRY["likelihood"].settings
     assert {"n_restarts", "backend", "seed"} <= set(REGISTRY["likelihood"].settings)
     assert fit.get_params()["n_restarts"] == 2

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from regression.core import (
     cross_fit,
+    design_lam,
     design_moments,
     design_weights,
     dof_scale,
@@ -25,7 +26,7 @@ from regression.core import (
     linearised_terms,
     with_pseudo_outcomes,
 )
-from regression.labels.partial import ppi_design_mean, tuned_lam
+from regression.labels.partial import ppi_design_mean
 from regression.pairwise import check_pairwise
 from regression.pairwise.win_rate import win_rates
 from regression.single_judge.ppi import SmallCalibrationWarning, ppi_binary_from_counts, ppi_mean
@@ -252,7 +253,7 @@ def test_cross_fit_equals_the_fold_loop(seed, n):
 def test_labels_tuned_lam_is_between_0_and_1_with_all_agreeing_labels():
     rng = np.random.default_rng(0)
     f = rng.random(30)
-    lam = tuned_lam(np.ones(30), f, rng.random(300), np.full(30, 10.0), np.full(30, 90.0))
+    lam = design_lam(np.ones(30), f, rng.random(300), np.full(30, 0.1))
     assert (
         lam == 0.0  # exact: lam guarded to 0 or 1 by construction
     )  # the labels say nothing of the judges' errors
