@@ -46,7 +46,10 @@ Under independent draws its covariance is estimated by ``H^+ [sum_{voted b}
 (1 - pi_b) / pi_b^2 (r_b - rbar)(r_b - rbar)' / N^2] H^+`` (design-based, as
 for win rates), scaled by ``n / (n - G - [lam > 0])`` for the ``G``
 parameters (and ``lam``) estimated from ``n`` votes. A battle moves both its
-generators' strengths, so their errors are correlated.
+generators' strengths, so their errors are correlated. The interval is the
+normal one from this sandwich: the strengths are an M-estimator, neither a
+mean nor bounded, so the betting interval of the win rates
+(:func:`regression.core.ppi_interval`) does not apply.
 
 **Power tuning.** One ``lam`` for all strengths, minimising the trace of
 their covariance (PPI++'s optimal scalar for M-estimators, in the
@@ -64,13 +67,17 @@ predict nothing get ``lam`` near 0 and cost nothing.
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import breadth_first_order, connected_components
 
 from regression.core.covariance import design_covariance, dof_scale
 from regression.core.tuning import guarded_lam
 from regression.errors import ConvergenceWarning
+from regression.pairwise.design import UNREACHED_HINT, DesignReach
 from regression.pairwise.predict import judge_features, predict_verdicts
 from regression.pairwise.result import PairwiseStrengths
 from regression.pairwise.table import PairwiseTable
@@ -81,11 +88,20 @@ __all__ = [
     "GeneratorPairs",
     "bradley_terry",
     "davidson_probabilities",
+    "identified_strengths",
 ]
 
 #: A log-strength beyond this (a factor of e^25 against the average generator) is not identified:
 #: a generator that won (or lost) every voted battle, or generators no battle connects.
 LARGEST_STRENGTH = 25.0
+
+
+#: What a strength the votes do not identify is, for the warning that names the generators.
+UNIDENTIFIED_HINT = (
+    "A strength is estimated only where the votes place it both ways against the others (it "
+    "beat or tied one of them and lost or tied to one); the strengths are centred over the "
+    "generators estimated, so the others move none of them."
+)
 
 
 def davidson_probabilities(
@@ -203,6 +219,74 @@ class DavidsonLoss:
         return fit.x, converged and bool(np.all(np.abs(fit.x[:g]) < LARGEST_STRENGTH))
 
 
+def identified_strengths(table: PairwiseTable) -> tuple[np.ndarray, dict[int, str]]:
+    """The generators whose strengths the human votes identify, and why each other's are not.
+
+    Davidson's likelihood has a finite maximum over a set of generators only if
+    for every split of the set in two, some generator on each side beat or tied
+    one on the other (Ford, 1957, *Solution of a ranking problem from binary
+    comparisons*, Amer. Math. Monthly 64, for Bradley-Terry; a tie bounds a
+    difference both ways): the directed graph with an edge ``i -> j`` wherever
+    a vote has ``i`` beat or tie ``j`` is strongly connected. Where it is not,
+    the strengths of its largest strongly connected part (most votes where two
+    are as large) are identified among themselves, and every other generator's
+    runs off to plus or minus infinity, dragging a centre taken over all of
+    them. The identified ones are those of that part; the others get a reason
+    (the graph's condensation says whether every vote places them above, below
+    or apart from it).
+
+    Returns
+    -------
+    identified : ndarray of bool
+        Per generator.
+    reasons : dict of int to str
+        Per other generator (its position): why its strength is not identified.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from regression.pairwise import check_pairwise
+    >>> verdicts = pd.DataFrame({"item": range(4), "generator_a": ["x", "y", "z", "w"],
+    ...                          "generator_b": ["y", "z", "x", "x"], "validator": "j",
+    ...                          "verdict": "a"})
+    >>> human = verdicts[["item", "generator_a", "generator_b"]].assign(human="a")
+    >>> identified, reasons = identified_strengths(check_pairwise(verdicts, human))
+    >>> identified.tolist(), reasons  # x, y, z beat each other in a cycle; w beat x
+    ([True, True, True, False], {3: 'every vote places it above the generators estimated'})
+    """
+    n_gen = len(table.generators)
+    voted = np.flatnonzero(table.human_row >= 0)
+    a, b, s = table.battle_a[voted], table.battle_b[voted], table.human[voted]
+    # i -> j: i beat or tied j
+    tail = np.concatenate([a[s >= 0.5], b[s <= 0.5]])
+    head = np.concatenate([b[s >= 0.5], a[s <= 0.5]])
+    graph = csr_matrix((np.ones(tail.size), (tail, head)), shape=(n_gen, n_gen))
+    n_parts, part = connected_components(graph, directed=True, connection="strong")
+    votes = np.bincount(a, minlength=n_gen) + np.bincount(b, minlength=n_gen)
+    size = np.bincount(part, minlength=n_parts)
+    weight = np.bincount(part, weights=votes, minlength=n_parts)
+    main = int(np.lexsort((-weight, -size))[0])
+    identified = part == main
+    if identified.all():
+        return identified, {}
+    # which parts the main part reaches (beats or ties, through others) and which reach it
+    below = breadth_first_order(graph, int(np.flatnonzero(identified)[0]), directed=True)[0]
+    above = breadth_first_order(graph.T.tocsr(), int(np.flatnonzero(identified)[0]), directed=True)[
+        0
+    ]
+    reasons = {}
+    for g in np.flatnonzero(~identified):
+        if g in below and g not in above:
+            where = "below"
+        elif g in above and g not in below:
+            where = "above"
+        else:
+            where = ""
+        placed = f"every vote places it {where}" if where else "no vote connects it to"
+        reasons[int(g)] = f"{placed} the generators estimated"
+    return identified, reasons
+
+
 def _gradients(
     pairs: GeneratorPairs, theta: np.ndarray, score: np.ndarray, tie: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -246,14 +330,22 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
         decisive verdict; ``mean_of_judges`` (the Davidson fit to the judges' own verdicts,
         uncorrected, no interval) when there are no human votes, with a
         :class:`~regression.pairwise.FewVotesWarning`. A generator with fewer than three
-        votes gets no estimate (it stays in the fit), with the same warning.
+        votes gets no estimate (it stays in the fit), with the same warning. A generator whose
+        battles the draw did not reach (:class:`~regression.pairwise.design.DesignReach`) or
+        whose strength the votes do not identify (:func:`identified_strengths`: it won, or
+        lost, every vote against the others, or no vote connects it) gets no finite estimate
+        and stays out of the fit, so it moves no other strength: the strengths are centred
+        over the generators estimated. ``reasons`` says why, per generator.
 
     Warns
     -----
+    UnidentifiedWarning
+        Naming the generators left out of the fit, each with its reason.
     ConvergenceWarning
         The solver stopped without converging, or a strength ran past
-        :data:`LARGEST_STRENGTH` (not identified: a generator that won or lost
-        every voted battle, or generators no battle connects).
+        :data:`LARGEST_STRENGTH`, among the generators the votes identify (the
+        prediction-powered objective can still be unbounded): then no generator
+        gets an estimate.
 
     Examples
     --------
@@ -270,11 +362,76 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
     >>> round(fit.tie_parameter, 3)
     0.417
     """
+    n_gen = len(table.generators)
+    if not np.any(table.human_row >= 0):
+        return _judges_only(table)
+    reach = DesignReach(table)
+    lost = reach.unreached()
+    hint = UNREACHED_HINT if lost else ""
+    reached = np.flatnonzero(reach.reached)
+    identified, why = identified_strengths(table.among(reach.reached))
+    keep = np.zeros(n_gen, dtype=bool)
+    keep[reached[identified]] = True
+    lost.update({int(reached[g]): reason for g, reason in why.items()})
+    estimate, covariance = np.full(n_gen, np.nan), np.full((n_gen, n_gen), np.nan)
+    se0, prediction = np.full(n_gen, np.nan), np.full(table.n_battles, np.nan)
+    decisive, lam, nu = judges and bool(np.any(judge_features(table) != 0)), 0.0, float("nan")
+    if keep.sum() >= 2:
+        fit = _davidson_fit(table if keep.all() else table.among(keep), judges=judges, seed=seed)
+        if not fit.converged:
+            warnings.warn(
+                "the Bradley-Terry fit did not converge to finite strengths even among the "
+                "generators the votes identify: no generator gets an estimate.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+            lost.update({int(g): "the fit did not converge" for g in np.flatnonzero(keep)})
+        else:
+            estimate[keep], se0[keep] = fit.estimate, fit.se_labels_only
+            covariance[np.ix_(keep, keep)] = fit.covariance
+        decisive, lam, nu = fit.decisive, fit.lam, fit.tie_parameter
+        if fit.prediction is not None:
+            prediction[keep[table.battle_a] & keep[table.battle_b]] = fit.prediction
+    else:
+        lost.update(
+            {int(g): "no other generator's strength is identified to set it against"
+             for g in np.flatnonzero(keep)}
+        )  # fmt: skip
+    return PairwiseStrengths.from_arrays(
+        table,
+        estimate,
+        covariance,
+        "ppi++" if decisive else "labels_only",
+        lam=lam,
+        se_labels_only=se0,
+        unidentified=lost,
+        hint=f"{UNIDENTIFIED_HINT} {hint}".strip(),
+        prediction=prediction if decisive else None,
+        tie_parameter=nu,
+        seed=seed,
+    )
+
+
+@dataclass(frozen=True)
+class _Fit:
+    """A Davidson fit over the generators of one table (:func:`_davidson_fit`)."""
+
+    estimate: np.ndarray
+    covariance: np.ndarray
+    decisive: bool
+    lam: float
+    se_labels_only: np.ndarray
+    prediction: np.ndarray | None
+    tie_parameter: float
+    converged: bool
+
+
+def _davidson_fit(table: PairwiseTable, *, judges: bool, seed: int) -> _Fit:
+    """The prediction-powered Davidson fit over every generator of ``table`` (the module
+    docstring), whose strengths the votes identify."""
     n_gen, n = len(table.generators), table.n_battles
     pairs = GeneratorPairs(table.battle_a, table.battle_b, n_gen)
     voted = np.flatnonzero(table.human_row >= 0)
-    if voted.size == 0:
-        return _judges_only(table)
     s, t = table.human, (table.human == 0.5).astype(float)
     decisive = judges and bool(np.any(judge_features(table) != 0))
     if decisive:
@@ -321,14 +478,6 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
             outcomes=z,
         )
         theta, identified = fit(lam, theta)
-    if not identified:
-        warnings.warn(
-            "the Bradley-Terry fit did not converge to finite strengths: a generator may have "
-            "won (or lost) every voted battle, or no battle connects some generators; its "
-            "strengths are not identified.",
-            ConvergenceWarning,
-            stacklevel=3,
-        )
     k = projector(theta)
     z, z_hat = human_and_judges(theta, k)
     wv = w[voted]
@@ -337,15 +486,15 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
     covariance = bessel * design_covariance(z - lam * z_hat, z - lam * z_hat, wv) / n**2
     bessel0 = dof_scale(m, n_gen)
     var0 = bessel0 * np.diag(design_covariance(z, z, wv)) / n**2
-    return PairwiseStrengths.from_arrays(
-        table,
+    return _Fit(
         theta[:n_gen],
         covariance,
-        "ppi++" if decisive else "labels_only",
-        lam=lam,
-        se_labels_only=np.sqrt(var0),
-        prediction=s_hat if decisive else None,
-        tie_parameter=float(np.exp(theta[n_gen])),
+        decisive,
+        lam,
+        np.sqrt(var0),
+        s_hat if decisive else None,
+        float(np.exp(theta[n_gen])),
+        identified,
     )
 
 

@@ -8,7 +8,7 @@ import pandas as pd
 
 from regression.pairwise.result import PairwiseResult
 from regression.pairwise.table import check_pairwise
-from regression.registry import PAIRWISE_ESTIMANDS
+from regression.registry import BOUNDED_INTERVAL_METHODS, PAIRWISE_ESTIMANDS
 from regression.settings import Interval, Options, Settings
 
 __all__ = ["PairwiseModel"]
@@ -30,7 +30,15 @@ class PairwiseModel(Settings):
     judges : bool
         False: the human votes alone, for comparison.
     seed : int
-        Seeds the folds of the cross-fitted predictor.
+        Seeds the folds of the cross-fitted predictor and the betting interval's orders.
+    interval_method : {"floored", "betting", "normal"}
+        (:data:`regression.registry.BOUNDED_INTERVAL_METHODS`, docs/intervals.md) The win
+        rates' interval: ``"floored"`` (default), the engine's normal interval floored where
+        the votes show no judge error; ``"betting"``, the betting interval of the bounded prediction-powered mean (valid at
+        any number of votes, Waudby-Smith & Ramdas 2024), or ``"normal"``, from the linearised
+        variance (it rests on the votes' own spread, and under-covers with few votes). The
+        Bradley-Terry strengths are an M-estimator, neither a mean nor bounded: their interval
+        is the normal one from the sandwich whatever this says.
 
     Examples
     --------
@@ -45,12 +53,21 @@ class PairwiseModel(Settings):
         "estimand": [Options(tuple(PAIRWISE_ESTIMANDS))],
         "judges": [bool],
         "seed": [Interval(numbers.Integral, 0, None)],
+        "interval_method": [Options(BOUNDED_INTERVAL_METHODS)],
     }
 
-    def __init__(self, *, estimand: str = "win_rate", judges: bool = True, seed: int = 0) -> None:
+    def __init__(
+        self,
+        *,
+        estimand: str = "win_rate",
+        judges: bool = True,
+        seed: int = 0,
+        interval_method: str = BOUNDED_INTERVAL_METHODS[0],
+    ) -> None:
         self.estimand = estimand
         self.judges = judges
         self.seed = seed
+        self.interval_method = interval_method
 
     def fit_table(
         self, verdicts: pd.DataFrame, human: pd.DataFrame | None = None
@@ -71,5 +88,7 @@ class PairwiseModel(Settings):
         self.check_settings()
         table = check_pairwise(verdicts, human)
         estimate = PAIRWISE_ESTIMANDS[self.estimand].load()
-        result: PairwiseResult = estimate(table, judges=self.judges, seed=self.seed)
+        # the strengths' interval is normal (an M-estimator): the option is the win rates'
+        options = {"interval_method": self.interval_method} if self.estimand == "win_rate" else {}
+        result: PairwiseResult = estimate(table, judges=self.judges, seed=self.seed, **options)
         return result

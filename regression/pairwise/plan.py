@@ -20,7 +20,8 @@ variance ``sum_{unvoted b in g} (1 - pi_b) / pi_b v_b / N_g^2`` for a draw
 with inclusion probabilities ``pi_b`` (Poisson sampling; the optimum
 ``pi_b ~ sqrt(v_b)`` is that of Zrnic & Candes, 2024, Active Statistical
 Inference), plus the two pseudo-votes of :mod:`regression.pairwise.win_rate`.
-The width is that of the normal interval, ``2 z sqrt(V)``.
+The width is that of the normal interval, ``2 z sqrt(V)`` (``interval_method="normal"``; the
+default betting interval is wider, docs/pairwise.md says by how much).
 
 One rule, :func:`vote_probabilities`, says how a draw of ``n`` votes is made:
 active (``pi_b`` proportional to ``sqrt(v_b w_b)`` with a floor, ``w_b`` the
@@ -174,7 +175,7 @@ def plan_labels(
     -------
     DataFrame
         Indexed by generator: ``n_battles``, ``n_labels`` (its battles voted
-        now), ``width_now`` (the width of its interval now; NaN with fewer than three votes),
+        now), ``width_now`` (the width of its normal interval now; NaN with fewer than three votes),
         ``uniform`` and ``active`` (votes on its battles needed in all, the new
         ones drawn uniformly among its unvoted battles, or by
         :func:`~regression.pairwise.suggest.suggest_labels` with
@@ -208,7 +209,8 @@ def plan_labels(
     if voted.any():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FewVotesWarning)  # a plan is for those with few votes
-            fit = win_rates(table, seed=seed).interval(alpha)
+            # the normal interval's width, the one planned
+            fit = win_rates(table, seed=seed, interval_method="normal").interval(alpha)
         now = fit["high"] - fit["low"]
     rows = []
     for g in codes:

@@ -11,8 +11,10 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import SeedLike
-from regression.errors import JurycalWarning
+from regression.core.floor import design_mean_interval
+from regression.errors import JurycalWarning, UnidentifiedWarning
 from regression.intervals import normal_bounds
+from regression.pairwise.design import battle_sides
 from regression.pairwise.table import PairwiseTable
 from regression.pairwise.verdicts import POSITIONS
 from regression.ranking import Ranked
@@ -74,10 +76,18 @@ class PairwiseResult(Ranked, Result):
     table : PairwiseTable
         The checked tables.
     warnings : tuple of str
+    reasons : Series
+        Per generator: why it has no estimate (too few votes, battles the draw did not reach,
+        a strength the votes do not identify); empty where it has one.
+    interval_method : str
+        ``"betting"`` (win rates' default: :meth:`PairwiseWinRates.interval`) or ``"normal"``
+        (:data:`regression.registry.BOUNDED_INTERVAL_METHODS`; strengths: always normal).
+    seed : int
+        Seeds the betting interval's random orders of the votes.
     prediction : ndarray, optional
         Per battle: the judges' cross-fitted prediction of the human score of
         its generator_a (:mod:`~regression.pairwise.predict`); None when the
-        judges were not used.
+        judges were not used; NaN on a battle left out of a Bradley-Terry fit.
     """
 
     estimate: pd.Series
@@ -89,6 +99,9 @@ class PairwiseResult(Ranked, Result):
     se_labels_only: pd.Series
     table: PairwiseTable
     warnings: tuple[str, ...] = ()
+    reasons: pd.Series = field(default_factory=lambda: pd.Series(dtype=object), repr=False)
+    interval_method: str = "normal"
+    seed: int = 0
     prediction: np.ndarray | None = field(default=None, repr=False)
 
     #: The bounds of an interval (a win rate lies in [0, 1]; a log-strength anywhere).
@@ -106,27 +119,43 @@ class PairwiseResult(Ranked, Result):
         *,
         lam: np.ndarray | float,
         se_labels_only: np.ndarray,
+        unidentified: dict[int, str] | None = None,
+        hint: str = "",
         **extra: Any,
     ) -> Self:
         """The result from arrays in the order of ``table.generators``. A generator with fewer
-        than :data:`MIN_VOTES` votes loses its estimate (a :class:`FewVotesWarning` each)."""
+        than :data:`MIN_VOTES` votes loses its estimate (a :class:`FewVotesWarning` each), and
+        so does each of ``unidentified`` (position: why), named in one
+        :class:`~regression.errors.UnidentifiedWarning` that ends with ``hint``."""
         n_battles, n_labels = votes_per_generator(table)
         estimate, covariance = np.array(estimate, dtype=float), np.array(covariance, dtype=float)
         corrected = method != "mean_of_judges"
         few = corrected & (n_labels < MIN_VOTES)
+        # too few votes is the plainer reason, so it goes first
+        lost = {g: why for g, why in (unidentified or {}).items() if not few[g]}
+        reasons = np.full(len(table.generators), "", dtype=object)
+        caught: tuple[str, ...] = ()
+        if lost:
+            names = "; ".join(f"{table.generators[g]!r}: {why}" for g, why in lost.items())
+            caught += (
+                f"no estimate for {len(lost)} generator(s) the votes cannot estimate ({names}). "
+                + hint,
+            )
+            warnings.warn(caught[-1], UnidentifiedWarning, stacklevel=4)
+            reasons[list(lost)] = list(lost.values())
         # enough votes each, but too few in all for the model's parameters: no interval either
-        unscaled = corrected & ~few & ~np.isfinite(np.diag(covariance))
-        caught = tuple(
-            f"{table.generators[g]!r} has {int(n_labels[g])} human vote(s): too few for an "
-            + ("interval." if few[g] else "interval of this model (fewer votes than parameters).")
-            for g in np.flatnonzero(few | unscaled)
-        )
-        few |= unscaled
-        for message in caught:
+        unscaled = corrected & ~few & (reasons == "") & ~np.isfinite(np.diag(covariance))
+        for g in np.flatnonzero(few | unscaled):
+            reasons[g] = f"{int(n_labels[g])} human vote(s): too few for an " + (
+                "interval" if few[g] else "interval of this model (fewer votes than parameters)"
+            )
+            message = f"{table.generators[g]!r} has {reasons[g]}."
             warnings.warn(message, FewVotesWarning, stacklevel=4)
-        estimate[few] = np.nan
-        covariance[few, :] = np.nan
-        covariance[:, few] = np.nan
+            caught += (message,)
+        gone = reasons != ""
+        estimate[gone] = np.nan
+        covariance[gone, :] = np.nan
+        covariance[:, gone] = np.nan
         index = pd.Index(table.generators, name="generator")
 
         def series(values: Any, name: str) -> pd.Series:
@@ -139,9 +168,10 @@ class PairwiseResult(Ranked, Result):
             n_labels=series(n_labels, "n_labels"),
             n_battles=series(n_battles, "n_battles"),
             lam=series(lam, "lam"),
-            se_labels_only=series(np.where(few, np.nan, se_labels_only), "se_labels_only"),
+            se_labels_only=series(np.where(gone, np.nan, se_labels_only), "se_labels_only"),
             table=table,
             warnings=(*caught, *extra.pop("warnings", ())),
+            reasons=series(reasons, "reason"),
             **extra,
         )
 
@@ -181,17 +211,22 @@ class PairwiseResult(Ranked, Result):
         )
 
     def interval(self, alpha: float = 0.05, *, alternative: str = "two-sided") -> pd.DataFrame:
-        """Per generator: ``estimate, low, high, method, n_labels`` (normal, within :attr:`LIMITS`).
+        """Per generator: ``estimate, low, high, method, n_labels`` (within :attr:`LIMITS`):
+        normal, or the betting interval where :attr:`interval_method` says so (win rates).
 
         Each interval holds for its generator alone; for all at once use
-        :meth:`joint_error` (simultaneous bands, comparisons, rank sets).
+        :meth:`joint_error` (simultaneous bands, comparisons, rank sets: normal).
         """
-        low, high = normal_bounds(
-            self.estimate.to_numpy(), self.se.to_numpy(), alpha, alternative, limits=self.LIMITS
-        )
+        low, high = self.bounds(alpha, alternative)
         table = interval_frame(self.estimate.index, self.estimate, low, high, self.method)
         table["n_labels"] = self.n_labels.to_numpy()
         return table
+
+    def bounds(self, alpha: float, alternative: str) -> tuple[np.ndarray, np.ndarray]:
+        """Per generator: the interval's ``low`` and ``high`` (NaN without an estimate)."""
+        return normal_bounds(  # type: ignore[return-value]
+            self.estimate.to_numpy(), self.se.to_numpy(), alpha, alternative, limits=self.LIMITS
+        )
 
     def worth(self) -> pd.Series:
         """Per generator: the human votes the judges are worth, ``n (V_votes / V - 1)``.
@@ -222,8 +257,11 @@ class PairwiseResult(Ranked, Result):
         """The share of the variance of the human score on the voted battles that the judges'
         cross-fitted prediction explains (``1 - sum w (s - f)^2 / sum w (s - sbar)^2``, weights
         ``1 / pi``; out of sample, so it may be below 0); NaN without a prediction."""
-        voted = self.table.human_row >= 0
-        if self.prediction is None or voted.sum() < 2:
+        if self.prediction is None:
+            return float("nan")
+        # a battle left out of the fit (a generator not estimated) has no prediction
+        voted = (self.table.human_row >= 0) & np.isfinite(self.prediction)
+        if voted.sum() < 2:
             return float("nan")
         s, f = self.table.human[voted], self.prediction[voted]
         w = 1.0 / self.table.inclusion_probability[voted]
@@ -231,13 +269,15 @@ class PairwiseResult(Ranked, Result):
         return float(1.0 - np.sum(w * (s - f) ** 2) / spread) if spread > 0 else float("nan")
 
     def details(self, alpha: float = 0.05) -> pd.DataFrame:
-        """Per generator, beside the interval: ``se``, ``n_battles``, ``lam`` and ``judges_worth``."""
+        """Per generator, beside the interval: ``se``, ``n_battles``, ``lam``, ``judges_worth``
+        and ``reason`` (why a generator has no estimate; empty where it has one)."""
         return pd.DataFrame(
             {
                 "se": self.se,
                 "n_battles": self.n_battles,
                 "lam": self.lam,
                 "judges_worth": self.worth(),
+                "reason": self.reasons.reindex(self.estimate.index).fillna(""),
             }
         )
 
@@ -257,10 +297,7 @@ class PairwiseResult(Ranked, Result):
                 "uncorrected and without a joint error, so they cannot be compared or ranked; "
                 "add human votes on some battles."
             )
-        missing = self.estimate.index[self.estimate.isna()]
-        reasons = {
-            g: f"{int(self.n_labels[g])} human vote(s): too few for an interval" for g in missing
-        }
+        reasons = self.reasons[self.reasons != ""].to_dict()
         return JointError(self.estimate, self.covariance, covers=self.covers, reasons=reasons)
 
     def diagnostics(self) -> pd.DataFrame:
@@ -349,6 +386,60 @@ class PairwiseWinRates(PairwiseResult):
         "labels_only": f"{_DESIGN}, for the win rates over the battles in the table (normal interval)",
         "mean_of_judges": _UNCORRECTED,
     }
+
+    @property
+    def covers(self) -> str:
+        """What the interval accounts for, in a sentence (the engine's interval where it is used)."""
+        if self.interval_method == "normal" or self.method == "mean_of_judges":
+            return self.COVERS[self.method]
+        judges = " and the judges' errors on them" if self.method == "ppi++" else ""
+        kind = (
+            "betting interval of the bounded prediction-powered mean, valid at any number of votes"
+            if self.interval_method == "betting"
+            else "normal interval of the prediction-powered mean, floored where the votes show "
+            "no judge error (docs/intervals.md)"
+        )
+        return (
+            f"{_DESIGN}{judges}, for the win rates over the battles in the table ({kind}; the "
+            "joint error behind comparisons and rank sets is normal)"
+        )
+
+    def bounds(self, alpha: float, alternative: str) -> tuple[np.ndarray, np.ndarray]:
+        """Per generator: the engine's interval of its prediction-powered mean
+        (:func:`regression.core.floor.design_mean_interval`: floored by default, or betting,
+        Waudby-Smith & Ramdas 2024, on the scores' and predictions' bounds [0, 1]) with its
+        votes and their inclusion probabilities (the judges' prediction ``f``; ``lam`` 0 for the
+        votes alone), widened to hold the estimate; or the normal interval
+        (:attr:`interval_method` ``"normal"``).
+        NaN where the generator has no estimate."""
+        if self.interval_method == "normal" or self.method == "mean_of_judges":
+            return super().bounds(alpha, alternative)
+        t = self.table
+        battle, generator, sign = battle_sides(t)
+        voted = (t.human_row >= 0)[battle]
+        f = np.full(t.n_battles, 0.5) if self.prediction is None else self.prediction
+        score = 0.5 + sign * (t.human[battle] - 0.5)
+        predicted = 0.5 + sign * (f[battle] - 0.5)
+        estimate = self.estimate.to_numpy()
+        low, high = np.full(estimate.size, np.nan), np.full(estimate.size, np.nan)
+        for g in np.flatnonzero(np.isfinite(estimate)):
+            mine, on = generator == g, (generator == g) & voted
+            _, (lo, hi) = design_mean_interval(
+                self.interval_method,
+                score[on],
+                predicted[on],
+                predicted[mine],
+                t.inclusion_probability[battle[on]],
+                None if self.prediction is not None else 0.0,
+                outcome_bounds=(0.0, 1.0),
+                prediction_bounds=(0.0, 1.0),
+                alpha=alpha,
+                seed=self.seed,
+                alternative=alternative,
+            )
+            # a superset of a valid interval: no less valid, and the estimate inside
+            low[g], high[g] = min(float(lo), estimate[g]), max(float(hi), estimate[g])
+        return low, high
 
 
 @dataclass(frozen=True, eq=False)

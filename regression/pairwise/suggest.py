@@ -211,10 +211,10 @@ def suggest_labels(
     The win rates are the default because they serve the leaderboard as well:
     in simulated arenas (``benchmarks/bench_pairwise_suggest.py``) the two
     objectives give the same mean rank-set size within the Monte Carlo error,
-    both 6-11 % smaller than a uniform batch. A vote narrows every pair of its
+    both 7-12 % smaller than a uniform batch. A vote narrows every pair of its
     battle's two generators, so weighting the pairs moves votes between
     generators more than between pairs, and the draws are much alike (their
-    probabilities correlate at 0.94-0.95 on average); the win rates need no pilot rank
+    probabilities correlate at 0.95 on average); the win rates need no pilot rank
     sets, and :func:`~regression.pairwise.plan_labels` plans by them.
 
     Battle ``b`` then has ``pi_b`` proportional to ``sqrt(v_b W_b)`` with a
@@ -229,9 +229,14 @@ def suggest_labels(
     Vote the rows and pass them back, ``inclusion_probability`` and all, with
     the earlier votes given ``inclusion_probability`` 1: the probabilities are
     those of this draw among the unvoted battles, so the estimate holds the
-    earlier votes fixed and is design-unbiased given them, whichever the
-    objective. (A large earlier sample then counts only for its own battles:
-    buy a batch at least as large as the votes held.)
+    earlier votes fixed and is design-unbiased given them for every generator
+    whose battles the draw can reach: all of them with ``generators=None``,
+    under either objective. ``generators=[...]`` gives the battles that do not
+    weigh in the objective probability 0, so a generator whose battles such a
+    draw does not reach gets no estimate, with its reason
+    (:class:`~regression.pairwise.design.DesignReach`). (A large earlier
+    sample counts only for its own battles: buy a batch at least as large as
+    the votes held.)
 
     Parameters
     ----------

@@ -122,6 +122,43 @@ class PairwiseTable:
         )
         return pd.Series(counts, index=self.generators, name="battles")
 
+    def among(self, keep: np.ndarray) -> PairwiseTable:
+        """The battles between two generators of ``keep`` (a mask over :attr:`generators`),
+        their verdicts and votes, the generators and battles renumbered in their order.
+
+        Examples
+        --------
+        >>> verdicts = pd.DataFrame({"item": [1, 2, 3], "generator_a": ["x", "y", "x"],
+        ...                          "generator_b": ["y", "z", "z"], "validator": "j",
+        ...                          "verdict": ["a", "b", "tie"]})
+        >>> part = check_pairwise(verdicts).among(np.array([True, False, True]))
+        >>> list(part.generators), part.battles["item"].tolist(), part.n_verdicts
+        (['x', 'z'], [3], 1)
+        """
+        keep = np.asarray(keep, dtype=bool)
+        kept = keep[self.battle_a] & keep[self.battle_b]
+        new_generator = np.cumsum(keep) - 1
+        new_battle = np.cumsum(kept) - 1
+        rows = kept[self.battle]
+        human_row = self.human_row[kept]
+        voted = human_row >= 0
+        human_row[voted] = np.argsort(np.argsort(human_row[voted]))  # rows in their order
+        return PairwiseTable(
+            generators=self.generators[keep],
+            validators=self.validators,
+            battles=self.battles[kept].reset_index(drop=True),
+            battle_a=new_generator[self.battle_a[kept]],
+            battle_b=new_generator[self.battle_b[kept]],
+            battle=new_battle[self.battle[rows]],
+            validator=self.validator[rows],
+            score=self.score[rows],
+            position=self.position[rows],
+            human=self.human[kept],
+            inclusion_probability=self.inclusion_probability[kept],
+            weighted=self.weighted,
+            human_row=human_row,
+        )
+
     def verdict_counts(self) -> pd.DataFrame:
         """Verdicts per validator and position shown, with the votes without one.
 

@@ -28,10 +28,27 @@ scores sum to 1), once with each sign, so the estimates' errors are
 correlated: the engine's linearised joint covariance
 (:mod:`regression.core.covariance`) of the residuals ``r = s - lam f``, each
 generator's terms scaled by ``n_g / (n_g - 1 - [lam_g > 0])`` for the mean
-(and ``lam_g``) estimated from its ``n_g`` votes. Every generator's variance also counts two pseudo-votes, a
-win and a loss predicted at the voted mean, so a generator whose few votes all
-agree does not get a zero-width interval. The intervals are normal, clipped to
-[0, 1]; a generator needs three votes for one.
+(and ``lam_g``) estimated from its ``n_g`` votes. Each generator's terms are
+divided by the battles its own votes stand for, ``N^_g = sum_{voted b in g}
+1 / pi_b`` (the variance estimator of the Hajek mean, Sarndal, Swensson & Wretman,
+1992, ch. 5), not by its ``N_g`` battles: under a uniform draw that is the
+variance given the ``n_g`` votes the generator happened to get, ``(1 - pi)
+s^2 / n_g``, where ``N_g`` would make it grow with ``n_g`` and under-cover the
+generators with few votes. Every generator's variance also counts two
+pseudo-votes, a win and a loss predicted at the voted mean, each weighing as
+one of its drawn votes (``1 / pi`` their mean; the table's drawn votes' where
+it has none), so a generator whose few votes all agree, or whose votes are
+all held (``pi = 1``) on part of its battles, does not get a zero-width
+interval. A generator needs three votes for an interval: by default the
+engine's floored interval of its prediction-powered mean
+(:meth:`~regression.pairwise.PairwiseWinRates.bounds`, docs/intervals.md);
+``interval_method="betting"``, the betting interval (Waudby-Smith & Ramdas
+2024), valid at any number of votes; ``interval_method="normal"``, the normal
+interval from this variance, clipped to [0, 1]. The joint error is normal.
+
+**Reach.** A generator whose battles the draw did not reach (some had
+probability 0: :mod:`regression.pairwise.design`) gets no estimate, with its
+reason and an :class:`~regression.errors.UnidentifiedWarning` naming it.
 """
 
 from __future__ import annotations
@@ -41,24 +58,22 @@ import numpy as np
 from regression.core.covariance import dof_scale, joint_covariance, linearised_terms
 from regression.core.sampling import design_weights, hajek_mean
 from regression.core.tuning import design_moments, guarded_lam, with_pseudo_outcomes
+from regression.pairwise.design import UNREACHED_HINT, DesignReach, battle_sides
 from regression.pairwise.predict import cross_fit, judge_features
 from regression.pairwise.result import MIN_VOTES, PairwiseWinRates
 from regression.pairwise.table import PairwiseTable
+from regression.registry import BOUNDED_INTERVAL_METHODS
 
 __all__ = ["win_rates"]
 
 
-def _sides(table: PairwiseTable) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each battle twice, once per generator: the battle, the generator and the sign of its side
-    (+1 generator_a, -1 generator_b), so a generator's score is ``1/2 + sign (s_a - 1/2)``."""
-    n = table.n_battles
-    battle = np.concatenate([np.arange(n), np.arange(n)])
-    generator = np.concatenate([table.battle_a, table.battle_b])
-    sign = np.concatenate([np.ones(n), -np.ones(n)])
-    return battle, generator, sign
-
-
-def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> PairwiseWinRates:
+def win_rates(
+    table: PairwiseTable,
+    *,
+    judges: bool = True,
+    seed: int = 0,
+    interval_method: str = BOUNDED_INTERVAL_METHODS[0],
+) -> PairwiseWinRates:
     """The win rate of every generator of a checked table (see the module docstring).
 
     Parameters
@@ -68,7 +83,14 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
     judges : bool
         False: the human votes alone (``lam = 0``), with the same joint error.
     seed : int
-        Seeds the folds of the cross-fitted predictor.
+        Seeds the folds of the cross-fitted predictor and the betting interval's orders.
+    interval_method : {"floored", "betting", "normal"}
+        (:data:`regression.registry.BOUNDED_INTERVAL_METHODS`) ``"floored"`` (default): the
+        engine's normal interval floored where the votes show no judge error; ``"betting"``:
+        each generator's interval is the betting interval of its bounded prediction-powered mean
+        (:meth:`PairwiseWinRates.bounds`), valid at any number of votes; ``"normal"``: the
+        normal interval from the linearised variance, which rests on the votes' own spread.
+        The joint error (comparisons, rank sets) is normal either way.
 
     Returns
     -------
@@ -92,10 +114,15 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
     {'x': 0.75, 'y': 0.5, 'z': 0.25}
     """
     n_gen = len(table.generators)
-    battle, generator, sign = _sides(table)
-    n_battles = np.bincount(generator, minlength=n_gen).astype(float)
+    battle, generator, sign = battle_sides(table)
+    reach = DesignReach(table)
     voted = table.human_row >= 0
     x = judge_features(table)
+    if interval_method not in BOUNDED_INTERVAL_METHODS:
+        raise ValueError(
+            f"interval_method ({interval_method!r}) not recognized; must be one of "
+            f"{', '.join(map(repr, BOUNDED_INTERVAL_METHODS))}."
+        )
     if not voted.any():
         return _judges_only(table)
     decisive = judges and bool(np.any(x != 0))
@@ -109,7 +136,7 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
     for g in range(n_gen):
         mine = generator == g
         on = mine & voted[battle]
-        if on.sum() < MIN_VOTES:
+        if on.sum() < MIN_VOTES or not reach.reached[g]:
             continue  # no estimate: PairwiseResult.from_arrays warns
         w, y, q = weight[on], s_side[on], f_side[on]
         lam[g] = _power_tuning(w, y, q, f_side[mine]) if decisive else 0.0
@@ -118,9 +145,10 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
         estimate[g] = lam[g] * f_side[mine].mean() + m
         # degrees of freedom: the mean, and lam where it was tuned (a Bessel correction)
         scale = dof_scale(on.sum(), 1, tuned=bool(lam[g] > 0))
-        phi[battle[on], g] = linearised_terms(r, w, n_battles[g], scale)
-        se0[g] = _human_only_se(w, y, n_battles[g], q.mean())
-        pseudo[g] = _pseudo_variance(w, lam[g], q.mean(), m, n_battles[g])
+        stand_for, drawn = reach.stand_for[g], reach.drawn_weight[g]
+        phi[battle[on], g] = linearised_terms(r, w, stand_for, scale)
+        se0[g] = _human_only_se(w, y, stand_for, q.mean(), drawn)
+        pseudo[g] = _pseudo_variance(drawn, lam[g], q.mean(), m, stand_for)
     return PairwiseWinRates.from_arrays(
         table,
         estimate,
@@ -128,7 +156,11 @@ def win_rates(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -> Pa
         "ppi++" if decisive else "labels_only",
         lam=lam,
         se_labels_only=se0,
+        unidentified=reach.unreached(),
+        hint=UNREACHED_HINT,
         prediction=f if decisive else None,
+        interval_method=interval_method,
+        seed=seed,
     )
 
 
@@ -144,16 +176,22 @@ def _power_tuning(w: np.ndarray, y: np.ndarray, q: np.ndarray, population: np.nd
     return guarded_lam(covariance, variance, predictions=q, population=population, outcomes=y)
 
 
-def _human_only_se(w: np.ndarray, y: np.ndarray, n_battles: float, q_mean: float) -> float:
+def _human_only_se(
+    w: np.ndarray, y: np.ndarray, stand_for: float, q_mean: float, drawn_weight: float
+) -> float:
     m = hajek_mean(y, w)
-    variance = dof_scale(len(y)) * np.sum(design_weights(1.0 / w) * (y - m) ** 2) / n_battles**2
-    return float(np.sqrt(variance + _pseudo_variance(w, 0.0, q_mean, m, n_battles)))
+    variance = dof_scale(len(y)) * np.sum(design_weights(1.0 / w) * (y - m) ** 2) / stand_for**2
+    return float(np.sqrt(variance + _pseudo_variance(drawn_weight, 0.0, q_mean, m, stand_for)))
 
 
-def _pseudo_variance(w: np.ndarray, lam: float, q_mean: float, m: float, n_battles: float) -> float:
-    """Two pseudo-votes, a win and a loss predicted at the voted mean, at the mean weight."""
+def _pseudo_variance(
+    drawn_weight: float, lam: float, q_mean: float, m: float, stand_for: float
+) -> float:
+    """Two pseudo-votes, a win and a loss predicted at the voted mean, each weighing as a drawn
+    vote (:attr:`~regression.pairwise.design.DesignReach.drawn_weight`: held votes, drawn for
+    sure, carry no variance, but the battles they do not hold could have been drawn)."""
     r = np.array([0.0, 1.0]) - lam * q_mean
-    return float(np.sum(design_weights(1.0 / w.mean()) * (r - m) ** 2) / n_battles**2)
+    return float(np.sum(design_weights(np.array(1.0 / drawn_weight)) * (r - m) ** 2) / stand_for**2)
 
 
 def _judges_only(table: PairwiseTable) -> PairwiseWinRates:

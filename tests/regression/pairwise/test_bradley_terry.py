@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import approx_fprime, check_grad, minimize
 
-from regression.errors import ConvergenceWarning
+from regression.errors import ConvergenceWarning, UnidentifiedWarning
 from regression.pairwise import (
     FewVotesWarning,
     PairwiseModel,
@@ -24,7 +24,12 @@ from regression.pairwise import (
     bradley_terry,
     check_pairwise,
 )
-from regression.pairwise.davidson import DavidsonLoss, GeneratorPairs, davidson_probabilities
+from regression.pairwise.davidson import (
+    DavidsonLoss,
+    GeneratorPairs,
+    davidson_probabilities,
+    identified_strengths,
+)
 from regression.results import INTERVAL_COLUMNS, JointError, Result
 
 World = Callable[..., Any]  # the fixtures of conftest.py
@@ -147,7 +152,7 @@ def test_the_result_keeps_the_contract_and_ranks(world: World) -> None:
     assert (interval["estimate"] < interval["high"]).all()
     assert (interval["low"] < 0).any()  # log-strengths: not clipped to [0, 1]
     assert list(fit.to_frame().columns) == [
-        *INTERVAL_COLUMNS, "n_labels", "se", "n_battles", "lam", "judges_worth",
+        *INTERVAL_COLUMNS, "n_labels", "se", "n_battles", "lam", "judges_worth", "reason",
     ]  # fmt: skip
     joint = fit.joint_error()
     assert isinstance(joint, JointError)
@@ -184,14 +189,33 @@ def test_no_human_votes_give_the_judges_own_strengths_with_a_warning(world: Worl
 
 
 def test_a_generator_that_won_every_vote_is_not_identified(world: World) -> None:
+    """Its strength runs off to infinity (before: to -372,369 with a ConvergenceWarning, the
+    others moving with it through the centre): now it gets no estimate and a reason, one
+    warning names it, the solver converges, and the others are the fit without it, centred
+    over themselves."""
     verdicts, human, _ = world(7, n_battles=300, n_votes=120)
     top = human["generator_a"].iloc[0]
     human = human.assign(
         human=np.where(human["generator_a"] == top, "a",
                        np.where(human["generator_b"] == top, "b", human["human"]))
     )  # fmt: skip
-    with pytest.warns(ConvergenceWarning, match="not identified"):
-        PairwiseModel(estimand="bradley_terry", judges=False).fit_table(verdicts, human)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fit = PairwiseModel(estimand="bradley_terry", judges=False).fit_table(verdicts, human)
+    assert not [w for w in caught if w.category is ConvergenceWarning]
+    named = [str(w.message) for w in caught if w.category is UnidentifiedWarning]
+    assert len(named) == 1 and f"{top!r}: every vote places it above" in named[0]
+    assert np.isnan(fit.estimate[top]) and fit.reasons[top].startswith("every vote places it")
+    others = fit.estimate.drop(top)
+    assert np.isfinite(others).all() and abs(others.sum()) < 1e-9  # centred over the others
+    without = human[(human["generator_a"] != top) & (human["generator_b"] != top)]
+    keep = (verdicts["generator_a"] != top) & (verdicts["generator_b"] != top)
+    alone = PairwiseModel(estimand="bradley_terry", judges=False).fit_table(
+        verdicts[keep], without.assign(inclusion_probability=len(human) / 300)
+    )
+    # the same Davidson objective minimised twice to gtol 1e-10: the optimiser's tolerance
+    np.testing.assert_allclose(others, alone.estimate.reindex(others.index), atol=1e-6)
+    assert np.isfinite(fit.interval()["low"].drop(top)).all()
 
 
 def test_an_estimand_outside_the_set_is_named(world: World) -> None:
@@ -278,3 +302,48 @@ def test_fewer_votes_than_parameters_give_no_interval(world: World) -> None:
     assert few == list(fit.warnings) and len(few) == 4
     assert "'x' has 4 human vote(s): too few for an interval of this model" in few[0]
     assert fit.estimate.isna().all()
+
+
+def _votes(pairs: list[tuple[str, str, str]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Verdicts (one judge agreeing) and human votes on battles ``(a, b, vote)``, one item each."""
+    verdicts = pd.DataFrame(
+        {"item": range(len(pairs)), "generator_a": [a for a, _, _ in pairs],
+         "generator_b": [b for _, b, _ in pairs], "validator": "j",
+         "verdict": [v for _, _, v in pairs]}
+    )  # fmt: skip
+    human = verdicts[["item", "generator_a", "generator_b"]].assign(human=verdicts["verdict"])
+    return verdicts, human
+
+
+def test_the_largest_strongly_connected_group_is_kept_and_the_others_are_placed() -> None:
+    """x, y, z beat each other in a cycle (each pair both ways); w lost every battle; u and v split
+    two battles between themselves and met no one else. Kept: x, y, z (the largest group); w is
+    below them, u and v apart from them."""
+    cycle = [("x", "y", "a"), ("y", "x", "a"), ("y", "z", "a"), ("z", "y", "a"),
+             ("x", "z", "a"), ("z", "x", "a")]  # fmt: skip
+    verdicts, human = _votes(
+        cycle * 2 + [("x", "w", "a"), ("w", "y", "b"), ("z", "w", "a"), ("u", "v", "a"),
+                     ("u", "v", "b"), ("v", "u", "tie")]
+    )  # fmt: skip
+    table = check_pairwise(verdicts, human)
+    identified, reasons = identified_strengths(table)
+    names = dict(zip(table.generators, identified, strict=True))
+    assert names == {"x": True, "y": True, "z": True, "w": False, "u": False, "v": False}
+    by_name = {table.generators[g]: why for g, why in reasons.items()}
+    assert by_name["w"] == "every vote places it below the generators estimated"
+    assert by_name["u"] == by_name["v"] == "no vote connects it to the generators estimated"
+    with pytest.warns(UnidentifiedWarning, match="'w': every vote places it below"):
+        fit = PairwiseModel(estimand="bradley_terry", judges=False).fit_table(verdicts, human)
+    assert fit.estimate[["w", "u", "v"]].isna().all()
+    # x, y, z each won as often as they lost against the others: equal, centred at exactly 0 up
+    # to the solver's tolerance (gtol 1e-10)
+    np.testing.assert_allclose(fit.estimate[["x", "y", "z"]], 0.0, atol=1e-8)
+
+
+def test_a_tie_places_a_generator_both_ways() -> None:
+    """w lost to x and tied y: the tie bounds its strength both ways, so it is identified."""
+    verdicts, human = _votes(
+        [("x", "y", "a"), ("y", "x", "a"), ("x", "w", "a"), ("w", "y", "tie")] * 2
+    )
+    identified, reasons = identified_strengths(check_pairwise(verdicts, human))
+    assert identified.all() and reasons == {}

@@ -55,7 +55,9 @@ def realised_width(generator: str, picks: pd.DataFrame, seed: int) -> float:
     human = pd.concat([HELD.assign(inclusion_probability=1.0), voted], ignore_index=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        row = PairwiseModel(seed=seed).fit_table(WORLD.verdicts, human).interval().loc[generator]
+        # plan_labels plans the normal interval's width (the betting interval's is wider)
+        model = PairwiseModel(seed=seed, interval_method="normal")
+        row = model.fit_table(WORLD.verdicts, human).interval().loc[generator]
     return float(row["high"] - row["low"])
 
 

@@ -4,6 +4,7 @@ Monte Carlo check of coverage per generator."""
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -199,10 +200,11 @@ def test_coverage_per_generator_and_per_difference(accuracy: tuple[float, ...]) 
     """The first 60 of the 300 worlds of docs/pairwise.md; each generator's 95 % interval covers
     its true win rate over the table, and each difference's interval from the joint covariance
     covers the true difference, at least 93 % minus 3 Monte Carlo standard errors of the time,
-    with useful judges and with judges that only guess (accuracy 0); the guessing judges'
-    intervals are no wider than the votes' own (lam near 0: they cost nothing)."""
+    with useful judges and with judges that only guess (accuracy 0), the betting interval (the
+    default) and the normal one; the guessing judges' normal intervals are no wider than the
+    votes' own (lam near 0: they cost nothing), the useful judges' 30 % narrower at least."""
     n_worlds, alpha, z = 60, 0.05, 1.959964
-    hits, pair_hits, width, width_votes = [], [], [], []
+    hits, betting_hits, pair_hits, width, width_votes = [], [], [], [], []
     with warnings.catch_warnings():
         warnings.simplefilter("error", FewVotesWarning)
         for seed in range(n_worlds):
@@ -210,7 +212,9 @@ def test_coverage_per_generator_and_per_difference(accuracy: tuple[float, ...]) 
                 1000 + seed, n_battles=600, n_votes=240, accuracy=accuracy
             )
             fit = win_rates(check_pairwise(verdicts, human), seed=seed)
-            interval = fit.interval(alpha).reindex(true.index)
+            betting = fit.interval(alpha).reindex(true.index)
+            betting_hits.append(((betting["low"] <= true) & (true <= betting["high"])).to_numpy())
+            interval = replace(fit, interval_method="normal").interval(alpha).reindex(true.index)
             hits.append(((interval["low"] <= true) & (true <= interval["high"])).to_numpy())
             est = fit.estimate.reindex(true.index).to_numpy()
             cov = fit.covariance.reindex(index=true.index, columns=true.index).to_numpy()
@@ -224,6 +228,7 @@ def test_coverage_per_generator_and_per_difference(accuracy: tuple[float, ...]) 
             width_votes.append(2 * z * fit.se_labels_only.mean())
     floor = 0.93 - 3 * np.sqrt(alpha * (1 - alpha) / n_worlds)
     assert np.mean(hits, axis=0).min() >= floor, np.mean(hits, axis=0)
+    assert np.mean(betting_hits, axis=0).min() >= floor, np.mean(betting_hits, axis=0)
     assert np.mean(pair_hits, axis=0).min() >= floor, np.mean(pair_hits, axis=0)
     if max(accuracy) == 0:
         assert np.mean(width) <= 1.01 * np.mean(width_votes)

@@ -1,0 +1,179 @@
+"""Win rates under the designs the issue-37 audit broke: a draw that reaches only some generators'
+battles, held votes beside a drawn batch, and the variance of a generator with few votes."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from regression.core import dof_scale, ppi_interval
+from regression.errors import UnidentifiedWarning
+from regression.pairwise import PairwiseModel, PairwiseResult, suggest_labels
+from regression.pairwise.design import DesignReach
+from regression.pairwise.table import check_pairwise
+from regression.simulate import pairwise_world
+
+KEYS = ["item", "generator_a", "generator_b"]
+WORLD = pairwise_world(8, 1600, 0, seed=3)
+
+
+def _voted(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` with the world's human votes on them."""
+    return rows.merge(WORLD.votes, on=KEYS)
+
+
+def _quiet_fit(human: pd.DataFrame, **options: Any) -> PairwiseResult:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return PairwiseModel(**options).fit_table(WORLD.verdicts, human)
+
+
+def test_a_draw_aimed_at_one_generator_estimates_only_the_generators_it_reaches() -> None:
+    """suggest_labels(generators=["g00"]) gives every battle without g00 probability 0: the other
+    generators' votes are all against g00, so they get no estimate, with a reason, and one warning
+    names them (before, they got narrow intervals around biased estimates)."""
+    picks = suggest_labels(WORLD.verdicts, None, 120, generators=["g00"], seed=1)
+    with pytest.warns(UnidentifiedWarning, match="'g03': its votes stand for") as caught:
+        fit = PairwiseModel().fit_table(WORLD.verdicts, _voted(picks))
+    interval = fit.interval()
+    others = interval.index != "g00"
+    assert interval.loc[others, ["estimate", "low", "high"]].isna().all().all()
+    assert np.isfinite(interval.loc["g00", ["estimate", "low", "high"]]).all()
+    assert fit.reasons["g00"] == "" and fit.reasons[others].str.contains("did not reach").all()
+    assert len([w for w in caught if issubclass(w.category, UnidentifiedWarning)]) == 1
+    assert fit.details()["reason"].equals(fit.reasons.rename("reason"))  # exact: strings copied
+    assert (fit.rank_sets().loc[interval.index[others], "reason"] != "").all()
+
+
+def test_a_uniform_draw_reaches_every_generator() -> None:
+    """The same budget drawn uniformly (no inclusion_probability column): every generator keeps
+    its estimate, and its votes stand for about its battles."""
+    human = WORLD.votes.sample(120, random_state=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UnidentifiedWarning)
+        fit = PairwiseModel().fit_table(WORLD.verdicts, human)
+    assert fit.estimate.notna().all() and (fit.reasons == "").all()
+
+
+def test_votes_all_held_on_part_of_the_battles_estimate_nothing() -> None:
+    """Votes held at probability 1 stand only for themselves: with no draw beside them no generator
+    has a design-based estimate of its other battles (before: zero-width intervals)."""
+    held = WORLD.votes.iloc[:200].assign(inclusion_probability=1.0)
+    fit = _quiet_fit(held)
+    assert fit.estimate.isna().all()
+    reach = DesignReach(check_pairwise(WORLD.verdicts, held))
+    assert not reach.reached.any()
+
+
+def test_every_battle_held_is_exact() -> None:
+    """Every battle held at probability 1: the win rates are known, width exactly 0 (by structure:
+    every design weight (1 - pi) / pi^2 is 0)."""
+    small = pairwise_world(4, 60, 0, seed=2)
+    fit = PairwiseModel().fit_table(small.verdicts, small.votes.assign(inclusion_probability=1.0))
+    # a mean of 0, 1/2 and 1 over the same battles, summed in another order: rounding only
+    assert np.allclose(fit.estimate, small.truth.reindex(fit.estimate.index), atol=1e-12)
+    assert (fit.se == 0.0).all()  # exact: every design weight (1 - 1) / 1 is 0
+
+
+def test_a_generator_with_held_votes_and_no_drawn_vote_gets_no_narrow_interval() -> None:
+    """A pilot of 40 votes held (probability 1) and a uniform batch of 60 among the other battles,
+    30 generators: generator 12 has three held votes and no batch vote (a draw that happens about
+    once in seven). Held votes carry no design variance, but its pseudo-votes weigh as batch
+    votes, so its normal interval is the whole [0, 1] (before: width 0); its betting interval
+    knows the three held votes exactly and nothing of the other battles, width (N - 3) / N. No
+    interval collapses."""
+    arena = pairwise_world(30, 1500, 0, seed=3)
+    order = np.random.default_rng(0).permutation(1500)
+    held = arena.votes.iloc[order[:40]].assign(inclusion_probability=1.0)
+    batch = arena.votes.iloc[order[40:100]].assign(inclusion_probability=60 / 1460)
+    human = pd.concat([held, batch])
+    table = check_pairwise(arena.verdicts, human)
+    reach = DesignReach(table)
+    assert reach.held[12] == 3 and reach.stand_for[12] == 3 and reach.reached[12]
+    name, n_battles = table.generators[12], reach.n_battles[12]
+    for method in ("normal", "betting"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = PairwiseModel(interval_method=method).fit_table(arena.verdicts, human)
+        width = fit.interval().eval("high - low")
+        if method == "normal":
+            assert width[name] == 1.0  # exact: clipped to [0, 1] on both sides
+        else:  # (held + rest) / N - held / N: rounding only
+            assert np.isclose(width[name], (n_battles - 3) / n_battles, rtol=1e-12)
+        assert (width.dropna() > 0.1).all()
+
+
+def test_a_generator_s_variance_uses_its_own_votes() -> None:
+    """Votes alone under a uniform draw of probability p: a generator's variance is
+    ``(1 - p) [n / (n - 1) sum (y - m)^2 + m^2 + (1 - m)^2] / n^2`` over its own n votes (the two
+    pseudo-votes at 0 and 1), whatever its battle count, not ``/ (p N_g)^2`` (which shrinks it for
+    a generator that happened to get few votes). Tolerance 1e-12: one formula in two orders."""
+    human = WORLD.votes.sample(160, random_state=4)
+    fit = _quiet_fit(human, judges=False, interval_method="normal")
+    p = 160 / 1600
+    for name in fit.estimate.index:
+        side_a = human["generator_a"] == name
+        side_b = human["generator_b"] == name
+        score = np.concatenate(
+            [
+                human.loc[side_a, "human"].map({"a": 1.0, "tie": 0.5, "b": 0.0}),
+                human.loc[side_b, "human"].map({"a": 0.0, "tie": 0.5, "b": 1.0}),
+            ]
+        )
+        n, m = score.size, score.mean()
+        expected = (1 - p) * (dof_scale(n) * np.sum((score - m) ** 2) + m**2 + (1 - m) ** 2) / n**2
+        assert np.isclose(fit.se[name] ** 2, expected, rtol=1e-12), name
+
+
+def test_the_win_rates_default_interval_is_the_betting_one() -> None:
+    """By default each win rate gets the betting interval of its bounded prediction-powered mean
+    (interval_method "betting"; "normal" by name). With votes alone (lam 0, fixed) it is exactly
+    the engine's ppi_interval on the generator's scores, widened to hold the estimate; it holds
+    the estimate, lies in [0, 1], and is wider than the normal one here (1.39x for large n)."""
+    human = WORLD.votes.sample(200, random_state=6)
+    betting = _quiet_fit(human, judges=False)
+    normal = _quiet_fit(human, judges=False, interval_method="normal")
+    assert betting.interval_method == "betting" and "betting interval" in betting.covers
+    bet, norm = betting.interval(), normal.interval()
+    assert (bet["low"] <= bet["estimate"]).all() and (bet["estimate"] <= bet["high"]).all()
+    assert bet["low"].ge(0).all() and bet["high"].le(1).all()
+    assert ((bet["high"] - bet["low"]) > (norm["high"] - norm["low"])).all()
+    assert bet["estimate"].equals(norm["estimate"])  # exact: one estimate, two intervals
+    name = bet.index[0]
+    human = human.sort_values("item")  # the fit's order: its generator_a sides, then its b sides
+    score = np.concatenate(
+        [
+            human.loc[human["generator_a"] == name, "human"].map({"a": 1.0, "tie": 0.5, "b": 0.0}),
+            human.loc[human["generator_b"] == name, "human"].map({"a": 0.0, "tie": 0.5, "b": 1.0}),
+        ]
+    )
+    played = int(
+        ((WORLD.votes["generator_a"] == name) | (WORLD.votes["generator_b"] == name)).sum()
+    )
+    _, (low, high) = ppi_interval(
+        score, np.full(score.size, 0.5), np.full(played, 0.5), np.full(score.size, 200 / 1600),
+        0.0, outcome_bounds=(0, 1), prediction_bounds=(0, 1), seed=betting.seed,
+    )  # fmt: skip
+    # the same capital on the same votes in another order of summation: rounding only
+    assert np.isclose(bet.loc[name, "low"], min(low, bet.loc[name, "estimate"]), atol=1e-9)
+    assert np.isclose(bet.loc[name, "high"], max(high, bet.loc[name, "estimate"]), atol=1e-9)
+
+
+def test_an_unknown_interval_method_is_named() -> None:
+    with pytest.raises(ValueError, match="interval_method.*'wald'"):
+        PairwiseModel(interval_method="wald").fit_table(WORLD.verdicts, WORLD.votes.iloc[:50])
+
+
+def test_bradley_terry_leaves_out_the_generators_the_draw_did_not_reach() -> None:
+    """The draw aimed at g00 reaches g00's battles only: no other strength can be set against it,
+    so no generator gets an estimate, each with its reason (before: narrow intervals for all)."""
+    picks = suggest_labels(WORLD.verdicts, None, 120, generators=["g00"], seed=1)
+    with pytest.warns(UnidentifiedWarning, match="'g03': its votes stand for"):
+        fit = PairwiseModel(estimand="bradley_terry").fit_table(WORLD.verdicts, _voted(picks))
+    assert fit.estimate.isna().all()
+    assert fit.reasons["g00"] == "no other generator's strength is identified to set it against"
+    assert fit.reasons.drop("g00").str.contains("did not reach").all()
