@@ -67,5 +67,16 @@ def pairs_text(args: argparse.Namespace, pairs: pd.DataFrame, level: str) -> str
         return ""
     from regression.text_table import text_table
 
-    table = text_table(pairs, index=False, empty="no pair asked for.")
+    # a reader's words: the higher generator named, not "a higher"; the variance ratio is
+    # for --json readers (it says how much the two errors move together)
+    shown = pairs.drop(columns=["var_ratio"], errors="ignore").rename(
+        columns={"estimate": "a minus b"}
+    )
+    if "decided" in shown:
+        named = {"a higher": "generator_a", "b higher": "generator_b"}
+        shown["decided"] = [
+            f"{row[named[word]]} higher" if word in named else word
+            for word, (_, row) in zip(shown["decided"], shown.iterrows(), strict=True)
+        ]
+    table = text_table(shown, index=False, empty="no pair asked for.")
     return f"\n\npairs asked for ({level}):\n{table}"
