@@ -148,7 +148,9 @@ class _Capital:
         def gap(m: float) -> float:
             return float(self.log_capital(np.array([m]), side)[0] - threshold)
 
-        from scipy import optimize  # only the betting interval needs it: `jurycal judge` stays light
+        from scipy import (
+            optimize,  # only the betting interval needs it: `jurycal judge` stays light
+        )
 
         return float(optimize.brentq(gap, grid[first - 1], grid[first], xtol=1e-12))
 
