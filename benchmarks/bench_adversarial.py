@@ -121,7 +121,7 @@ WORKERS = 2
 BEHAVIOUR_SHIFT = 0.30
 #: The validators' accuracies on either class are drawn from this range.
 ACCURACY = (0.85, 0.92)
-#: The interval methods compared (the engine's: betting first, the default).
+#: The interval methods the grid can compare (the engine's; the first is the default).
 INTERVAL_METHODS = BOUNDED_INTERVAL_METHODS
 #: The methods ``make bench`` runs: the default and the normal one it floors.
 DEFAULT_METHODS = ("floored", "normal")

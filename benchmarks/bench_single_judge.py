@@ -327,7 +327,7 @@ def bench_truescore() -> None:
         f"pair of the bundled data and n, {WORLD_DRAWS} per simulated world and n); the truth "
         "is the human valid rate of all the world's items (truescore's target: the mean over "
         "the items its judge labels cover). jurycal default: `estimate_prevalence(cal, every "
-        "item's judge label, calibration_in_test=True)`, PPI++ with the bounded (betting) "
+        "item's judge label, calibration_in_test=True)`, PPI++ with the engine's floored "
         "interval; normal: `interval_method='normal'`, with the unlabelled items as test set "
         "(as Rogan-Gladen); Rogan-Gladen: Lee et al.'s interval ([0, 1] where a draw holds no "
         "item of a human class); truescore: `ppi_estimate` (normal PPI++, widened to Wilson's "
