@@ -56,6 +56,8 @@ def _load(path: Path) -> ModuleType:
     if spec is None or spec.loader is None:
         raise ValueError(f"cannot import the benchmark file {path}")
     module = importlib.util.module_from_spec(spec)
+    # registered under its name, so that a benchmark's worker processes can pickle its functions
+    sys.modules[path.stem] = module
     spec.loader.exec_module(module)
     return module
 
