@@ -129,13 +129,15 @@ def test_a_generator_s_variance_uses_its_own_votes() -> None:
         assert np.isclose(fit.se[name] ** 2, expected, rtol=1e-12), name
 
 
-def test_the_win_rates_default_interval_is_the_betting_one() -> None:
-    """By default each win rate gets the betting interval of its bounded prediction-powered mean
-    (interval_method "betting"; "normal" by name). With votes alone (lam 0, fixed) it is exactly
+def test_the_win_rates_betting_interval_is_the_engines() -> None:
+    """By default each win rate gets the engine's floored interval; by name, the betting interval
+    of its bounded prediction-powered mean (interval_method "betting"; "normal" by name). With votes alone (lam 0, fixed) it is exactly
     the engine's ppi_interval on the generator's scores, widened to hold the estimate; it holds
     the estimate, lies in [0, 1], and is wider than the normal one here (1.39x for large n)."""
     human = WORLD.votes.sample(200, random_state=6)
-    betting = _quiet_fit(human, judges=False)
+    default = _quiet_fit(human, judges=False)
+    assert default.interval_method == "floored" and "floored" in default.covers
+    betting = _quiet_fit(human, judges=False, interval_method="betting")
     normal = _quiet_fit(human, judges=False, interval_method="normal")
     assert betting.interval_method == "betting" and "betting interval" in betting.covers
     bet, norm = betting.interval(), normal.interval()
