@@ -99,9 +99,13 @@ def floored_ppi_interval(
 ) -> tuple[float, ConfidenceInterval]:
     """The prediction-powered mean under a design, with the floored normal interval (module docstring).
 
-    Arguments as :func:`~regression.core.bounded.ppi_interval` (``lam`` None:
-    PPI++'s design-weighted power tuning, :func:`~regression.core.bounded.design_lam`).
-
+    Parameters
+    ----------
+    outcomes, predictions, population_predictions, probabilities, lam
+        As :func:`~regression.core.bounded.ppi_interval` (``lam`` None:
+        PPI++'s design-weighted power tuning, :func:`~regression.core.bounded.design_lam`).
+    outcome_bounds, prediction_bounds, alpha, alternative, population_probabilities
+        As :func:`~regression.core.bounded.ppi_interval`.
     floor : bool
         False: the plain normal interval on the design variance (``"normal"``).
 

@@ -126,7 +126,9 @@ def test_inclusion_probabilities_are_kept() -> None:
 # -- bad input: one error, naming the row, column and value ---------------------------------
 
 
-def raises(error: type[InputError], match: str, verdicts: pd.DataFrame, human=None) -> InputError:
+def raises(
+    error: type[InputError], match: str | None, verdicts: pd.DataFrame, human=None
+) -> InputError:
     with pytest.raises(error, match=match) as caught:
         check_pairwise(verdicts, human)
     return caught.value
@@ -227,7 +229,7 @@ def test_an_error_names_the_table_its_row_is_in() -> None:
         verdicts, human = small()
         frame = verdicts if table == "verdicts" else human
         frame.loc[0, column] = value
-        err = raises(kind, "", verdicts, human)
+        err = raises(kind, None, verdicts, human)
         assert (err.table, err.row, err.column) == (table, 0, column)
 
 
