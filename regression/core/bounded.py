@@ -45,6 +45,7 @@ where the normal interval undercovers (docs/labels.md measures it).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 from scipy import special
@@ -62,10 +63,12 @@ from regression.intervals import ConfidenceInterval
 
 __all__ = [
     "BET_LEVEL",
+    "DesignSample",
     "GRID_SIZE",
     "ORDERS",
     "TRUNCATION",
     "betting_interval",
+    "check_design_sample",
     "design_lam",
     "ppi_interval",
 ]
@@ -315,6 +318,63 @@ def _predictable_lam(
     )
 
 
+class DesignSample(NamedTuple):
+    """A drawn sample of a prediction-powered mean, checked (:func:`check_design_sample`)."""
+
+    outcomes: np.ndarray
+    predictions: np.ndarray
+    population: np.ndarray
+    probabilities: np.ndarray
+    outcome_bounds: tuple[float, float]
+    prediction_bounds: tuple[float, float]
+
+
+def check_design_sample(
+    outcomes: Sequence[float] | np.ndarray,
+    predictions: Sequence[float] | np.ndarray,
+    population_predictions: Sequence[float] | np.ndarray,
+    probabilities: Sequence[float] | np.ndarray,
+    lam: float | None,
+    *,
+    outcome_bounds: Sequence[float],
+    prediction_bounds: Sequence[float],
+) -> DesignSample:
+    """The arguments every interval of a prediction-powered mean takes, checked once.
+
+    Bounds a finite pair with ``low < high``; outcomes and predictions within
+    them (rounding clipped); one probability in (0, 1] per drawn unit; the
+    population holding at least the drawn units; ``lam`` in [0, 1] or None.
+
+    Raises
+    ------
+    ValueError
+        Naming the first argument that breaks a rule, and its value.
+    """
+    y_bounds = _check_bounds(outcome_bounds, "outcome_bounds")
+    f_bounds = _check_bounds(prediction_bounds, "prediction_bounds")
+    y = _check_within(np.asarray(outcomes, dtype=float).ravel(), y_bounds, "outcomes")
+    f = _check_within(np.asarray(predictions, dtype=float).ravel(), f_bounds, "predictions")
+    q = _check_within(
+        np.asarray(population_predictions, dtype=float).ravel(), f_bounds, "population_predictions"
+    )
+    pi = np.asarray(probabilities, dtype=float).ravel()
+    if not (y.size == f.size == pi.size):
+        raise ValueError(
+            f"outcomes ({y.size}), predictions ({f.size}) and probabilities ({pi.size}) "
+            "must have one entry per drawn unit."
+        )
+    bad = ~np.isfinite(pi) | (pi <= 0) | (pi > 1)
+    if bad.any():
+        raise ValueError(f"probabilities: {float(pi[bad][0])!r} is not in (0, 1].")
+    if q.size < y.size:
+        raise ValueError(
+            f"population_predictions ({q.size}) must hold every unit, the {y.size} drawn included."
+        )
+    if lam is not None and not 0.0 <= float(lam) <= 1.0:
+        raise ValueError(f"lam {lam!r} must be in [0, 1] or None.")
+    return DesignSample(y, f, q, pi, y_bounds, f_bounds)
+
+
 def ppi_interval(
     outcomes: Sequence[float] | np.ndarray,
     predictions: Sequence[float] | np.ndarray,
@@ -409,28 +469,15 @@ def ppi_interval(
     (True, True)
     """
     alpha, alternative = check_alpha(alpha), check_alternative(alternative)
-    y_bounds = _check_bounds(outcome_bounds, "outcome_bounds")
-    f_bounds = _check_bounds(prediction_bounds, "prediction_bounds")
-    y = _check_within(np.asarray(outcomes, dtype=float).ravel(), y_bounds, "outcomes")
-    f = _check_within(np.asarray(predictions, dtype=float).ravel(), f_bounds, "predictions")
-    q = _check_within(
-        np.asarray(population_predictions, dtype=float).ravel(), f_bounds, "population_predictions"
+    y, f, q, pi, y_bounds, f_bounds = check_design_sample(
+        outcomes,
+        predictions,
+        population_predictions,
+        probabilities,
+        lam,
+        outcome_bounds=outcome_bounds,
+        prediction_bounds=prediction_bounds,
     )
-    pi = np.asarray(probabilities, dtype=float).ravel()
-    if not (y.size == f.size == pi.size):
-        raise ValueError(
-            f"outcomes ({y.size}), predictions ({f.size}) and probabilities ({pi.size}) "
-            "must have one entry per drawn unit."
-        )
-    bad = ~np.isfinite(pi) | (pi <= 0) | (pi > 1)
-    if bad.any():
-        raise ValueError(f"probabilities: {float(pi[bad][0])!r} is not in (0, 1].")
-    if q.size < y.size:
-        raise ValueError(
-            f"population_predictions ({q.size}) must hold every unit, the {y.size} drawn included."
-        )
-    if lam is not None and not 0.0 <= float(lam) <= 1.0:
-        raise ValueError(f"lam {lam!r} must be in [0, 1] or None.")
 
     held = pi >= 1.0
     big_n, n_held = q.size, int(held.sum())

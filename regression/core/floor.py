@@ -51,8 +51,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from regression.checks import check_alpha, check_alternative
-from regression.core.bounded import design_lam, ppi_interval
-from regression.core.sampling import hajek_mean
+from regression.core.bounded import check_design_sample, design_lam, ppi_interval
+from regression.core.sampling import design_weights, hajek_mean
 from regression.core.tuning import design_moments
 from regression.intervals import ConfidenceInterval, normal_quantile
 
@@ -116,6 +116,13 @@ def floored_ppi_interval(
     interval : ConfidenceInterval
         Within ``outcome_bounds``, holding ``estimate``.
 
+    Raises
+    ------
+    ValueError
+        The arguments break a rule of
+        :func:`~regression.core.bounded.check_design_sample` (the betting
+        interval's, checked by the same function).
+
     Examples
     --------
     Twenty-five labels that all agree with judges who are sure: the normal
@@ -129,11 +136,15 @@ def floored_ppi_interval(
     (1.0, True, 1.0)
     """
     alpha, alternative = check_alpha(alpha), check_alternative(alternative)
-    low_y, high_y = (float(b) for b in outcome_bounds)
-    y = np.asarray(outcomes, dtype=float).ravel()
-    f = np.asarray(predictions, dtype=float).ravel()
-    q = np.asarray(population_predictions, dtype=float).ravel()
-    pi = np.asarray(probabilities, dtype=float).ravel()
+    y, f, q, pi, (low_y, high_y), _ = check_design_sample(
+        outcomes,
+        predictions,
+        population_predictions,
+        probabilities,
+        lam,
+        outcome_bounds=outcome_bounds,
+        prediction_bounds=prediction_bounds,
+    )
     held = pi >= 1.0
     big_n = q.size
     rest = big_n - int(held.sum())
@@ -146,7 +157,7 @@ def floored_ppi_interval(
     if y_r.size == 0:
         return f_mean, ConfidenceInterval(np.float64(low_y), np.float64(high_y))
     w = 1.0 / pi_r
-    c = (1.0 - pi_r) / pi_r**2
+    c = design_weights(pi_r)
     a, b, cc = design_moments(y_r, f_r, w, c)
     if population_probabilities is not None:
         pop = np.asarray(population_probabilities, dtype=float).ravel()

@@ -102,3 +102,17 @@ def test_the_engine_dispatches_each_method_and_refuses_others() -> None:
     assert betting[1].low <= betting[0] <= betting[1].high
     with pytest.raises(ValueError, match="'wald'"):
         design_mean_interval("wald", *args, **BOUNDS)
+
+
+@pytest.mark.parametrize("method", ["floored", "normal", "betting"])
+def test_every_method_refuses_what_the_betting_interval_refuses(method: str) -> None:
+    q = np.linspace(0.1, 0.9, 20)
+    y = (q > 0.5).astype(float)
+    with pytest.raises(ValueError, match=r"probabilities: 0\.0 is not in \(0, 1\]"):
+        design_mean_interval(
+            method, y[:5], q[:5], q, np.r_[0.25, 0.25, 0.0, 0.25, 0.25], None, **BOUNDS
+        )
+    with pytest.raises(ValueError, match=r"outcomes: value 2\.0 .* not within the bounds"):
+        design_mean_interval(method, np.r_[y[:4], 2.0], q[:5], q, np.full(5, 0.25), None, **BOUNDS)
+    with pytest.raises(ValueError, match=r"lam 1\.5 must be in \[0, 1\]"):
+        design_mean_interval(method, y[:5], q[:5], q, np.full(5, 0.25), 1.5, **BOUNDS)
