@@ -544,6 +544,23 @@ def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -
             f"ratio {part['ratio'].max():.2f}; strong judges, diffuse errors, 100 labels: ratio "
             f"{strong['ratio'].min():.2f} to {strong['ratio'].max():.2f} (target {TARGET_STRONG})."
         )
+        if "suggest" in part:
+            # the draw a user gets: the design suggest_labels chooses in that cell
+            chosen = part[part["design"] == part["suggest"]]
+            strong = chosen[
+                (chosen["mode"] == "diffuse") & (chosen["n"] == 100) & (chosen["shift"] == 0)
+            ]
+            print(
+                f"Targets, {method}, the design suggest_labels draws ({len(chosen)} cells): cells "
+                f"under {TARGET_CELL} {int((chosen['coverage'] < TARGET_CELL).sum())}; cells wider "
+                f"than the labels-alone Wilson {int((chosen['ratio'] > 1).sum())} (by n: "
+                + ", ".join(
+                    f"{n} {int(c)}"
+                    for n, c in (chosen["ratio"] > 1).groupby(chosen["n"]).sum().items()
+                )
+                + f"), largest ratio {chosen['ratio'].max():.2f}; strong judges, diffuse errors, "
+                f"100 labels: ratio {strong['ratio'].min():.2f} to {strong['ratio'].max():.2f}."
+            )
     print()
     return cells
 

@@ -97,6 +97,7 @@ __all__ = [
     "GUARANTEES",
     "PartialEstimate",
     "combine_transfer",
+    "default_size",
     "estimate_generator",
     "ppi_design_mean",
 ]
@@ -432,6 +433,27 @@ def ppi_design_mean(
     )
 
 
+def default_size(estimate: PartialEstimate) -> float:
+    """The labels' effective size as the default interval shows them: :attr:`~PartialEstimate.n_eff_ppi`, or less.
+
+    The size whose Wilson interval at :attr:`~PartialEstimate.ppi` is as wide
+    as :meth:`~PartialEstimate.default_bounds`, where that is narrower than
+    :attr:`~PartialEstimate.n_eff_ppi` (the design variance's size, which a
+    sample showing no judge error inflates; the floored interval's floor does
+    not shrink with it). Found on a geometric grid of 2,000 sizes from 1: the
+    largest whose Wilson interval is at least as wide.
+    """
+    size = float(estimate.n_eff_ppi)
+    low, high = estimate.default_bounds()
+    width = float(high - low)
+    sizes = np.geomspace(1.0, max(size, 1.0), 2000)
+    wilson = score_interval(np.full(sizes.size, estimate.ppi), sizes)
+    wide_enough = np.asarray(np.asarray(wilson.high) - np.asarray(wilson.low) >= width, dtype=bool)
+    if not wide_enough.any() or wide_enough[-1]:
+        return size
+    return float(sizes[np.flatnonzero(wide_enough)[-1]])
+
+
 def combine_transfer(
     estimate: PartialEstimate,
     transfer: float,
@@ -464,6 +486,10 @@ def combine_transfer(
     """
     if not (np.isfinite(transfer) and np.isfinite(transfer_sd) and transfer_sd > 0):
         return estimate
+    # the labels count for no more than the default interval shows them: where its floor (the
+    # share of items the draw may have missed) makes it wider than Wilson's at the design
+    # variance's size, the size whose Wilson interval is as wide
+    estimate = replace(estimate, n_eff_ppi=default_size(estimate))
     # the weight is chosen with the variance P's Wilson interval implies ((half / z)^2): near
     # 0 and 1 the design variance at P errs with P (50 valid labels: no spread), Wilson's not
     wilson = score_interval(estimate.ppi, estimate.n_eff_ppi)

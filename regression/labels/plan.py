@@ -18,9 +18,11 @@ the prediction-powered residual of item ``i`` then has variance
 probabilities ``pi_i`` has design variance ``sum_i (1 - pi_i) / pi_i v_i / N^2``
 (Poisson sampling; Zrnic & Candes, 2024, for the active optimum
 ``pi_i ~ sqrt(v_i)``). The closed form's width is that of the Wilson interval
-at the effective sample size ``theta (1 - theta) / V``: the normal interval's,
-whose comparisons (which generator is widest, active or uniform) it is used
-for; the betting interval's widths are the simulation's.
+at the effective sample size ``theta (1 - theta) / V``, or the floored
+interval's floor where that is wider (:func:`floor_width`: the share of items
+a design's smallest chance can miss), so that the comparisons it is used for
+(which generator is widest, active or uniform) count what the default
+interval will show; the betting interval's widths are the simulation's.
 
 One rule, :func:`drawn_design`, says whether an "active" draw of ``n`` labels
 is drawn actively or uniformly (uniform where the closed form predicts active
@@ -36,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha
+from regression.core.floor import unseen_share
 from regression.core.sampling import active_probabilities, design_weights, systematic_sample
 from regression.intervals import normal_quantile
 from regression.labels.design import label_design
@@ -49,6 +52,7 @@ __all__ = [
     "PLAN_DRAWS",
     "drawn_design",
     "effective_size",
+    "floor_width",
     "labels_needed",
     "plan_labels",
     "predicted_width",
@@ -93,20 +97,56 @@ def effective_size(q: np.ndarray, n: np.ndarray | int, design: str = "uniform") 
     return np.array(out)
 
 
+def floor_width(
+    q: np.ndarray, n: np.ndarray | int, design: str = "uniform", alpha: float = 0.05
+) -> np.ndarray:
+    """The least width the floored interval keeps with ``n`` labels: the unseen share at the design's smallest chance.
+
+    :func:`~regression.core.floor.unseen_share` at the smallest inclusion
+    probability of the design, times the range of the residual ``y - q``
+    (``lam = 1``, as :func:`effective_size` reads a calibrated predictor):
+    ``1 + max(q) - min(q)``, the sum of the two sides' gaps. An active design halves the
+    smallest chance (its defensive mixture keeps half the uniform one), so a
+    sample of ``n`` active labels can miss twice the share a uniform one can:
+    where judges are sure, the floor, not the variance, sets the width.
+    Vectorised in ``n``.
+    """
+    q = np.asarray(q, dtype=float)
+    big_n = q.size
+    residual_range = 1.0 + float(q.max() - q.min())
+    out = []
+    for m in np.atleast_1d(n):
+        m = int(max(min(m, big_n), 1))
+        pi = np.full(big_n, m / big_n) if design == "uniform" else active_probabilities(q, m)
+        drawn_by_chance = pi < 1
+        if not drawn_by_chance.any():
+            out.append(0.0)
+            continue
+        share = unseen_share(alpha, float(pi[drawn_by_chance].min()), int(drawn_by_chance.sum()))
+        out.append(share * residual_range)
+    return np.array(out)
+
+
 def predicted_width(
     q: np.ndarray,
     n: np.ndarray | int,
     design: str = "uniform",
     alpha: float = 0.05,
 ) -> np.ndarray:
-    """Predicted width of the labels-and-votes interval (Wilson at the effective sample size), ``n`` labels."""
+    """Predicted width of the labels-and-votes interval with ``n`` labels.
+
+    Wilson's width at the effective sample size (:func:`effective_size`), or
+    the floor's (:func:`floor_width`) where that is wider, as the default
+    floored interval keeps it.
+    """
     alpha = check_alpha(alpha)
     z = normal_quantile(alpha)
     q = np.asarray(q, dtype=float)
     theta = float(np.clip(q.mean(), 1e-3, 1 - 1e-3))
     m = effective_size(q, n, design)
     denom = 1 + z**2 / m
-    return 2 * z * np.sqrt(theta * (1 - theta) / m + z**2 / (4 * m**2)) / denom
+    wilson = 2 * z * np.sqrt(theta * (1 - theta) / m + z**2 / (4 * m**2)) / denom
+    return np.maximum(wilson, floor_width(q, n, design, alpha))
 
 
 def drawn_design(q: np.ndarray, n: int) -> str:

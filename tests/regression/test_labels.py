@@ -221,8 +221,11 @@ def test_fit_table_partial_rows(bundled):
     assert row["low"] < row["estimate"] < row["high"]
     wl, wh = wilson_interval(50, 50)
     assert row["high"] - row["low"] < 0.25
+    # the worth is the size whose Wilson interval is as wide as the default one; the bundled
+    # judges predict gpt-4o's labels weakly, and near a precision of 0.93 the default keeps the
+    # Wald side toward 1, so 50 labels and the votes are worth about 40 labels alone
     worth = result.partial.worth()
-    assert worth.loc["gpt-4o", "n_eff"] > 50
+    assert 30 < worth.loc["gpt-4o", "n_eff"] <= 60
 
 
 def test_default_gives_the_transfer_no_weight(bundled):

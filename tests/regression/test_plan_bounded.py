@@ -6,10 +6,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from regression.core.floor import unseen_share
 from regression.core.sampling import active_probabilities, systematic_sample
 from regression.labels.design import label_design
 from regression.labels.partial import ppi_design_mean
-from regression.labels.plan import drawn_design, plan_labels, simulated_width
+from regression.labels.plan import (
+    drawn_design,
+    floor_width,
+    plan_labels,
+    predicted_width,
+    simulated_width,
+)
 from regression.labels.predict import predict_generator
 
 REALISED_DRAWS = 60
@@ -68,3 +75,26 @@ def test_unknown_interval_method_is_named(world):
     judgments, others, _, _ = world
     with pytest.raises(ValueError, match="interval_method 'wald' not recognized"):
         plan_labels(judgments, others, 0.1, interval_method="wald")
+
+
+def test_the_floor_of_an_active_draw_is_that_of_its_smallest_chance() -> None:
+    q = np.random.default_rng(0).beta(0.3, 0.1, 1000)
+    spread = 1 + float(q.max() - q.min())
+    assert floor_width(q, 25)[0] == pytest.approx(unseen_share(0.05, 25 / 1000, 1000) * spread)
+    smallest = float(active_probabilities(q, 25).min())
+    assert floor_width(q, 25, "active")[0] == pytest.approx(
+        unseen_share(0.05, smallest, 1000) * spread
+    )
+    # the defensive mixture keeps half the uniform chance: about twice the share unseen
+    assert 1.8 < floor_width(q, 25, "active")[0] / floor_width(q, 25)[0] < 2.2
+
+
+def test_judges_sure_of_most_items_get_a_uniform_draw_of_few_labels() -> None:
+    """The closed form counts the default's floor: at 25 labels an active draw's halved
+    smallest chance costs more than its variance saves, so the draw is uniform. Judges unsure
+    of items across the range at 100 labels: the variance the active draw saves wins."""
+    q = np.random.default_rng(0).beta(0.3, 0.1, 1000)
+    assert predicted_width(q, 25, "active")[0] > predicted_width(q, 25)[0]
+    assert drawn_design(q, 25) == "uniform"
+    spread = np.random.default_rng(0).uniform(0.02, 0.98, 1000)
+    assert drawn_design(spread, 100) == "active"

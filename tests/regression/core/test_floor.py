@@ -8,8 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from regression.core.floor import design_mean_interval, floored_ppi_interval, unseen_share
+from regression.core.floor import (
+    design_mean_interval,
+    floored_ppi_interval,
+    score_half_widths,
+    unseen_share,
+)
 from regression.intervals import normal_quantile
+from regression.labels.interval import score_interval
 
 BOUNDS = {"outcome_bounds": (0.0, 1.0), "prediction_bounds": (0.0, 1.0)}
 
@@ -116,3 +122,57 @@ def test_every_method_refuses_what_the_betting_interval_refuses(method: str) -> 
         design_mean_interval(method, np.r_[y[:4], 2.0], q[:5], q, np.full(5, 0.25), None, **BOUNDS)
     with pytest.raises(ValueError, match=r"lam 1\.5 must be in \[0, 1\]"):
         design_mean_interval(method, y[:5], q[:5], q, np.full(5, 0.25), 1.5, **BOUNDS)
+
+
+@pytest.mark.parametrize("valid", [0, 3, 47, 93, 100])
+def test_the_score_part_at_lam_zero_is_wilsons_interval_with_the_finite_population_factor(
+    valid: int,
+) -> None:
+    n, big_n = 100, 1000
+    y = np.r_[np.ones(valid), np.zeros(n - valid)]
+    f = np.random.default_rng(valid).uniform(0, 1, n)
+    w = np.full(n, big_n / n)
+    p = valid / n
+    # the Hajek design variance of a uniform Poisson design, (1 - pi) p (1 - p) / n
+    variance = np.array([(1 - n / big_n) * p * (1 - p) / n])
+    below, above = score_half_widths(
+        y == 1, f, w, np.zeros(1), np.array([p]), variance, normal_quantile(0.05), (0.0, 1.0)
+    )
+    if valid in (0, n):  # no spread on either side: the floor alone decides there
+        assert below[0] == above[0] == 0.0
+        return
+    low, high = score_interval(p, n / (1 - n / big_n))
+    # two closed forms of one quadratic's roots: agreement to rounding
+    assert (p - below[0], p + above[0]) == pytest.approx((float(low), float(high)), abs=1e-12)
+
+
+def test_outcomes_at_their_bounds_keep_the_longer_of_the_wald_and_score_sides() -> None:
+    """93 of 100 labels valid, a judge that sees nothing: below, Wilson's side is longer than
+    Wald's (the Wald interval undercovers there); above, Wald's; the floored interval keeps
+    both, and the normal interval Wald's alone."""
+    n, big_n = 100, 1000
+    y = np.r_[np.ones(93), np.zeros(7)]
+    f = np.full(n, 0.5)
+    pi = np.full(n, n / big_n)
+    _, (low, high) = floored_ppi_interval(y, f, np.full(big_n, 0.5), pi, 0.0, **BOUNDS)
+    _, (wald_low, wald_high) = floored_ppi_interval(
+        y, f, np.full(big_n, 0.5), pi, 0.0, floor=False, **BOUNDS
+    )
+    wilson_low, _ = score_interval(0.93, n / (1 - n / big_n))
+    assert low == pytest.approx(float(wilson_low), abs=1e-12) and low < wald_low
+    assert high == pytest.approx(float(wald_high), abs=1e-12)
+
+
+def test_binary_outcomes_with_a_strong_judge_keep_the_judges_gain() -> None:
+    """The score part holds the judge's behaviour given the label as the sample shows it: a
+    judge right on 97 % of items still narrows the interval well below the labels' Wilson."""
+    rng = np.random.default_rng(4)
+    big_n, n = 2000, 200
+    y_all = (rng.random(big_n) < 0.6).astype(float)
+    f_all = np.where(rng.random(big_n) < 0.97, y_all, 1 - y_all)
+    pick = rng.choice(big_n, n, replace=False)
+    _, (low, high) = floored_ppi_interval(
+        y_all[pick], f_all[pick], f_all, np.full(n, n / big_n), None, **BOUNDS
+    )
+    wilson_low, wilson_high = score_interval(float(y_all[pick].mean()), n / (1 - n / big_n))
+    assert high - low < 0.6 * float(wilson_high - wilson_low)
