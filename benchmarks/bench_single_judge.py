@@ -178,6 +178,9 @@ def bench_coverage() -> None:
 LABEL_SIZES = (25, 50, 100, 200)
 #: Uniform label draws per (model, judge) pair of the real data and label size.
 PAIR_DRAWS = 50
+#: At least this many draws per source and label size: a source of few pairs (the arena's
+#: six) gets more draws per pair, so that its coverage has a standard error of 0.005 at 0.95.
+SOURCE_DRAWS = 2_000
 #: Uniform label draws per simulated world and label size.
 WORLD_DRAWS = 400
 #: The methods of the table, in its column order.
@@ -292,6 +295,7 @@ def _study(
 ) -> list[dict]:
     rows = []
     for source, pairs in worlds.items():
+        source_draws = max(draws, -(-SOURCE_DRAWS // len(pairs))) if len(pairs) > 1 else draws
         for n in LABEL_SIZES:
             covered = {m: [] for m in METHODS}
             width = {m: [] for m in METHODS}
@@ -299,7 +303,7 @@ def _study(
             for index, (_, human, judge) in enumerate(pairs):
                 rng = np.random.default_rng([seed, n, index])
                 hits = {m: 0 for m in METHODS}
-                for draw in range(draws):
+                for draw in range(source_draws):
                     drawn = np.sort(rng.choice(human.size, n, replace=False))
                     if draw == 0:
                         _check_against_the_front_door(human, judge, drawn)
@@ -308,7 +312,7 @@ def _study(
                         width[m].append(w)
                         hits[m] += hit
                 for m in METHODS:
-                    pair_cover[m].append(hits[m] / draws)
+                    pair_cover[m].append(hits[m] / source_draws)
             row = {"world": source, "n": n, "draws": len(covered[METHODS[0]])}
             for m in METHODS:
                 row[m] = (np.mean(covered[m]), np.mean(width[m]), min(pair_cover[m]))
@@ -324,7 +328,8 @@ def bench_truescore() -> None:
     print(
         "### One judge beside truescore 0.7.4: coverage and mean width on the same draws\n\n"
         f"Uniform draws of n labels from each world's items ({PAIR_DRAWS} per (model, judge) "
-        f"pair of the bundled data and n, {WORLD_DRAWS} per simulated world and n); the truth "
+        f"pair of the bundled data and n, at least {SOURCE_DRAWS:,} per source and n; "
+        f"{WORLD_DRAWS} per simulated world and n); the truth "
         "is the human valid rate of all the world's items (truescore's target: the mean over "
         "the items its judge labels cover). jurycal default: `estimate_prevalence(cal, every "
         "item's judge label, calibration_in_test=True)`, PPI++ with the engine's floored "
