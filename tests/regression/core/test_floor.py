@@ -139,6 +139,7 @@ def test_the_score_part_at_lam_zero_is_wilsons_interval_with_the_finite_populati
         y == 1, f, w, np.zeros(1), np.array([p]), variance, normal_quantile(0.05), (0.0, 1.0)
     )
     if valid in (0, n):  # no spread on either side: the floor alone decides there
+        # exact: no spread at u_hat (k = 0) leaves the double root c, and c - c is 0
         assert below[0] == above[0] == 0.0
         return
     low, high = score_interval(p, n / (1 - n / big_n))
