@@ -65,6 +65,7 @@ __all__ = [
     "BET_LEVEL",
     "DesignSample",
     "GRID_SIZE",
+    "HeldSplit",
     "ORDERS",
     "TRUNCATION",
     "betting_interval",
@@ -318,6 +319,22 @@ def _predictable_lam(
     )
 
 
+class HeldSplit(NamedTuple):
+    """A design sample's units held for sure, summed, and the rest, drawn by chance (:meth:`DesignSample.split`)."""
+
+    held_total: float
+    size: int
+    rest: int
+    outcomes: np.ndarray
+    predictions: np.ndarray
+    probabilities: np.ndarray
+    prediction_mean: float
+
+    def whole(self, rest_mean: float) -> float:
+        """The population's mean from the mean of its units not held: ``(held total + M rest_mean) / N``."""
+        return (self.held_total + self.rest * rest_mean) / self.size
+
+
 class DesignSample(NamedTuple):
     """A drawn sample of a prediction-powered mean, checked (:func:`check_design_sample`)."""
 
@@ -327,6 +344,26 @@ class DesignSample(NamedTuple):
     probabilities: np.ndarray
     outcome_bounds: tuple[float, float]
     prediction_bounds: tuple[float, float]
+
+    def split(self) -> HeldSplit:
+        """The units held for sure (``pi = 1``: they enter exactly) apart from the ``M`` others.
+
+        ``prediction_mean`` is the mean prediction of the population's units
+        not held (0 where every unit is held).
+        """
+        held = self.probabilities >= 1.0
+        size = self.population.size
+        rest = size - int(held.sum())
+        rest_predictions = self.population.sum() - self.predictions[held].sum()
+        return HeldSplit(
+            held_total=float(self.outcomes[held].sum()),
+            size=size,
+            rest=rest,
+            outcomes=self.outcomes[~held],
+            predictions=self.predictions[~held],
+            probabilities=self.probabilities[~held],
+            prediction_mean=float(rest_predictions / rest) if rest else 0.0,
+        )
 
 
 def check_design_sample(
@@ -469,7 +506,7 @@ def ppi_interval(
     (True, True)
     """
     alpha, alternative = check_alpha(alpha), check_alternative(alternative)
-    y, f, q, pi, y_bounds, f_bounds = check_design_sample(
+    sample = check_design_sample(
         outcomes,
         predictions,
         population_predictions,
@@ -478,13 +515,10 @@ def ppi_interval(
         outcome_bounds=outcome_bounds,
         prediction_bounds=prediction_bounds,
     )
-
-    held = pi >= 1.0
-    big_n, n_held = q.size, int(held.sum())
-    rest = q.size - n_held
-    y_r, f_r, pi_r = y[~held], f[~held], pi[~held]
-    # the rest of the population: every unit's prediction less those held
-    f_mean = (q.sum() - f[held].sum()) / rest if rest else 0.0
+    q, y_bounds = sample.population, sample.outcome_bounds
+    part = sample.split()
+    y_r, f_r, pi_r = part.outcomes, part.predictions, part.probabilities
+    rest, f_mean, whole = part.rest, part.prediction_mean, part.whole
     population_varies = bool(np.ptp(q) > SAME_PREDICTION) if q.size else False
 
     lam_hat = (
@@ -493,13 +527,8 @@ def ppi_interval(
         else (design_lam(y_r, f_r, q, pi_r, y_bounds) if y_r.size else 0.0)
     )
     theta_r = lam_hat * f_mean + hajek_mean(y_r - lam_hat * f_r, 1.0 / pi_r) if y_r.size else np.nan
-    held_total = float(y[held].sum())
-
-    def whole(rest_mean: float) -> float:
-        return (held_total + rest * rest_mean) / big_n
-
     if rest == 0:
-        exact = float(np.clip(held_total / big_n, *y_bounds))
+        exact = float(np.clip(part.whole(0.0), *y_bounds))
         return exact, ConfidenceInterval(np.float64(exact), np.float64(exact))
 
     # r = M p: 1 for every unit of a uniform design, by structure

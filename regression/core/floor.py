@@ -148,7 +148,7 @@ def floored_ppi_interval(
     (1.0, True, 1.0)
     """
     alpha, alternative = check_alpha(alpha), check_alternative(alternative)
-    y, f, q, pi, (low_y, high_y), _ = check_design_sample(
+    sample = check_design_sample(
         outcomes,
         predictions,
         population_predictions,
@@ -157,15 +157,18 @@ def floored_ppi_interval(
         outcome_bounds=outcome_bounds,
         prediction_bounds=prediction_bounds,
     )
-    held = pi >= 1.0
-    big_n = q.size
-    rest = big_n - int(held.sum())
-    held_total = float(y[held].sum())
+    q, (low_y, high_y) = sample.population, sample.outcome_bounds
+    part = sample.split()
+    rest = part.rest
     if rest == 0:
-        exact = float(np.clip(held_total / big_n, low_y, high_y))
+        exact = float(np.clip(part.whole(0.0), low_y, high_y))
         return exact, ConfidenceInterval(np.float64(exact), np.float64(exact))
-    y_r, f_r, pi_r = y[~held], f[~held], pi[~held]
-    f_mean = (q.sum() - f[held].sum()) / rest
+    y_r, f_r, pi_r, f_mean = (
+        part.outcomes,
+        part.predictions,
+        part.probabilities,
+        part.prediction_mean,
+    )
     if y_r.size == 0:
         return f_mean, ConfidenceInterval(np.float64(low_y), np.float64(high_y))
     w = 1.0 / pi_r
@@ -208,7 +211,7 @@ def floored_ppi_interval(
     rest_mean, lo, hi = float(centre[best]), float(lo_all[best]), float(hi_all[best])
 
     def whole(value: float) -> float:
-        return float(np.clip((held_total + rest * value) / big_n, low_y, high_y))
+        return float(np.clip(part.whole(value), low_y, high_y))
 
     estimate = whole(rest_mean)
     low = low_y if alternative == "less" else min(whole(lo), estimate)
