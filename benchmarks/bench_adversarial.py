@@ -482,9 +482,12 @@ def report(
     default = counted[counted["option"] == "default"]
     print(f"### {title}")
     print()
+    fewest, most = int(draws.min()), int(draws.max())
     print(
-        f"{len(cells)} records ({cells['draws'].iloc[0]} draws per cell; Monte Carlo standard error "
-        f"{_coverage_se(0.95, int(cells['draws'].iloc[0])):.3f} at 0.95). Active cells failed "
+        f"{len(cells)} records ({most if fewest == most else f'{fewest} to {most}'} draws per "
+        f"cell; Monte Carlo standard error {_coverage_se(0.95, most):.3f} at 0.95"
+        + (f", {_coverage_se(0.95, fewest):.3f} with {fewest}" if fewest < most else "")
+        + "). Active cells failed "
         f"because their draw was uniform: {int(failed.sum())}"
         + (
             f" (smallest spread of an active cell's probabilities "
