@@ -49,7 +49,9 @@ generators 20 votes are 4 a generator, a small board):
 (:func:`~regression.pairwise.win_rates`, its default interval, and each method named in
 ``methods`` on the same fit), on every design; each generator's Bradley-Terry strength
 (:func:`~regression.pairwise.bradley_terry`, normal interval) on the sparse uniform boards
-(:attr:`GridSize.sparse`), against the Davidson fit to every battle's human vote among the
+(:attr:`GridSize.sparse`; beside it, on the same draws, the votes alone's,
+``bradley_terry(judges=False)``: :data:`STRENGTH_METHODS`), against the Davidson fit to every
+battle's human vote among the
 generators the fit keeps (``bench_pairwise_designs.kept_truth``). There a generator that won
 or lost every one of its voted battles must get no finite estimate (counted: ``extreme``,
 ``extreme_finite``), and the others' coverage against that truth says that it moved no
@@ -133,6 +135,8 @@ EXTRA_COLUMNS = (
     "pi_spread",
     "active check",
 )
+#: The strengths' intervals on the same draws: the default fit's (normal) and the votes alone's.
+STRENGTH_METHODS = ("normal", "normal, votes alone")
 #: A wrong judge says the other side with this probability, else a tie.
 OTHER_SIDE = 2 / 3
 
@@ -364,28 +368,33 @@ def _world_records(
         kind = "uniform" if design == "strengths" else design
         draw = _Draw(kind, full, new_name, n, size)
         rng = np.random.default_rng([*world_seed, DESIGNS.index(kind), n, estimand == "strength"])
-        cells = {m: _Cell(len(names)) for m in (methods if estimand == "win rate" else ("normal",))}
+        shown = methods if estimand == "win rate" else STRENGTH_METHODS
+        cells = {m: _Cell(len(names)) for m in shown}
         cache: dict[bytes, pd.Series] = {}
         for k in range(size.draws):
             voted, pi = draw(rng, k)
             table = with_votes(full, voted, pi)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # few votes, unreached, unidentified: counted
-                fit = (win_rates if estimand == "win rate" else bradley_terry)(table, seed=k)
-                kept = None if estimand == "win rate" else kept_truth(full, table, cache)
+                if estimand == "win rate":
+                    fit = win_rates(table, seed=k)
+                    fits = {m: replace(fit, interval_method=m) for m in methods}
+                else:
+                    fit = bradley_terry(table, seed=k)
+                    alone_fit = bradley_terry(table, judges=False, seed=k)
+                    fits = dict(zip(STRENGTH_METHODS, (fit, alone_fit), strict=True))
+                    target = kept_truth(full, table, cache).reindex(names).to_numpy()
             votes = fit.n_labels.to_numpy()
-            if kept is None:
+            if estimand == "win rate":
                 target = truth
                 alone = _wilson(full, wins, votes.astype(int), rng, alpha)
             else:
-                target = kept.reindex(names).to_numpy()
                 se0 = fit.se_labels_only.to_numpy()
                 est = fit.estimate.to_numpy()
                 alone = (np.isfinite(se0), est - z * se0, est + z * se0)
-            estimate = fit.estimate.to_numpy()
             for method, cell in cells.items():
-                shown = fit if estimand == "strength" else replace(fit, interval_method=method)
-                interval = shown.interval(alpha)
+                estimate = fits[method].estimate.to_numpy()
+                interval = fits[method].interval(alpha)
                 low, high = interval["low"].to_numpy(), interval["high"].to_numpy()
                 cell.add(estimate, low, high, target, votes, alone)
                 if estimand == "strength":
@@ -572,7 +581,7 @@ def main(argv: list[str] | None = None) -> None:
             strong_label=f"{max(size.sparse)} votes",
         )
         every = records[records["estimand"] == "strength"]
-        extremes = every.groupby(["n", "role"], sort=False).agg(
+        extremes = every.groupby(["method", "n", "role"], sort=False).agg(
             draws=("attempts", "sum"),
             extreme=("extreme", "sum"),
             extreme_finite=("extreme_finite", "sum"),
