@@ -388,12 +388,11 @@ def _world_records(
             if estimand == "win rate":
                 target = truth
                 alone = _wilson(full, wins, votes.astype(int), rng, alpha)
-            else:
-                se0 = fit.se_labels_only.to_numpy()
-                est = fit.estimate.to_numpy()
-                alone = (np.isfinite(se0), est - z * se0, est + z * se0)
             for method, cell in cells.items():
                 estimate = fits[method].estimate.to_numpy()
+                if estimand == "strength":  # each fit's votes-alone width, about its estimate
+                    se0 = fits[method].se_labels_only.to_numpy()
+                    alone = (np.isfinite(se0), estimate - z * se0, estimate + z * se0)
                 interval = fits[method].interval(alpha)
                 low, high = interval["low"].to_numpy(), interval["high"].to_numpy()
                 cell.add(estimate, low, high, target, votes, alone)
