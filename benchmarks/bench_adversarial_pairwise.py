@@ -51,23 +51,24 @@ generators 20 votes are 4 a generator, a small board):
 (:func:`~regression.pairwise.bradley_terry`, normal interval) on the sparse uniform boards
 (:attr:`GridSize.sparse`; beside it, on the same draws, the votes alone's,
 ``bradley_terry(judges=False)``: :data:`STRENGTH_METHODS`), against the Davidson fit to every
-battle's human vote among the
-generators the fit keeps (``bench_pairwise_designs.kept_truth``). There a generator that won
+battle's human vote among the generators the fit keeps
+(``bench_pairwise_designs.kept_truth``). There a generator that won
 or lost every one of its voted battles must get no finite estimate (counted: ``extreme``,
 ``extreme_finite``), and the others' coverage against that truth says that it moved no
-other level. The strengths' labels-alone comparison is the votes-alone normal interval of
-the same fit (``se_labels_only``), not a Wilson interval.
+other level. The strengths' labels-alone comparison is the votes-alone normal width of the
+same fit (``se_labels_only``, about its estimate), not a Wilson interval.
 
 **Records.** One per world, design, ``n``, generator and method (``role``: ``new``,
 ``other``, ``outside``), with ``bench_adversarial.RECORD_COLUMNS``. A draw in which a
 generator has no interval (fewer than three votes, battles the draw did not reach, a
 strength the votes do not identify) is not a failure of the interval: ``draws`` counts the
 draws that gave one, ``attempts`` all of them. Cells with fewer than :data:`MIN_DRAWS`
-intervals are left out of the coverage tables and shown in the table of intervals given.
+intervals are left out of the coverage tables and shown in the table of intervals given
+(:func:`least_draws`: fewer at the quick size).
 
 **Monte Carlo error.** :data:`DRAWS` = 100 draws per cell: a coverage of 0.95 has standard
 error 0.022, and a cell whose true coverage is 0.95 shows under 0.93 with probability 0.13,
-under 0.90 with probability 0.011. The grid runs in about five minutes on one core.
+under 0.90 with probability 0.011. The grid runs in three to four minutes on one core.
 """
 
 from __future__ import annotations
@@ -113,6 +114,7 @@ __all__ = [
     "least_draws",
     "main",
     "pairwise_grid",
+    "win_rate_truth",
 ]
 
 DRAWS = 100
@@ -188,7 +190,24 @@ def adversarial_arena(
     judges: int = 4,
     seed: int = 0,
 ) -> Arena:
-    """An arena whose judges fail on generator ``new`` as ``mode`` says (the module docstring)."""
+    """An arena whose judges fail on generator ``new`` as ``mode`` says (the module docstring).
+
+    Parameters
+    ----------
+    generators, battles, judges : int
+        The arena's size: generators ``g00, g01, ...`` in order of strength.
+    new : int
+        The generator the judges fail on (its position).
+    mode : str
+        One of ``bench_adversarial.MODES``.
+    share : float
+        The blind spot's share of the new generator's battles (the ``together`` modes).
+    seed : int
+
+    Returns
+    -------
+    Arena
+    """
     if mode not in MODES:
         raise ValueError(f"mode ({mode!r}) not recognized; must be one of {MODES}.")
     rng = np.random.default_rng(seed)
