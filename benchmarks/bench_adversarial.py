@@ -75,7 +75,7 @@ import argparse
 import functools
 import time
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
 
@@ -101,6 +101,7 @@ __all__ = [
     "MODES",
     "QUICK",
     "RECORD_COLUMNS",
+    "STRONG_CELLS",
     "GridSize",
     "adversarial_world",
     "defensive_share_study",
@@ -129,6 +130,8 @@ DEFAULT_METHODS = ("floored", "normal")
 ACTIVE_SPREAD = 1.05
 #: The targets of issue 37 (coverage in every cell, per generator; width ratio, strong and diffuse).
 TARGET_CELL, TARGET_GENERATOR, TARGET_STRONG = 0.93, 0.90, 0.60
+#: The cells the strong-judges width target is read on: diffuse errors, 100 labels, no shift.
+STRONG_CELLS = {"mode": "diffuse", "n": 100, "shift": 0.0}
 
 #: What one record of a grid holds (:func:`report`); axes of the cell come before these.
 RECORD_COLUMNS = (
@@ -427,7 +430,15 @@ def _coverage_se(coverage: float, draws: int) -> float:
     return float(np.sqrt(coverage * (1 - coverage) / max(draws, 1)))
 
 
-def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -> pd.DataFrame:
+def report(
+    records: pd.DataFrame,
+    title: str,
+    axes: Sequence[str] = ("mode",),
+    *,
+    level: str = "precision",
+    strong: Mapping[str, object] = STRONG_CELLS,
+    strong_label: str = "100 labels",
+) -> pd.DataFrame:
     """Print a grid's tables (coverage per cell and per generator, width, width over Wilson); return the cells.
 
     Parameters
@@ -439,6 +450,12 @@ def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -
         The heading of the tables.
     axes : sequence of str
         The columns that describe a world, grouped by in the summary.
+    level : str
+        The column whose median describes a generator in the per-generator table
+        (its precision; a pairwise grid's true win rate); left out where absent.
+    strong, strong_label : mapping of str to object, str
+        The cells the strong-judges width target is read on (column: value) and
+        how the targets' line names them.
 
     Returns
     -------
@@ -465,9 +482,12 @@ def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -
     default = counted[counted["option"] == "default"]
     print(f"### {title}")
     print()
+    fewest, most = int(draws.min()), int(draws.max())
     print(
-        f"{len(cells)} records ({cells['draws'].iloc[0]} draws per cell; Monte Carlo standard error "
-        f"{_coverage_se(0.95, int(cells['draws'].iloc[0])):.3f} at 0.95). Active cells failed "
+        f"{len(cells)} records ({most if fewest == most else f'{fewest} to {most}'} draws per "
+        f"cell; Monte Carlo standard error {_coverage_se(0.95, most):.3f} at 0.95"
+        + (f", {_coverage_se(0.95, fewest):.3f} with {fewest}" if fewest < most else "")
+        + "). Active cells failed "
         f"because their draw was uniform: {int(failed.sum())}"
         + (
             f" (smallest spread of an active cell's probabilities "
@@ -495,7 +515,7 @@ def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -
     print(summary.round(3).to_string())
     print()
     pooled = default.groupby(["generator", "method"], sort=False).agg(
-        precision=("precision", "median") if "precision" in default else ("n", "size"),
+        **({level: (level, "median")} if level in default else {}),
         hits=("hits", "sum"),
         draws=("draws", "sum"),
         coverage_min=("coverage", "min"),
@@ -504,7 +524,8 @@ def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -
     pooled["coverage"] = pooled["hits"] / pooled["draws"]
     print("Default option, per generator (pooled over its cells) and its lowest cell:")
     print()
-    print(pooled[["precision", "cells", "coverage", "coverage_min"]].round(3).to_string())
+    shown = [c for c in (level, "cells", "coverage", "coverage_min") if c in pooled]
+    print(pooled[shown].round(3).to_string())
     print()
     worst = default.nsmallest(12, "coverage")
     columns = [c for c in (*axes, "generator", "share", "shift", "precision", "n") if c in worst]
@@ -535,14 +556,16 @@ def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -
         print(table.round(3).to_string())
         print()
     for method, part in default.groupby("method", sort=False):
-        strong = part[(part["mode"] == "diffuse") & (part["n"] == 100) & (part["shift"] == 0)]
+        at = np.logical_and.reduce([part[column] == value for column, value in strong.items()])
+        strong_cells = part[at]
         print(
             f"Targets, {method}: cells under {TARGET_CELL} {int((part['coverage'] < TARGET_CELL).sum())} "
             f"of {len(part)} (under 0.90: {int((part['coverage'] < 0.90).sum())}); lowest generator "
             f"{pooled.xs(method, level='method')['coverage'].min():.3f} (target {TARGET_GENERATOR}); "
             f"cells wider than the labels-alone Wilson {int((part['ratio'] > 1).sum())}, largest "
-            f"ratio {part['ratio'].max():.2f}; strong judges, diffuse errors, 100 labels: ratio "
-            f"{strong['ratio'].min():.2f} to {strong['ratio'].max():.2f} (target {TARGET_STRONG})."
+            f"ratio {part['ratio'].max():.2f}; strong judges, diffuse errors, {strong_label}: ratio "
+            f"{strong_cells['ratio'].min():.2f} to {strong_cells['ratio'].max():.2f} (target "
+            f"{TARGET_STRONG})."
         )
         if "suggest" in part:
             # the draw a user gets: the design suggest_labels chooses in that cell

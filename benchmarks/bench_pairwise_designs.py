@@ -47,7 +47,7 @@ from regression.pairwise.design import DesignReach
 from regression.pairwise.suggest import draw_design
 from regression.simulate import pairwise_world
 
-__all__ = ["CELLS", "design_study", "summarise"]
+__all__ = ["CELLS", "design_study", "kept_truth", "summarise"]
 
 #: Draws of the human votes per cell.
 DRAWS = 200
@@ -111,7 +111,7 @@ CELLS: dict[str, tuple[int, int, int, str, bool, Drawer]] = {
 }  # fmt: skip
 
 
-def _kept_truth(full: PairwiseTable, table: PairwiseTable, cache: dict) -> pd.Series:
+def kept_truth(full: PairwiseTable, table: PairwiseTable, cache: dict) -> pd.Series:
     """The Davidson fit to every battle's human verdict among the generators the fit keeps."""
     reach = DesignReach(table)
     identified, _ = identified_strengths(table.among(reach.reached))
@@ -141,7 +141,7 @@ def design_study(draws: int = DRAWS, cells: tuple[str, ...] = tuple(CELLS)) -> p
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # few votes, unreached, unidentified: counted
                 fit: PairwiseResult = fit_with(table, judges=judges, seed=k)
-            truth = world.truth if estimand == "win_rate" else _kept_truth(full, table, cache)
+            truth = world.truth if estimand == "win_rate" else kept_truth(full, table, cache)
             methods = ("betting", "normal") if estimand == "win_rate" else ("normal",)
             for method in methods:
                 interval = replace(fit, interval_method=method).interval(ALPHA)
