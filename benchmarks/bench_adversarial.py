@@ -427,7 +427,14 @@ def _coverage_se(coverage: float, draws: int) -> float:
     return float(np.sqrt(coverage * (1 - coverage) / max(draws, 1)))
 
 
-def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -> pd.DataFrame:
+def report(
+    records: pd.DataFrame,
+    title: str,
+    axes: Sequence[str] = ("mode",),
+    *,
+    alone: str = "Wilson",
+    truth: str = "precision",
+) -> pd.DataFrame:
     """Print a grid's tables (coverage per cell and per generator, width, width over Wilson); return the cells.
 
     Parameters
@@ -439,27 +446,38 @@ def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -
         The heading of the tables.
     axes : sequence of str
         The columns that describe a world, grouped by in the summary.
+    alone : str
+        The labels-alone interval the widths are compared with, as the tables
+        name it: the records carry its summed hits and widths in
+        ``<alone>_hits`` and ``<alone>_width``, lower case (``wilson_hits``,
+        ``wilson_width``; ``t_hits``, ``t_width`` for the ratings-alone
+        t-interval of a graded-score grid).
+    truth : str
+        The column of a cell's true value shown per generator (its median over
+        the generator's cells) and among the lowest cells (``precision``; a
+        graded-score grid's ``truth``, the mean rating).
 
     Returns
     -------
     DataFrame
         The records with ``coverage`` (a draw that raised, ``crashed``, counts
         as not covering), ``se``, ``width`` (mean over the draws that gave an
-        interval), ``wilson``
-        (mean labels-alone Wilson width), ``ratio`` and ``outside`` (share of
-        draws whose estimate lies outside its interval) per cell.
+        interval), ``<alone>`` (mean labels-alone width, lower case), ``ratio``
+        and ``outside`` (share of draws whose estimate lies outside its
+        interval) and ``<alone> coverage`` per cell.
     """
+    key = alone.lower()
     cells = records.copy()
     draws = cells["draws"]
     cells["coverage"] = cells["hits"] / draws
     cells["se"] = [_coverage_se(c, d) for c, d in zip(cells["coverage"], draws, strict=True)]
-    cells["wilson"] = cells["wilson_width"] / draws
+    cells[key] = cells[f"{key}_width"] / draws
     delivered = draws - cells["crashed"]
-    # the widths of the draws that gave an interval, against the Wilson width of as many
-    cells["ratio"] = cells["width"] / (cells["wilson_width"] * delivered / draws)
+    # the widths of the draws that gave an interval, against the labels-alone width of as many
+    cells["ratio"] = cells["width"] / (cells[f"{key}_width"] * delivered / draws)
     cells["width"] = cells["width"] / delivered.clip(lower=1)
     cells["outside"] = cells["outside"] / draws
-    cells["wilson coverage"] = cells["wilson_hits"] / draws
+    cells[f"{key} coverage"] = cells[f"{key}_hits"] / draws
     failed = cells.get("active check", pd.Series("", index=cells.index)) == "uniform"
     counted = cells[~failed]
     default = counted[counted["option"] == "default"]
@@ -489,13 +507,13 @@ def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -
         outside=("outside", "max"),
     )
     print("Default option, per world kind, n and design: cells, lowest and mean coverage,")
-    print("cells under 0.93, mean width, mean and largest width over the labels-alone Wilson")
+    print(f"cells under 0.93, mean width, mean and largest width over the labels-alone {alone}")
     print("width, largest share of draws whose estimate lies outside its own interval:")
     print()
     print(summary.round(3).to_string())
     print()
     pooled = default.groupby(["generator", "method"], sort=False).agg(
-        precision=("precision", "median") if "precision" in default else ("n", "size"),
+        **{truth: (truth, "median") if truth in default else ("n", "size")},
         hits=("hits", "sum"),
         draws=("draws", "sum"),
         coverage_min=("coverage", "min"),
@@ -504,10 +522,10 @@ def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -
     pooled["coverage"] = pooled["hits"] / pooled["draws"]
     print("Default option, per generator (pooled over its cells) and its lowest cell:")
     print()
-    print(pooled[["precision", "cells", "coverage", "coverage_min"]].round(3).to_string())
+    print(pooled[[truth, "cells", "coverage", "coverage_min"]].round(3).to_string())
     print()
     worst = default.nsmallest(12, "coverage")
-    columns = [c for c in (*axes, "generator", "share", "shift", "precision", "n") if c in worst]
+    columns = [c for c in (*axes, "generator", "share", "shift", truth, "n") if c in worst]
     columns += ["design", "method", "coverage", "se", "width", "ratio"]
     print("The twelve lowest cells (default option):")
     print()
@@ -535,12 +553,13 @@ def report(records: pd.DataFrame, title: str, axes: Sequence[str] = ("mode",)) -
         print(table.round(3).to_string())
         print()
     for method, part in default.groupby("method", sort=False):
-        strong = part[(part["mode"] == "diffuse") & (part["n"] == 100) & (part["shift"] == 0)]
+        unshifted = part["shift"] == 0 if "shift" in part else True
+        strong = part[(part["mode"] == "diffuse") & (part["n"] == 100) & unshifted]
         print(
             f"Targets, {method}: cells under {TARGET_CELL} {int((part['coverage'] < TARGET_CELL).sum())} "
             f"of {len(part)} (under 0.90: {int((part['coverage'] < 0.90).sum())}); lowest generator "
             f"{pooled.xs(method, level='method')['coverage'].min():.3f} (target {TARGET_GENERATOR}); "
-            f"cells wider than the labels-alone Wilson {int((part['ratio'] > 1).sum())}, largest "
+            f"cells wider than the labels-alone {alone} {int((part['ratio'] > 1).sum())}, largest "
             f"ratio {part['ratio'].max():.2f}; strong judges, diffuse errors, 100 labels: ratio "
             f"{strong['ratio'].min():.2f} to {strong['ratio'].max():.2f} (target {TARGET_STRONG})."
         )
