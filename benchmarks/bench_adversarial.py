@@ -66,7 +66,11 @@ a pairwise grid (battles every judge gets wrong, subset and pilot-plus-batch
 designs, 3-5 votes a generator, sparse Bradley-Terry) or a graded-score grid
 builds its worlds and draws, and hands its records to :func:`report`, which
 computes coverage per cell and per generator, mean width and width over the
-labels-alone Wilson width in one place, against the targets of issue 37.
+labels-alone Wilson width in one place, against the targets of issue 37. A
+grid whose labels-alone interval is another names it (``alone``: the
+graded-score grid, ``bench_adversarial_scores.py``, compares with the
+ratings-alone t-interval, ``t_hits`` and ``t_width``) and the column of its
+truth (``truth``: a mean rating rather than a precision).
 """
 
 from __future__ import annotations

@@ -8,10 +8,11 @@ The graded-score version of the adversarial grid (issue 37 item 6; issue 38's
 targets): the default interval of :class:`regression.ScoreModel` per generator,
 n and design, its records handed to :func:`bench_adversarial.report`, which
 prints coverage per cell and per generator and the widths in the binary grid's
-tables, against the ratings-alone Student t-interval (what users compare to).
+tables, against the ratings-alone Student t-interval (what users compare to);
+:func:`without_judges` sets it beside the same interval without the judges.
 
 **The worlds** (:func:`score_adversarial_world`). ``ITEMS`` outputs of each of
-six generators, each output of latent quality ``z ~ N(mu_g, 1)`` (``mu_g``
+five generators, each output of latent quality ``z ~ N(mu_g, 1)`` (``mu_g``
 from -0.6 to 0.6). The human rating (the truth: each generator's mean rating
 over its outputs) is ``z`` read on 1-5 through the skewed link of
 :mod:`regression.scores.simulate`, ``1 + 4 sigmoid(1.5 z + 3 pile)^(1 - pile)``
@@ -21,7 +22,7 @@ independent noise (standard deviation ``JUDGE_NOISE``: the diffuse errors),
 each on its own scale, monotone but not linear: a 1-10 grade ``1 + 9
 Phi(z)^2`` rounded, a 0-1 rubric ``sigmoid(2 z)``, a reward model's logit
 ``z^3 / 3`` and a judge of pure noise. Each generator of a world fails in its
-own way (``MODES``), so one fit, its predictor pooled over all six, meets
+own way (``MODES``), so one fit, its predictor pooled over all five, meets
 every failure at once:
 
 * ``high together`` / ``low together``: a kind of outputs, a share (1-10 %)
@@ -50,19 +51,26 @@ inclusion probabilities (largest over smallest) is recorded and a cell whose
 probabilities are all alike fails (``active check``) rather than counting as
 active; ``suggest`` says which design ``suggest_labels`` would choose there
 (the one with the narrower planned width). Each draw is one
-``ScoreModel().fit_table`` on the six generators' ratings (the default interval,
+``ScoreModel().fit_table`` on the five generators' ratings (the default interval,
 ``floored``); the other interval methods named in ``methods`` are the same
 fit's intervals by that method (the same estimate, on the same draws). The
 t-interval of the uniform draws' ratings alone (clipped to the scale,
-:func:`bench_scores.ratings_alone`) is the comparison width of both designs.
+:func:`bench_scores.ratings_alone`) is the comparison width of both designs;
+each draw also gives each method's interval on the same ratings without the
+judges (:meth:`~regression.scores.estimate.RatedEstimate.ratings_alone`,
+``lam = 0``: ``ScoreModel(judges=False)``), the yardstick of what the judges
+are worth.
 
 **Monte Carlo error.** ``DRAWS`` = 100 draws per cell (one cell: a world's
 generator, ``n`` and design): a coverage of 0.95 has standard error 0.022; a
 cell whose true coverage is 0.95 shows under 0.93 with probability 0.13 and
-under 0.90 with probability 0.011, so among 180 cells about 20 under 0.93 are
-expected by chance alone, and one or two under 0.90. One fit takes 0.05-0.2 s
-(10 to 200 ratings a generator), 3,000 fits in the full grid: about five
-minutes on one core.
+under 0.90 with probability 0.011, so among 125-150 cells (the active cells of
+the no-signal world fail their check, but for a generator whose noise the
+pilot's predictor happens to follow) 15-20 under 0.93 are expected by chance
+alone, and one or two under 0.90. One fit takes 0.05-0.2 s (10 to 200 ratings
+a generator), 2,500-3,000 fits in the full grid: about five minutes on one
+core. An active design that is uniform for every generator of a world is not
+drawn (its cells fail, with no draws): it would repeat the uniform cells.
 """
 
 from __future__ import annotations
@@ -101,6 +109,7 @@ __all__ = [
     "main",
     "score_adversarial_world",
     "score_grid",
+    "without_judges",
 ]
 
 ALPHA = 0.05
@@ -139,7 +148,6 @@ WORLDS = {
             ("high together", 0.10),
             ("low together", 0.03),
             ("lenient", 0.0),
-            ("harsh", 0.0),
             ("diffuse", 0.0),
         ),
     ),
@@ -150,12 +158,11 @@ WORLDS = {
             ("high together", 0.01),
             ("high together", 0.05),
             ("low together", 0.05),
-            ("lenient", 0.0),
             ("harsh", 0.0),
             ("diffuse", 0.0),
         ),
     ),
-    "no signal": World(0.3, False, (("no signal", 0.0),) * 6),
+    "no signal": World(0.3, False, (("no signal", 0.0),) * 5),
 }
 
 
@@ -197,7 +204,7 @@ def score_adversarial_world(
     (True, 6)
     """
     if world not in WORLDS:
-        raise ValueError(f"world ({world!r}) not recognized; must be one of {list(WORLDS)}.")
+        raise ValueError(f"world {world!r} not recognized; must be one of {list(WORLDS)}.")
     pile, signal, generators = WORLDS[world]
     rng = np.random.default_rng(seed)
     low, high = SCALE
@@ -278,6 +285,7 @@ def _world_records(
     modes = dict(zip(names, WORLDS[world].generators, strict=True))
     truth = {g: float(block["human"].mean()) for g, block in by_generator.items()}
     big_n = size.items
+    span = SCALE[1] - SCALE[0]
     model = ScoreModel()
     records: list[dict[str, object]] = []
     for n in size.n_values:
@@ -298,6 +306,8 @@ def _world_records(
             width = dict.fromkeys(options, 0.0)
             outside = dict.fromkeys(options, 0)
             crashed = dict.fromkeys(options, 0)
+            bare_hits = dict.fromkeys(options, 0)
+            bare_width = dict.fromkeys(options, 0.0)
             for _ in range(draws):
                 frames = []
                 for g in names:
@@ -337,6 +347,15 @@ def _world_records(
                         hits[g, method] += int(low <= truth[g] <= high)
                         width[g, method] += high - low
                         outside[g, method] += int(not low <= estimate <= high)
+                        # the same interval on the same ratings without the judges (lam = 0)
+                        bare = (
+                            fit.rated[g]
+                            .ratings_alone()
+                            .bounds(method, ALPHA, "two-sided", seed=fit.seed)
+                        )
+                        low, high = (SCALE[0] + span * float(b) for b in (bare.low, bare.high))
+                        bare_hits[g, method] += int(low <= truth[g] <= high)
+                        bare_width[g, method] += high - low
             for g in names:
                 check = "" if design == "uniform" else "ok"
                 if design == "active" and spread[g] < ACTIVE_SPREAD:
@@ -359,9 +378,12 @@ def _world_records(
                             "draws": draws,
                             "hits": hits[key],
                             "width": width[key],
-                            "t_hits": alone_hits[g],
-                            "t_width": alone_width[g],
+                            # the uniform draws' t-interval, as many draws as the cell has
+                            "t_hits": alone_hits[g] if draws else 0,
+                            "t_width": alone_width[g] if draws else 0.0,
                             "outside": outside[key],
+                            "no_judges_hits": bare_hits[key],
+                            "no_judges_width": bare_width[key],
                             "crashed": crashed[key],
                             "bias": np.nan,
                             "bound": np.nan,
@@ -404,6 +426,28 @@ def score_grid(
     )
 
 
+def without_judges(cells: pd.DataFrame) -> pd.DataFrame:
+    """Per world, n, design and method: the t-interval's coverage and what the judges are worth.
+
+    ``cells`` as :func:`bench_adversarial.report` returns them (an active cell
+    that failed its check left out): ``t`` coverage lowest and mean (the
+    uniform draws), the interval without the judges' lowest coverage, and the
+    mean and largest width with the judges over the width without them (below
+    1: the judges narrow it; at most 1 where the judges predict nothing).
+    """
+    counted = cells[cells["active check"] != "uniform"].assign(
+        bare=lambda c: c["no_judges_hits"] / c["draws"],
+        worth=lambda c: c["width"] * c["draws"] / c["no_judges_width"],
+    )
+    return counted.groupby(["world", "n", "design", "method"], sort=False).agg(
+        t_min=("t coverage", "min"),
+        t_mean=("t coverage", "mean"),
+        no_judges_min=("bare", "min"),
+        judges_ratio=("worth", "mean"),
+        judges_ratio_max=("worth", "max"),
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     """The full grid (or ``--quick``), its tables printed."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -432,13 +476,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     if args.csv:
         records.to_csv(args.csv, index=False)
-    uniform = cells[(cells["design"] == "uniform") & (cells["method"] == args.methods[0])]
-    alone = uniform.groupby(["world", "n"], sort=False)["t coverage"].agg(["min", "mean"])
     print(
-        "The ratings-alone t-interval on the uniform draws: lowest and mean coverage per world and n:"
+        "The ratings-alone t-interval on the uniform draws, lowest and mean coverage; the same "
+        "interval as the cell's without the judges (lam = 0, same ratings), lowest coverage, and "
+        "the width with the judges over the width without them, mean and largest:"
     )
     print()
-    print(alone.round(3).to_string())
+    print(without_judges(cells).round(3).to_string())
     print()
     print(f"({time.perf_counter() - start:.0f} s)")
 
