@@ -9,7 +9,8 @@ targets): the default interval of :class:`regression.ScoreModel` per generator,
 n and design, its records handed to :func:`bench_adversarial.report`, which
 prints coverage per cell and per generator and the widths in the binary grid's
 tables, against the ratings-alone Student t-interval (what users compare to);
-:func:`without_judges` sets it beside the same interval without the judges.
+:func:`without_judges` sets it beside the same interval without the judges, and
+:func:`active_against_uniform` the active design's width beside the uniform one's.
 
 **The worlds** (:func:`score_adversarial_world`). ``ITEMS`` outputs of each of
 five generators, each output of latent quality ``z ~ N(mu_g, 1)`` (``mu_g``
@@ -106,6 +107,7 @@ __all__ = [
     "WORLDS",
     "GridSize",
     "World",
+    "active_against_uniform",
     "main",
     "score_adversarial_world",
     "score_grid",
@@ -448,6 +450,31 @@ def without_judges(cells: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def active_against_uniform(cells: pd.DataFrame) -> pd.DataFrame:
+    """Per world, n and method: the active design against the uniform one, cell by cell.
+
+    ``cells`` as :func:`bench_adversarial.report` returns them; the active
+    cells that passed their check, each beside the uniform cell of the same
+    generator and ``n``: how many there are, the share of them where
+    ``suggest_labels`` would draw actively (its planned width narrower), and
+    the mean and largest realised width of the active design over the uniform
+    one's.
+    """
+    keys = ["world", "generator", "n", "method"]
+    uniform = cells[cells["design"] == "uniform"].set_index(keys)["width"]
+    active = cells[(cells["design"] == "active") & (cells["active check"] == "ok")].set_index(keys)
+    active = active.assign(
+        ratio=active["width"] / uniform.reindex(active.index),
+        chosen=active["suggest"] == "active",
+    )
+    return active.groupby(["world", "n", "method"], sort=False).agg(
+        cells=("ratio", "size"),
+        suggest_active=("chosen", "mean"),
+        width_ratio=("ratio", "mean"),
+        width_ratio_max=("ratio", "max"),
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     """The full grid (or ``--quick``), its tables printed."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -483,6 +510,14 @@ def main(argv: list[str] | None = None) -> None:
     )
     print()
     print(without_judges(cells).round(3).to_string())
+    print()
+    print(
+        "The active design against the uniform one (active cells that passed their check): the "
+        "share where suggest_labels would draw actively, and the active design's width over the "
+        "uniform design's for the same generator and n, mean and largest:"
+    )
+    print()
+    print(active_against_uniform(cells).round(3).to_string())
     print()
     print(f"({time.perf_counter() - start:.0f} s)")
 

@@ -41,6 +41,11 @@ def test_quick_grid_reports_every_column(benchmark, grid, records, capsys):
     for heading in ("per generator", "lowest cells", "over the labels-alone t", "Targets, floored"):
         assert heading in printed, heading
     assert grid.without_judges(cells).notna().all().all()
+    designs = grid.active_against_uniform(cells)
+    # the two worlds whose judges see quality have an active design for every generator
+    assert (designs.xs("floored", level="method")["cells"] >= 5).all()
+    assert designs["width_ratio"].notna().all()
+    assert designs["suggest_active"].between(0, 1).all()
 
 
 def test_interval_without_judges_is_on_the_rating_scale(grid, records):
