@@ -203,7 +203,7 @@ def score_adversarial_world(
     >>> sorted(scores["validator"].unique())
     ['grade', 'noise', 'reward', 'rubric']
     >>> bool(human["human"].between(*SCALE).all()), human["generator"].nunique()
-    (True, 6)
+    (True, 5)
     """
     if world not in WORLDS:
         raise ValueError(f"world {world!r} not recognized; must be one of {list(WORLDS)}.")
