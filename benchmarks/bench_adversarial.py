@@ -66,7 +66,11 @@ a pairwise grid (battles every judge gets wrong, subset and pilot-plus-batch
 designs, 3-5 votes a generator, sparse Bradley-Terry) or a graded-score grid
 builds its worlds and draws, and hands its records to :func:`report`, which
 computes coverage per cell and per generator, mean width and width over the
-labels-alone Wilson width in one place, against the targets of issue 37.
+labels-alone Wilson width in one place, against the targets of issue 37. A
+grid whose labels-alone interval is another names it (``alone``: the
+graded-score grid, ``bench_adversarial_scores.py``, compares with the
+ratings-alone t-interval, ``t_hits`` and ``t_width``) and the column of its
+truth (``truth``: a mean rating rather than a precision).
 """
 
 from __future__ import annotations
@@ -426,6 +430,15 @@ def label_grid(
     return pd.DataFrame([record for part in parts for record in part])
 
 
+def _strong_cells(part: pd.DataFrame, strong: Mapping[str, object]) -> np.ndarray:
+    """Which of ``part``'s cells the strong-judges target reads: every condition on a column it has."""
+    at = np.ones(len(part), dtype=bool)
+    for column, value in strong.items():
+        if column in part:
+            at &= (part[column] == value).to_numpy()
+    return at
+
+
 def _coverage_se(coverage: float, draws: int) -> float:
     return float(np.sqrt(coverage * (1 - coverage) / max(draws, 1)))
 
@@ -435,7 +448,8 @@ def report(
     title: str,
     axes: Sequence[str] = ("mode",),
     *,
-    level: str = "precision",
+    truth: str = "precision",
+    alone: str = "Wilson",
     strong: Mapping[str, object] = STRONG_CELLS,
     strong_label: str = "100 labels",
 ) -> pd.DataFrame:
@@ -450,33 +464,43 @@ def report(
         The heading of the tables.
     axes : sequence of str
         The columns that describe a world, grouped by in the summary.
-    level : str
-        The column whose median describes a generator in the per-generator table
-        (its precision; a pairwise grid's true win rate); left out where absent.
+    truth : str
+        The column of a cell's true value, shown per generator (its median over
+        the generator's cells) and among the lowest cells: ``precision``; a
+        pairwise grid's true ``win rate``; a graded-score grid's ``truth``, the
+        mean rating. Left out where absent.
+    alone : str
+        The labels-alone interval the widths are compared with, as the tables
+        name it: the records carry its summed hits and widths in
+        ``<alone>_hits`` and ``<alone>_width``, lower case (``wilson_hits``,
+        ``wilson_width``; ``t_hits``, ``t_width`` for the ratings-alone
+        t-interval of a graded-score grid).
     strong, strong_label : mapping of str to object, str
-        The cells the strong-judges width target is read on (column: value) and
-        how the targets' line names them.
+        The cells the strong-judges width target is read on (column: value; a
+        column the grid lacks is not a condition) and how the targets' line
+        names them.
 
     Returns
     -------
     DataFrame
         The records with ``coverage`` (a draw that raised, ``crashed``, counts
         as not covering), ``se``, ``width`` (mean over the draws that gave an
-        interval), ``wilson``
-        (mean labels-alone Wilson width), ``ratio`` and ``outside`` (share of
-        draws whose estimate lies outside its interval) per cell.
+        interval), ``<alone>`` (mean labels-alone width, lower case), ``ratio``
+        and ``outside`` (share of draws whose estimate lies outside its
+        interval) and ``<alone> coverage`` per cell.
     """
+    key = alone.lower()
     cells = records.copy()
     draws = cells["draws"]
     cells["coverage"] = cells["hits"] / draws
     cells["se"] = [_coverage_se(c, d) for c, d in zip(cells["coverage"], draws, strict=True)]
-    cells["wilson"] = cells["wilson_width"] / draws
+    cells[key] = cells[f"{key}_width"] / draws
     delivered = draws - cells["crashed"]
-    # the widths of the draws that gave an interval, against the Wilson width of as many
-    cells["ratio"] = cells["width"] / (cells["wilson_width"] * delivered / draws)
+    # the widths of the draws that gave an interval, against the labels-alone width of as many
+    cells["ratio"] = cells["width"] / (cells[f"{key}_width"] * delivered / draws)
     cells["width"] = cells["width"] / delivered.clip(lower=1)
     cells["outside"] = cells["outside"] / draws
-    cells["wilson coverage"] = cells["wilson_hits"] / draws
+    cells[f"{key} coverage"] = cells[f"{key}_hits"] / draws
     failed = cells.get("active check", pd.Series("", index=cells.index)) == "uniform"
     counted = cells[~failed]
     default = counted[counted["option"] == "default"]
@@ -509,13 +533,13 @@ def report(
         outside=("outside", "max"),
     )
     print("Default option, per world kind, n and design: cells, lowest and mean coverage,")
-    print("cells under 0.93, mean width, mean and largest width over the labels-alone Wilson")
+    print(f"cells under 0.93, mean width, mean and largest width over the labels-alone {alone}")
     print("width, largest share of draws whose estimate lies outside its own interval:")
     print()
     print(summary.round(3).to_string())
     print()
     pooled = default.groupby(["generator", "method"], sort=False).agg(
-        **({level: (level, "median")} if level in default else {}),
+        **({truth: (truth, "median")} if truth in default else {}),
         hits=("hits", "sum"),
         draws=("draws", "sum"),
         coverage_min=("coverage", "min"),
@@ -524,11 +548,11 @@ def report(
     pooled["coverage"] = pooled["hits"] / pooled["draws"]
     print("Default option, per generator (pooled over its cells) and its lowest cell:")
     print()
-    shown = [c for c in (level, "cells", "coverage", "coverage_min") if c in pooled]
+    shown = [c for c in (truth, "cells", "coverage", "coverage_min") if c in pooled]
     print(pooled[shown].round(3).to_string())
     print()
     worst = default.nsmallest(12, "coverage")
-    columns = [c for c in (*axes, "generator", "share", "shift", "precision", "n") if c in worst]
+    columns = [c for c in (*axes, "generator", "share", "shift", truth, "n") if c in worst]
     columns += ["design", "method", "coverage", "se", "width", "ratio"]
     print("The twelve lowest cells (default option):")
     print()
@@ -556,13 +580,12 @@ def report(
         print(table.round(3).to_string())
         print()
     for method, part in default.groupby("method", sort=False):
-        at = np.logical_and.reduce([part[column] == value for column, value in strong.items()])
-        strong_cells = part[at]
+        strong_cells = part[_strong_cells(part, strong)]
         print(
             f"Targets, {method}: cells under {TARGET_CELL} {int((part['coverage'] < TARGET_CELL).sum())} "
             f"of {len(part)} (under 0.90: {int((part['coverage'] < 0.90).sum())}); lowest generator "
             f"{pooled.xs(method, level='method')['coverage'].min():.3f} (target {TARGET_GENERATOR}); "
-            f"cells wider than the labels-alone Wilson {int((part['ratio'] > 1).sum())}, largest "
+            f"cells wider than the labels-alone {alone} {int((part['ratio'] > 1).sum())}, largest "
             f"ratio {part['ratio'].max():.2f}; strong judges, diffuse errors, {strong_label}: ratio "
             f"{strong_cells['ratio'].min():.2f} to {strong_cells['ratio'].max():.2f} (target "
             f"{TARGET_STRONG})."
@@ -570,19 +593,18 @@ def report(
         if "suggest" in part:
             # the draw a user gets: the design suggest_labels chooses in that cell
             chosen = part[part["design"] == part["suggest"]]
-            strong = chosen[
-                (chosen["mode"] == "diffuse") & (chosen["n"] == 100) & (chosen["shift"] == 0)
-            ]
+            strong_chosen = chosen[_strong_cells(chosen, strong)]
             print(
                 f"Targets, {method}, the design suggest_labels draws ({len(chosen)} cells): cells "
                 f"under {TARGET_CELL} {int((chosen['coverage'] < TARGET_CELL).sum())}; cells wider "
-                f"than the labels-alone Wilson {int((chosen['ratio'] > 1).sum())} (by n: "
+                f"than the labels-alone {alone} {int((chosen['ratio'] > 1).sum())} (by n: "
                 + ", ".join(
                     f"{n} {int(c)}"
                     for n, c in (chosen["ratio"] > 1).groupby(chosen["n"]).sum().items()
                 )
                 + f"), largest ratio {chosen['ratio'].max():.2f}; strong judges, diffuse errors, "
-                f"100 labels: ratio {strong['ratio'].min():.2f} to {strong['ratio'].max():.2f}."
+                f"{strong_label}: ratio {strong_chosen['ratio'].min():.2f} to "
+                f"{strong_chosen['ratio'].max():.2f}."
             )
     print()
     return cells

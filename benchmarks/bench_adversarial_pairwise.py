@@ -584,7 +584,7 @@ def main(argv: list[str] | None = None) -> None:
         win,
         f"Pairwise win rates, adversarial worlds ({len(win)} records; labels-alone: the Wilson "
         "interval of as many uniform votes)",
-        level="win rate",
+        truth="win rate",
         strong={"mode": "diffuse", "n": top, "design": "uniform"},
         strong_label=f"{top} uniform votes ({2 * top / size.generators:.0f} a generator)",
     )
@@ -594,7 +594,7 @@ def main(argv: list[str] | None = None) -> None:
             strengths,
             f"Bradley-Terry strengths, sparse uniform boards ({len(strengths)} records; "
             "labels-alone: the votes-alone normal interval of the same fit)",
-            level="win rate",
+            truth="win rate",
             strong={"mode": "diffuse", "n": max(size.sparse)},
             strong_label=f"{max(size.sparse)} votes",
         )
