@@ -64,6 +64,7 @@ from regression.intervals import ConfidenceInterval, normal_quantile
 
 __all__ = [
     "LAM_GRID",
+    "design_floor",
     "design_mean_interval",
     "floored_ppi_interval",
     "score_half_widths",
@@ -75,7 +76,12 @@ LAM_GRID = np.linspace(0.0, 1.0, 21)
 
 
 def unseen_share(
-    alpha: float, smallest_probability: float, population: int, sides: int = 2
+    alpha: float,
+    smallest_probability: float,
+    population: int,
+    sides: int = 2,
+    *,
+    uniform: bool = False,
 ) -> float:
     """The largest share of the population a sample misses with chance above ``alpha / sides``.
 
@@ -86,13 +92,53 @@ def unseen_share(
     uniform one of ``m`` units. For ``m`` draws that all show no error this is
     the Clopper-Pearson bound (``3 / m`` by the rule of three).
 
+    ``uniform``: the sample is a uniform draw of ``m`` of the ``N`` units
+    without replacement, which misses ``k`` given units with probability
+    exactly ``prod_{j < k} (1 - m / (N - j))`` (the hypergeometric chance of
+    no success), less than ``(1 - k / N)^m`` once ``m`` is a fair part of
+    ``N``: the share is ``k / N`` for the fewest ``k`` whose chance is at
+    most ``alpha / sides``, where that is smaller.
+
     Examples
     --------
     >>> round(unseen_share(0.05, 10 / 1000, 1000), 4)  # ten uniform draws: Clopper-Pearson's 10/10
     0.3085
+    >>> round(unseen_share(0.05, 200 / 300, 300, uniform=True), 4)  # 200 of 300: 4 units
+    0.0133
     """
     size = population * smallest_probability
-    return float(1.0 - (alpha / sides) ** (1.0 / size))
+    share = float(1.0 - (alpha / sides) ** (1.0 / size))
+    drawn = int(round(size))
+    if not uniform or drawn < 1 or drawn >= population:
+        return share
+    # the chance of missing k given units, k = 1 ... up to Clopper-Pearson's share (never larger)
+    reach = min(int(np.ceil(share * population)) + 1, population - drawn)
+    missed = np.cumsum(np.log1p(-drawn / (population - np.arange(reach))))
+    rare = np.flatnonzero(missed <= np.log(alpha / sides))
+    return share if rare.size == 0 else min(share, float(rare[0] + 1) / population)
+
+
+def design_floor(probabilities: np.ndarray, residual_range: float, alpha: float = 0.05) -> float:
+    """The least width the floored interval keeps under a design: its unseen share times the residual's range.
+
+    :func:`unseen_share` at the smallest inclusion probability of the units
+    not drawn for sure (exact for a design whose probabilities are all equal,
+    a uniform draw), times ``residual_range``, the sum of the two sides'
+    gaps. What :mod:`regression.labels.plan` and
+    :mod:`regression.scores.suggest` plan with, beside the variance.
+
+    Examples
+    --------
+    >>> round(design_floor(np.full(1000, 0.025), 1.0), 3)  # 25 uniform labels, lam = 0: 136 units
+    0.136
+    """
+    pi = np.asarray(probabilities, dtype=float)
+    by_chance = pi[pi < 1.0]
+    if by_chance.size == 0:
+        return 0.0
+    smallest = float(by_chance.min())
+    share = unseen_share(alpha, smallest, by_chance.size, uniform=bool(np.ptp(by_chance) == 0))
+    return share * float(residual_range)
 
 
 def floored_ppi_interval(
@@ -176,11 +222,12 @@ def floored_ppi_interval(
     a, b, cc = design_moments(y_r, f_r, w, c)
     if population_probabilities is not None:
         pop = np.asarray(population_probabilities, dtype=float).ravel()
-        smallest = float(pop[pop < 1.0].min())
+        smallest, uniform = float(pop[pop < 1.0].min()), bool(np.ptp(pop[pop < 1.0]) == 0)
     else:
-        smallest = float(pi_r.min())
+        # the labels' probabilities stand for the population's (exact for a uniform draw)
+        smallest, uniform = float(pi_r.min()), bool(np.ptp(pi_r) == 0)
     sides = 2 if alternative == "two-sided" else 1
-    share = unseen_share(alpha, smallest, rest, sides) if floor else 0.0
+    share = unseen_share(alpha, smallest, rest, sides, uniform=uniform) if floor else 0.0
     lam_hat = float(lam) if lam is not None else design_lam(y_r, f_r, q, pi_r, (low_y, high_y))
     # where the floor binds at PPI++'s lam, a smaller lam narrows the worst residual's gap: lam is
     # then the one of LAM_GRID below PPI++'s (or PPI++'s) whose interval is narrowest; where the

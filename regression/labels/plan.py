@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha
-from regression.core.floor import unseen_share
+from regression.core.floor import design_floor
 from regression.core.sampling import active_probabilities, design_weights, systematic_sample
 from regression.intervals import normal_quantile
 from regression.labels.design import label_design
@@ -66,14 +66,17 @@ PLAN_DRAWS = 40
 BETTING_PLAN_DRAWS = 12
 
 
-def effective_size(q: np.ndarray, n: np.ndarray | int, design: str = "uniform") -> np.ndarray:
+def effective_size(
+    q: np.ndarray, n: np.ndarray | int, design: str = "uniform", *, judges: bool = True
+) -> np.ndarray:
     """Predicted effective sample size of :func:`~regression.labels.partial.ppi_design_mean` with ``n`` labels.
 
     ``n_0 * A_0 / A_lam`` as the estimator computes it, with the sums replaced
     by their expectations over the design: ``A = sum_i pi_i c_i v_i`` plus the
     two pseudo-labels' ``c_min (theta^2 + (1 - theta)^2)``, ``c_i = (1 - pi_i) / pi_i^2``,
     ``n_0 = N^2 / sum_i pi_i c_i``; ``v_i`` the judges' residual variance or
-    the labels' own, whichever power tuning would choose. Vectorised in ``n``.
+    the labels' own, whichever power tuning would choose (``judges=False``:
+    the labels' own, ``lam = 0``). Vectorised in ``n``.
     """
     q = np.asarray(q, dtype=float)
     big_n = q.size
@@ -91,39 +94,39 @@ def effective_size(q: np.ndarray, n: np.ndarray | int, design: str = "uniform") 
         c = design_weights(pi)
         c_min = float(c[pi < 1].min()) if (pi < 1).any() else 0.0
         a_0 = float((pi * c * v_labels).sum()) + c_min * pseudo
-        a_lam = min(float((pi * c * v_judges).sum()) + c_min * pseudo, a_0)
+        a_lam = min(float((pi * c * v_judges).sum()) + c_min * pseudo, a_0) if judges else a_0
         n_0 = min(big_n**2 / max(float((pi * c).sum()), 1e-12), float(big_n))
         out.append(n_0 * a_0 / max(a_lam, 1e-15))
     return np.array(out)
 
 
 def floor_width(
-    q: np.ndarray, n: np.ndarray | int, design: str = "uniform", alpha: float = 0.05
+    q: np.ndarray,
+    n: np.ndarray | int,
+    design: str = "uniform",
+    alpha: float = 0.05,
+    *,
+    judges: bool = True,
 ) -> np.ndarray:
-    """The least width the floored interval keeps with ``n`` labels: the unseen share at the design's smallest chance.
+    """The least width the floored interval keeps with ``n`` labels (:func:`~regression.core.floor.design_floor`).
 
-    :func:`~regression.core.floor.unseen_share` at the smallest inclusion
-    probability of the design, times the range of the residual ``y - q``
-    (``lam = 1``, as :func:`effective_size` reads a calibrated predictor):
-    ``1 + max(q) - min(q)``, the sum of the two sides' gaps. An active design halves the
-    smallest chance (its defensive mixture keeps half the uniform one), so a
-    sample of ``n`` active labels can miss twice the share a uniform one can:
-    where judges are sure, the floor, not the variance, sets the width.
-    Vectorised in ``n``.
+    The unseen share at the design's smallest inclusion probability times
+    the range of the residual: ``1 + max(q) - min(q)`` for ``y - q`` (``lam
+    = 1``, as :func:`effective_size` reads a calibrated predictor), 1 for the
+    labels alone (``judges=False``, ``lam = 0``); the sum of the two sides'
+    gaps. An active design halves the smallest chance (its defensive mixture
+    keeps half the uniform one), so a sample of ``n`` active labels can miss
+    twice the share a uniform one can: where judges are sure, the floor, not
+    the variance, sets the width. Vectorised in ``n``.
     """
     q = np.asarray(q, dtype=float)
     big_n = q.size
-    residual_range = 1.0 + float(q.max() - q.min())
+    residual_range = 1.0 + float(q.max() - q.min()) if judges else 1.0
     out = []
     for m in np.atleast_1d(n):
         m = int(max(min(m, big_n), 1))
         pi = np.full(big_n, m / big_n) if design == "uniform" else active_probabilities(q, m)
-        drawn_by_chance = pi < 1
-        if not drawn_by_chance.any():
-            out.append(0.0)
-            continue
-        share = unseen_share(alpha, float(pi[drawn_by_chance].min()), int(drawn_by_chance.sum()))
-        out.append(share * residual_range)
+        out.append(design_floor(pi, residual_range, alpha))
     return np.array(out)
 
 
@@ -135,18 +138,23 @@ def predicted_width(
 ) -> np.ndarray:
     """Predicted width of the labels-and-votes interval with ``n`` labels.
 
-    Wilson's width at the effective sample size (:func:`effective_size`), or
-    the floor's (:func:`floor_width`) where that is wider, as the default
-    floored interval keeps it.
+    As the floored interval chooses its weight on the judges: the narrower of
+    the judges' (Wilson's width at :func:`effective_size`, or the floor at
+    the residual's range, :func:`floor_width`, where that is wider) and the
+    labels' alone (the same at ``lam = 0``).
     """
     alpha = check_alpha(alpha)
     z = normal_quantile(alpha)
     q = np.asarray(q, dtype=float)
     theta = float(np.clip(q.mean(), 1e-3, 1 - 1e-3))
-    m = effective_size(q, n, design)
-    denom = 1 + z**2 / m
-    wilson = 2 * z * np.sqrt(theta * (1 - theta) / m + z**2 / (4 * m**2)) / denom
-    return np.maximum(wilson, floor_width(q, n, design, alpha))
+
+    def width(judges: bool) -> np.ndarray:
+        m = effective_size(q, n, design, judges=judges)
+        denom = 1 + z**2 / m
+        wilson = 2 * z * np.sqrt(theta * (1 - theta) / m + z**2 / (4 * m**2)) / denom
+        return np.maximum(wilson, floor_width(q, n, design, alpha, judges=judges))
+
+    return np.minimum(width(True), width(False))
 
 
 def drawn_design(q: np.ndarray, n: int) -> str:

@@ -9,8 +9,15 @@ outputs say how much of it the ratings show, ``k = sum w (y - f)^2 / sum w f (1
 A sample drawn with probabilities ``pi`` has design variance
 :func:`~regression.core.sampling.design_variance` ``/ N^2`` (Poisson sampling),
 the prediction-powered estimate the smaller of the two (``lam`` tuned), and
-the planned width is the normal one, ``2 z sqrt(V)`` on the rating scale (the
-betting interval is wider at a few ratings: plan with a margin there).
+the planned width is the normal one, ``2 z sqrt(V)`` on the rating scale, or
+the default interval's floor where that is wider
+(:func:`~regression.core.floor.design_floor`: the share of outputs the
+design's smallest chance can miss, times the residual's range, ``1 +
+max(f) - min(f)`` with the judges, 1 for the ratings alone), the narrower of
+the two ways as the floored interval chooses, so that an
+active draw, whose smallest chance is below the uniform one, is chosen only
+where it is predicted narrower with the floor counted (the betting interval is
+wider at a few ratings: plan with a margin there).
 
 The active draw takes ``pi_u`` in proportion to ``sqrt(v_u)`` with a floor
 (:func:`~regression.core.sampling.active_probabilities`: ``k`` is one factor
@@ -29,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import PROBABILITY_COLUMN, check_alpha, check_budget
+from regression.core.floor import design_floor
 from regression.core.sampling import (
     BudgetWarning,
     active_probabilities,
@@ -97,6 +105,7 @@ def predicted_width(
     size = f.size
     v_ppi = k * f * (1 - f)
     v_ratings = v_ppi + (f - f.mean()) ** 2
+    residual_range = 1.0 + float(np.ptp(f)) if size else 1.0
     z = normal_quantile(alpha)
     widths = []
     for m in np.atleast_1d(n):
@@ -104,8 +113,16 @@ def predicted_width(
             widths.append(1.0)
             continue
         pi = _probabilities(f, int(m), design)
-        variance = min(design_variance(v_ppi, pi), design_variance(v_ratings, pi)) / size**2
-        widths.append(min(2 * z * np.sqrt(max(variance, 0.0)), 1.0))
+        share = design_floor(pi, 1.0, alpha)
+
+        def normal(v: np.ndarray, pi: np.ndarray = pi) -> float:
+            return 2 * z * np.sqrt(max(design_variance(v, pi) / size**2, 0.0))
+
+        # as the floored interval chooses its weight: the judges' (lam = 1, the residual's
+        # range) or the ratings' alone (lam = 0, the scale), whichever is narrower
+        judged = max(normal(v_ppi), share * residual_range)
+        alone = max(normal(v_ratings), share)
+        widths.append(min(judged, alone, 1.0))
     return np.array(widths)
 
 

@@ -125,11 +125,12 @@ def test_all_valid_labels_give_labels_alone_betting():
 def test_all_valid_labels_keep_the_floor_of_a_missed_share():
     # every label agrees and the labelled predictions hold one value: the narrowest floored
     # interval leans on the labels alone, and its lower end is the shift of the share of items
-    # 50 uniform labels miss with chance 2.5 % (Clopper-Pearson's bound for 50 of 50)
+    # 50 uniform labels miss with chance 2.5 % (the hypergeometric chance of no success, 50 of
+    # 1,000 drawn without replacement)
     q = np.full(1000, 0.9)
     q[:100] = 0.6
     low, high = ppi_design_mean(np.ones(50), q[200:250], q).bounds()
-    assert low == pytest.approx(1 - unseen_share(0.05, 50 / 1000, 1000), rel=1e-9)
+    assert low == pytest.approx(1 - unseen_share(0.05, 50 / 1000, 1000, uniform=True), rel=1e-9)
     assert high == 1.0  # exact: clipped to 1
 
 

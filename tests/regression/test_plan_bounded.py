@@ -80,7 +80,8 @@ def test_unknown_interval_method_is_named(world):
 def test_the_floor_of_an_active_draw_is_that_of_its_smallest_chance() -> None:
     q = np.random.default_rng(0).beta(0.3, 0.1, 1000)
     spread = 1 + float(q.max() - q.min())
-    assert floor_width(q, 25)[0] == pytest.approx(unseen_share(0.05, 25 / 1000, 1000) * spread)
+    uniform = unseen_share(0.05, 25 / 1000, 1000, uniform=True)
+    assert floor_width(q, 25)[0] == pytest.approx(uniform * spread)
     smallest = float(active_probabilities(q, 25).min())
     assert floor_width(q, 25, "active")[0] == pytest.approx(
         unseen_share(0.05, smallest, 1000) * spread

@@ -27,6 +27,21 @@ def test_unseen_share_is_clopper_pearsons_bound_for_no_success(m: int) -> None:
     assert unseen_share(0.05, m / 1000, 1000) == pytest.approx(1 - lower, rel=1e-9)
 
 
+@pytest.mark.parametrize(("drawn", "population"), [(10, 1000), (25, 1000), (200, 300), (20, 96)])
+def test_a_uniform_draws_share_is_the_hypergeometric_chance_of_missing_every_unit(
+    drawn: int, population: int
+) -> None:
+    """The fewest units a uniform draw without replacement misses with chance at most 0.025,
+    from scipy's hypergeometric law: never more than Clopper-Pearson's share."""
+    share = unseen_share(0.05, drawn / population, population, uniform=True)
+    missed = [
+        stats.hypergeom(population, k, drawn).pmf(0) for k in range(1, population - drawn + 1)
+    ]
+    fewest = next(k for k, chance in enumerate(missed, start=1) if chance <= 0.025)
+    clopper_pearson = unseen_share(0.05, drawn / population, population)
+    assert share == pytest.approx(min(fewest / population, clopper_pearson), rel=1e-12)
+
+
 def test_a_sample_that_shows_no_error_keeps_the_shift_a_missed_share_could_cause() -> None:
     confident = np.full(1000, 0.99)
     widths = []
@@ -36,7 +51,8 @@ def test_a_sample_that_shows_no_error_keeps_the_shift_a_missed_share_could_cause
         )
         assert low < estimate <= high
         # labels alone (lam 0): the gap below is the estimate itself, 1
-        assert estimate - low == pytest.approx(unseen_share(0.05, n / 1000, 1000), rel=1e-9)
+        share = unseen_share(0.05, n / 1000, 1000, uniform=True)
+        assert estimate - low == pytest.approx(share, rel=1e-9)
         widths.append(high - low)
     assert widths[0] > widths[1] > widths[2] > 0
 
