@@ -506,7 +506,8 @@ def report(
     default = counted[counted["option"] == "default"]
     print(f"### {title}")
     print()
-    fewest, most = int(draws.min()), int(draws.max())
+    # cells an active check failed were not drawn (0 draws): the standard error is of the others
+    fewest, most = int(draws[draws > 0].min()), int(draws.max())
     print(
         f"{len(cells)} records ({most if fewest == most else f'{fewest} to {most}'} draws per "
         f"cell; Monte Carlo standard error {_coverage_se(0.95, most):.3f} at 0.95"
