@@ -227,7 +227,7 @@ def _inputs(files, command):
         "suggest": [j, "--budget", "5"],
         "plan": [j, "--width", "0.1"],
         "judge": [c, t],
-        "compare": [c, t],
+        # compare needs --models and a model column: its numbers are the parser's to check
     }.get(command)
 
 

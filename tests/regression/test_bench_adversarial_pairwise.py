@@ -56,7 +56,7 @@ def test_roles_follow_the_design(grid, records):
     subset = records[records["design"] == "subset"]
     assert set(subset.loc[subset["generator"] != new, "role"]) == {"outside"}
     # the subset draws only the new generator's battles: every draw gives it an interval
-    assert (subset.loc[subset["role"] == "new", "draws"] == grid.QUICK.draws).all()
+    assert (subset.loc[subset["role"] == "new", "draws"] == grid.QUICK.draws).all()  # exact: counts
 
 
 def test_no_finite_strength_for_a_generator_that_won_or_lost_every_vote(records):

@@ -82,11 +82,12 @@ def test_blind_spot_is_rated_low_and_scored_high_by_every_judge(grid):
     scores, human = grid.score_adversarial_world("spread", items=200, seed=3)
     rubric = scores[scores["validator"] == "rubric"].set_index(["generator", "item"])["score"]
     rated = human.set_index(["generator", "item"])["human"]
+    # exact: the ratings are whole numbers 1-5
     blind = rated.xs("s1 high together 10%").eq(1) & rubric.xs("s1 high together 10%").gt(0.9)
     # 20 outputs of the blind spot, every judge seeing quality 2.5 (the rubric above 0.9 unless
     # its noise is below -1.4 sd); an output of natural rating 1 scores that high about never
     assert 17 <= int(blind.sum()) <= 22
-    diffuse = rated.xs("s4 diffuse").eq(1) & rubric.xs("s4 diffuse").gt(0.9)
+    diffuse = rated.xs("s4 diffuse").eq(1) & rubric.xs("s4 diffuse").gt(0.9)  # exact: whole ratings
     assert int(diffuse.sum()) <= 2
 
 
