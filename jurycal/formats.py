@@ -6,9 +6,22 @@ One table for :mod:`jurycal.io` (pandas, in memory) and :mod:`jurycal.counting`
 
 from __future__ import annotations
 
+import gzip
+import zlib
 from pathlib import Path
 
-__all__ = ["FIRST_ROW_LINE", "FORMATS", "csv_fault", "first_line", "table_format"]
+__all__ = [
+    "FIRST_ROW_LINE",
+    "FORMATS",
+    "GZIP_ERRORS",
+    "csv_fault",
+    "first_line",
+    "incomplete_gzip",
+    "table_format",
+]
+
+#: What reading a ``.gz`` file that is cut short or not gzip raises.
+GZIP_ERRORS = (EOFError, zlib.error, gzip.BadGzipFile)
 
 #: File-name endings and the format each means.
 FORMATS = {
@@ -58,6 +71,20 @@ def first_line(path: str | Path) -> int:
     (2, 1)
     """
     return FIRST_ROW_LINE[table_format(path)]
+
+
+def incomplete_gzip(path: str | Path, err: BaseException) -> str:
+    """Why a ``.gz`` file could not be read, in jurycal's words: cut short, or not gzip at all.
+
+    For the errors of :data:`GZIP_ERRORS`.
+
+    Examples
+    --------
+    >>> incomplete_gzip("votes.csv.gz", EOFError())
+    "'votes.csv.gz' is not a complete gzip file (it breaks off before its end)."
+    """
+    why = "it breaks off before its end" if isinstance(err, EOFError) else "not gzip data"
+    return f"{str(path)!r} is not a complete gzip file ({why})."
 
 
 def csv_fault(path: str | Path) -> tuple[int, str] | None:

@@ -18,7 +18,6 @@ import gzip
 import json
 import os
 import tempfile
-import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -27,7 +26,14 @@ import pandas as pd
 
 from jurycal.counting.limits import DEFAULT_MEMORY_LIMIT
 from jurycal.errors import FileError
-from jurycal.formats import FORMATS, csv_fault, first_line, table_format
+from jurycal.formats import (
+    FORMATS,
+    GZIP_ERRORS,
+    csv_fault,
+    first_line,
+    incomplete_gzip,
+    table_format,
+)
 from regression.data import Counts
 
 __all__ = [
@@ -82,10 +88,8 @@ def _json_record(raw: bytes) -> None:
 def _unreadable(p: Path, fmt: str, err: Exception) -> FileError:
     """A one-line reason why ``p`` could not be read, with the line where it applies."""
     name = str(p)
-    if isinstance(err, (gzip.BadGzipFile, zlib.error, EOFError)) or (
-        isinstance(err, OSError) and "gzip" in str(err).lower()
-    ):
-        return FileError(f"{name!r} is not a complete gzip file ({err}).", file=p)
+    if isinstance(err, GZIP_ERRORS) or (isinstance(err, OSError) and "gzip" in str(err).lower()):
+        return FileError(incomplete_gzip(p, err), file=p)
     if isinstance(err, pd.errors.EmptyDataError) or (p.stat().st_size == 0):
         return FileError(f"{name!r} is empty; expected a {fmt} table.", file=p)
     if fmt != "parquet":
@@ -96,8 +100,8 @@ def _unreadable(p: Path, fmt: str, err: Exception) -> FileError:
                 if fault is not None:
                     line, why = fault
                     return FileError(f"{name!r} line {line}: {why}.", file=p, line=line)
-        except (OSError, EOFError, zlib.error) as inner:
-            return FileError(f"{name!r} is not a complete gzip file ({inner}).", file=p)
+        except (OSError, *GZIP_ERRORS) as inner:
+            return FileError(incomplete_gzip(p, inner), file=p)
         if found is not None:
             line, cause = found
             if isinstance(cause, UnicodeDecodeError):

@@ -34,7 +34,7 @@ from jurycal.counting.tally import (
     tally,
 )
 from jurycal.errors import FileError
-from jurycal.formats import csv_fault, table_format
+from jurycal.formats import GZIP_ERRORS, csv_fault, incomplete_gzip, table_format
 from regression.checks import FALSE_STRINGS, HUMAN_COLUMNS, JUDGMENT_COLUMNS, TRUE_STRINGS
 from regression.data import Counts
 
@@ -213,7 +213,10 @@ def _unparsed(files: Sequence[str], fmt: str, name: str, exc: BaseException) -> 
     file = named.group(1) if named else files[0]
     if fmt in ("csv", "tsv"):
         for candidate in [file, *files]:
-            fault = csv_fault(candidate)
+            try:
+                fault = csv_fault(candidate)
+            except GZIP_ERRORS as err:
+                return FileError(incomplete_gzip(candidate, err), file=candidate)
             if fault is not None:
                 line, why = fault
                 return FileError(f"{candidate!r} line {line}: {why}.", file=candidate, line=line)
