@@ -25,6 +25,7 @@ from regression.pairwise import (
     check_pairwise,
 )
 from regression.pairwise.davidson import (
+    SPARSE_STRENGTH_VOTES,
     DavidsonLoss,
     GeneratorPairs,
     davidson_probabilities,
@@ -273,6 +274,9 @@ def test_coverage_per_generator(world: World, sample_votes: SampleVotes) -> None
     hits = []
     with warnings.catch_warnings():
         warnings.simplefilter("error", FewVotesWarning)
+        # no generator may lose its estimate; the sparse strengths' caution may be said (a
+        # generator may have fewer than 20 votes here), and this test measures what it is about
+        warnings.filterwarnings("ignore", "the strengths lean on the judges", FewVotesWarning)
         for seed in range(n_worlds):
             full = check_pairwise(*world(3000 + seed, n_battles=240, n_votes=240)[:2])
             true = bradley_terry(full, judges=False).estimate
@@ -347,3 +351,22 @@ def test_a_tie_places_a_generator_both_ways() -> None:
     )
     identified, reasons = identified_strengths(check_pairwise(verdicts, human))
     assert identified.all() and reasons == {}
+
+
+def test_sparse_strengths_leaning_on_the_judges_say_so(
+    world: World, sample_votes: SampleVotes
+) -> None:
+    """Under SPARSE_STRENGTH_VOTES votes a generator with the judges weighed, the fit cautions
+    (a FewVotesWarning, kept in the result's warnings); the votes alone, or every battle voted,
+    do not."""
+    full = check_pairwise(*world(3000, n_battles=240, n_votes=240)[:2])
+    sparse = sample_votes(full, 40, 0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fit = bradley_terry(sparse, seed=0)
+        alone = bradley_terry(sparse, judges=False, seed=0)
+        census = bradley_terry(full, seed=0)
+    said = [str(w.message) for w in caught if "lean on the judges" in str(w.message)]
+    assert fit.lam.iloc[0] > 0 and fit.n_labels.min() < SPARSE_STRENGTH_VOTES
+    assert len(said) == 1 and said[0] in fit.warnings
+    assert not any("lean on the judges" in w for w in (*alone.warnings, *census.warnings))
