@@ -413,8 +413,8 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
                 f"the strengths lean on the judges (weight {lam:.2f}) with as few as {fewest} "
                 f"human votes a generator: below {SPARSE_STRENGTH_VOTES}, with strong judges, "
                 "their normal intervals covered 0.91 for the strongest and weakest generators in "
-                "worlds built to break them (docs/pairwise.md); the win rates' interval, or "
-                "judges=False, holds there."
+                "worlds built to break them (docs/pairwise.md); the win rates (estimand "
+                "win_rate) hold there, as do the votes alone (judges=False)."
             )
             warnings.warn(sparse_note, FewVotesWarning, stacklevel=3)
             notes = (sparse_note,)
