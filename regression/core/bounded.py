@@ -344,6 +344,8 @@ class DesignSample(NamedTuple):
     probabilities: np.ndarray
     outcome_bounds: tuple[float, float]
     prediction_bounds: tuple[float, float]
+    #: Every population unit's inclusion probability, where the caller knows them.
+    population_probabilities: np.ndarray | None = None
 
     def split(self) -> HeldSplit:
         """The units held for sure (``pi = 1``: they enter exactly) apart from the ``M`` others.
@@ -375,12 +377,14 @@ def check_design_sample(
     *,
     outcome_bounds: Sequence[float],
     prediction_bounds: Sequence[float],
+    population_probabilities: Sequence[float] | np.ndarray | None = None,
 ) -> DesignSample:
     """The arguments every interval of a prediction-powered mean takes, checked once.
 
     Bounds a finite pair with ``low < high``; outcomes and predictions within
     them (rounding clipped); one probability in (0, 1] per drawn unit; the
-    population holding at least the drawn units; ``lam`` in [0, 1] or None.
+    population holding at least the drawn units; ``lam`` in [0, 1] or None;
+    ``population_probabilities``, where given, one per population unit.
 
     Raises
     ------
@@ -409,7 +413,15 @@ def check_design_sample(
         )
     if lam is not None and not 0.0 <= float(lam) <= 1.0:
         raise ValueError(f"lam {lam!r} must be in [0, 1] or None.")
-    return DesignSample(y, f, q, pi, y_bounds, f_bounds)
+    pop = None
+    if population_probabilities is not None:
+        pop = np.asarray(population_probabilities, dtype=float).ravel()
+        if pop.size != q.size:
+            raise ValueError(
+                f"population_probabilities ({pop.size}) must match population_predictions "
+                f"({q.size})."
+            )
+    return DesignSample(y, f, q, pi, y_bounds, f_bounds, pop)
 
 
 def ppi_interval(
@@ -514,8 +526,9 @@ def ppi_interval(
         lam,
         outcome_bounds=outcome_bounds,
         prediction_bounds=prediction_bounds,
+        population_probabilities=population_probabilities,
     )
-    q, y_bounds = sample.population, sample.outcome_bounds
+    q, y_bounds, pop = sample.population, sample.outcome_bounds, sample.population_probabilities
     part = sample.split()
     y_r, f_r, pi_r = part.outcomes, part.predictions, part.probabilities
     rest, f_mean, whole = part.rest, part.prediction_mean, part.whole
@@ -532,13 +545,7 @@ def ppi_interval(
         return exact, ConfidenceInterval(np.float64(exact), np.float64(exact))
 
     # r = M p: 1 for every unit of a uniform design, by structure
-    if population_probabilities is not None:
-        pop = np.asarray(population_probabilities, dtype=float).ravel()
-        if pop.size != q.size:
-            raise ValueError(
-                f"population_probabilities ({pop.size}) must match population_predictions "
-                f"({q.size})."
-            )
+    if pop is not None:
         pop_rest = pop[pop < 1.0]
         scale = pop_rest.size / pop_rest.sum()
         r = pi_r * scale

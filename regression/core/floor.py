@@ -202,6 +202,7 @@ def floored_ppi_interval(
         lam,
         outcome_bounds=outcome_bounds,
         prediction_bounds=prediction_bounds,
+        population_probabilities=population_probabilities,
     )
     q, (low_y, high_y) = sample.population, sample.outcome_bounds
     part = sample.split()
@@ -220,9 +221,9 @@ def floored_ppi_interval(
     w = 1.0 / pi_r
     c = design_weights(pi_r)
     a, b, cc = design_moments(y_r, f_r, w, c)
-    if population_probabilities is not None:
-        pop = np.asarray(population_probabilities, dtype=float).ravel()
-        smallest, uniform = float(pop[pop < 1.0].min()), bool(np.ptp(pop[pop < 1.0]) == 0)
+    if sample.population_probabilities is not None:
+        pop = sample.population_probabilities[sample.population_probabilities < 1.0]
+        smallest, uniform = float(pop.min()), bool(np.ptp(pop) == 0)
     else:
         # the labels' probabilities stand for the population's (exact for a uniform draw)
         smallest, uniform = float(pi_r.min()), bool(np.ptp(pi_r) == 0)

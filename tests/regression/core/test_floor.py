@@ -138,6 +138,11 @@ def test_every_method_refuses_what_the_betting_interval_refuses(method: str) -> 
         design_mean_interval(method, np.r_[y[:4], 2.0], q[:5], q, np.full(5, 0.25), None, **BOUNDS)
     with pytest.raises(ValueError, match=r"lam 1\.5 must be in \[0, 1\]"):
         design_mean_interval(method, y[:5], q[:5], q, np.full(5, 0.25), 1.5, **BOUNDS)
+    with pytest.raises(ValueError, match=r"population_probabilities \(19\) must match"):
+        design_mean_interval(
+            method, y[:5], q[:5], q, np.full(5, 0.25), None,
+            population_probabilities=np.full(19, 0.25), **BOUNDS,
+        )  # fmt: skip
 
 
 @pytest.mark.parametrize("valid", [0, 3, 47, 93, 100])
