@@ -23,16 +23,12 @@ import numpy as np
 import pandas as pd
 
 from regression import TransferModel
+from regression.core.sampling import active_probabilities, systematic_sample
 from regression.intervals import wilson_interval
 from regression.labels.bias import bias_bound
 from regression.labels.design import label_design
 from regression.labels.partial import combine_transfer, ppi_design_mean
-from regression.labels.plan import (
-    active_probabilities,
-    drawn_design,
-    simulated_width,
-    systematic_sample,
-)
+from regression.labels.plan import drawn_design, simulated_width
 from regression.labels.predict import predict_generator
 
 __all__ = [

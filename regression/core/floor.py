@@ -67,6 +67,7 @@ __all__ = [
     "design_floor",
     "design_mean_interval",
     "floored_ppi_interval",
+    "residual_range",
     "score_half_widths",
     "unseen_share",
 ]
@@ -139,6 +140,21 @@ def design_floor(probabilities: np.ndarray, residual_range: float, alpha: float 
     smallest = float(by_chance.min())
     share = unseen_share(alpha, smallest, by_chance.size, uniform=bool(np.ptp(by_chance) == 0))
     return share * float(residual_range)
+
+
+def residual_range(predictions: np.ndarray) -> float:
+    """The range of the residual ``y - f`` of an outcome in [0, 1]: ``1 + max(f) - min(f)``.
+
+    The two sides' gaps of :func:`floored_ppi_interval` at ``lam = 1`` add up
+    to it, as :func:`design_floor` takes it in the plans.
+
+    Examples
+    --------
+    >>> residual_range(np.array([0.2, 0.9]))
+    1.7
+    """
+    f = np.asarray(predictions, dtype=float)
+    return 1.0 + float(np.ptp(f)) if f.size else 1.0
 
 
 def floored_ppi_interval(

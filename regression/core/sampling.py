@@ -24,6 +24,7 @@ __all__ = [
     "BudgetWarning",
     "active_probabilities",
     "capped_proportional",
+    "design_probabilities",
     "design_variance",
     "design_weights",
     "hajek_mean",
@@ -114,6 +115,25 @@ def active_probabilities(q: np.ndarray, n: int, share: float = DEFENSIVE_SHARE) 
     size = np.sqrt(np.clip(q * (1 - q), 0.0, None))
     active = capped_proportional(size, n) if size.max(initial=0.0) > 0 else uniform
     return np.minimum((1.0 - share) * active + share * uniform, 1.0)
+
+
+def design_probabilities(q: np.ndarray, n: int, design: str) -> np.ndarray:
+    """Every unit's inclusion probability in a draw of ``n``: ``"uniform"`` or ``"active"``.
+
+    ``n / N`` each, or :func:`active_probabilities` of the predictions ``q``;
+    every unit for sure where ``n`` reaches ``N``.
+
+    Examples
+    --------
+    >>> design_probabilities(np.array([0.5, 0.9, 0.99, 0.2]), 2, "uniform").tolist()
+    [0.5, 0.5, 0.5, 0.5]
+    """
+    q = np.asarray(q, dtype=float)
+    if n >= q.size:
+        return np.ones(q.size)
+    if design == "active":
+        return active_probabilities(q, n)
+    return np.full(q.size, n / q.size)
 
 
 def systematic_sample(pi: np.ndarray, rng: np.random.Generator) -> np.ndarray:

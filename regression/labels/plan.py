@@ -38,8 +38,8 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_alpha
-from regression.core.floor import design_floor
-from regression.core.sampling import active_probabilities, design_weights, systematic_sample
+from regression.core.floor import design_floor, residual_range
+from regression.core.sampling import design_probabilities, design_weights, systematic_sample
 from regression.intervals import normal_quantile
 from regression.labels.design import label_design
 from regression.labels.interval import check_interval_method
@@ -66,6 +66,28 @@ PLAN_DRAWS = 40
 BETTING_PLAN_DRAWS = 12
 
 
+def _sizes(q: np.ndarray, pi: np.ndarray) -> tuple[float, float]:
+    """:func:`effective_size` under the design ``pi``: with the judges, and of the labels alone."""
+    big_n = q.size
+    if np.all(pi >= 1):  # every item labelled (the active design caps every item: 0 / 0)
+        return float(big_n), float(big_n)
+    theta = float(q.mean())
+    v_judges = q * (1 - q)
+    v_labels = v_judges + (q - theta) ** 2
+    pseudo = theta**2 + (1 - theta) ** 2
+    c = design_weights(pi)
+    c_min = float(c[pi < 1].min())
+    a_0 = float((pi * c * v_labels).sum()) + c_min * pseudo
+    a_lam = min(float((pi * c * v_judges).sum()) + c_min * pseudo, a_0)
+    n_0 = min(big_n**2 / max(float((pi * c).sum()), 1e-12), float(big_n))
+    return n_0 * a_0 / max(a_lam, 1e-15), n_0
+
+
+def _designs(q: np.ndarray, n: np.ndarray | int, design: str) -> list[np.ndarray]:
+    """The design's inclusion probabilities at each ``n`` (at least 1 label, at most every item)."""
+    return [design_probabilities(q, int(max(min(m, q.size), 1)), design) for m in np.atleast_1d(n)]
+
+
 def effective_size(
     q: np.ndarray, n: np.ndarray | int, design: str = "uniform", *, judges: bool = True
 ) -> np.ndarray:
@@ -79,25 +101,7 @@ def effective_size(
     the labels' own, ``lam = 0``). Vectorised in ``n``.
     """
     q = np.asarray(q, dtype=float)
-    big_n = q.size
-    theta = float(q.mean())
-    v_judges = q * (1 - q)
-    v_labels = v_judges + (q - theta) ** 2
-    pseudo = theta**2 + (1 - theta) ** 2
-    out = []
-    for m in np.atleast_1d(n):
-        m = int(max(min(m, big_n), 1))
-        if m >= big_n:  # every item labelled (and the active design would cap every item: 0 / 0)
-            out.append(float(big_n))
-            continue
-        pi = np.full(big_n, m / big_n) if design == "uniform" else active_probabilities(q, m)
-        c = design_weights(pi)
-        c_min = float(c[pi < 1].min()) if (pi < 1).any() else 0.0
-        a_0 = float((pi * c * v_labels).sum()) + c_min * pseudo
-        a_lam = min(float((pi * c * v_judges).sum()) + c_min * pseudo, a_0) if judges else a_0
-        n_0 = min(big_n**2 / max(float((pi * c).sum()), 1e-12), float(big_n))
-        out.append(n_0 * a_0 / max(a_lam, 1e-15))
-    return np.array(out)
+    return np.array([_sizes(q, pi)[0 if judges else 1] for pi in _designs(q, n, design)])
 
 
 def floor_width(
@@ -111,7 +115,7 @@ def floor_width(
     """The least width the floored interval keeps with ``n`` labels (:func:`~regression.core.floor.design_floor`).
 
     The unseen share at the design's smallest inclusion probability times
-    the range of the residual: ``1 + max(q) - min(q)`` for ``y - q`` (``lam
+    the range of the residual: :func:`~regression.core.floor.residual_range` for ``y - q`` (``lam
     = 1``, as :func:`effective_size` reads a calibrated predictor), 1 for the
     labels alone (``judges=False``, ``lam = 0``); the sum of the two sides'
     gaps. An active design halves the smallest chance (its defensive mixture
@@ -120,14 +124,8 @@ def floor_width(
     the variance, sets the width. Vectorised in ``n``.
     """
     q = np.asarray(q, dtype=float)
-    big_n = q.size
-    residual_range = 1.0 + float(q.max() - q.min()) if judges else 1.0
-    out = []
-    for m in np.atleast_1d(n):
-        m = int(max(min(m, big_n), 1))
-        pi = np.full(big_n, m / big_n) if design == "uniform" else active_probabilities(q, m)
-        out.append(design_floor(pi, residual_range, alpha))
-    return np.array(out)
+    judged_range = residual_range(q) if judges else 1.0
+    return np.array([design_floor(pi, judged_range, alpha) for pi in _designs(q, n, design)])
 
 
 def predicted_width(
@@ -141,20 +139,23 @@ def predicted_width(
     As the floored interval chooses its weight on the judges: the narrower of
     the judges' (Wilson's width at :func:`effective_size`, or the floor at
     the residual's range, :func:`floor_width`, where that is wider) and the
-    labels' alone (the same at ``lam = 0``).
+    labels' alone (the same at ``lam = 0``). Each design is drawn once per ``n``.
     """
     alpha = check_alpha(alpha)
     z = normal_quantile(alpha)
     q = np.asarray(q, dtype=float)
     theta = float(np.clip(q.mean(), 1e-3, 1 - 1e-3))
+    judged_range = residual_range(q)
 
-    def width(judges: bool) -> np.ndarray:
-        m = effective_size(q, n, design, judges=judges)
-        denom = 1 + z**2 / m
-        wilson = 2 * z * np.sqrt(theta * (1 - theta) / m + z**2 / (4 * m**2)) / denom
-        return np.maximum(wilson, floor_width(q, n, design, alpha, judges=judges))
+    def wilson(m: float) -> float:
+        return float(2 * z * np.sqrt(theta * (1 - theta) / m + z**2 / (4 * m**2)) / (1 + z**2 / m))
 
-    return np.minimum(width(True), width(False))
+    widths = []
+    for pi in _designs(q, n, design):
+        judged, alone = _sizes(q, pi)
+        share = design_floor(pi, 1.0, alpha)
+        widths.append(min(max(wilson(judged), share * judged_range), max(wilson(alone), share)))
+    return np.array(widths)
 
 
 def drawn_design(q: np.ndarray, n: int) -> str:
@@ -217,7 +218,7 @@ def simulated_width(
     rng = np.random.default_rng(seed)
     if design == "active":
         design = drawn_design(q, n)
-    pi = np.full(big_n, n / big_n) if design == "uniform" else active_probabilities(q, n)
+    pi = design_probabilities(q, n, design)
     total = 0.0
     for draw in range(draws):
         y = (rng.random(big_n) < q).astype(float)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import check_budget
-from regression.core.sampling import BudgetWarning, active_probabilities, systematic_sample
+from regression.core.sampling import BudgetWarning, design_probabilities, systematic_sample
 from regression.labels.design import PROBABILITY_COLUMN, LabelDesign, label_design
 from regression.labels.plan import drawn_design, predicted_width
 from regression.labels.predict import predict_generator
@@ -138,10 +138,7 @@ def suggest_labels(
         n = split[g]
         if n == 0:
             continue
-        if drawn_design(q, n) == "active":
-            pi = active_probabilities(q, n)
-        else:
-            pi = np.full(rows.size, n / rows.size)
+        pi = design_probabilities(q, n, drawn_design(q, n))
         picks = systematic_sample(pi, rng)
         frames.append(
             pd.DataFrame(

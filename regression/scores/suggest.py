@@ -36,10 +36,10 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import PROBABILITY_COLUMN, check_alpha, check_budget
-from regression.core.floor import design_floor
+from regression.core.floor import design_floor, residual_range
 from regression.core.sampling import (
     BudgetWarning,
-    active_probabilities,
+    design_probabilities,
     design_variance,
     systematic_sample,
 )
@@ -79,14 +79,6 @@ def rating_spread(table: ScoreTable, f: np.ndarray) -> float:
     return 1.0 if bound <= 0 else min(float(np.sum(w * (y - q) ** 2)) / bound, 1.0)
 
 
-def _probabilities(f: np.ndarray, n: int, design: str) -> np.ndarray:
-    if n >= f.size:  # every output drawn for sure
-        return np.ones(f.size)
-    if design == "active":
-        return active_probabilities(f, n)
-    return np.full(f.size, min(n, f.size) / f.size)
-
-
 def predicted_width(
     f: np.ndarray, k: float, n: np.ndarray | int, design: str = "uniform", alpha: float = 0.05
 ) -> np.ndarray:
@@ -105,14 +97,14 @@ def predicted_width(
     size = f.size
     v_ppi = k * f * (1 - f)
     v_ratings = v_ppi + (f - f.mean()) ** 2
-    residual_range = 1.0 + float(np.ptp(f)) if size else 1.0
+    judged_range = residual_range(f)
     z = normal_quantile(alpha)
     widths = []
     for m in np.atleast_1d(n):
         if m <= 0:
             widths.append(1.0)
             continue
-        pi = _probabilities(f, int(m), design)
+        pi = design_probabilities(f, int(m), design)
         share = design_floor(pi, 1.0, alpha)
 
         def normal(v: np.ndarray, pi: np.ndarray = pi) -> float:
@@ -120,7 +112,7 @@ def predicted_width(
 
         # as the floored interval chooses its weight: the judges' (lam = 1, the residual's
         # range) or the ratings' alone (lam = 0, the scale), whichever is narrower
-        judged = max(normal(v_ppi), share * residual_range)
+        judged = max(normal(v_ppi), share * judged_range)
         alone = max(normal(v_ratings), share)
         widths.append(min(judged, alone, 1.0))
     return np.array(widths)
@@ -221,7 +213,7 @@ def suggest_labels(
             continue
         q = f[free]
         active = predicted_width(q, k, n, "active")[0] < predicted_width(q, k, n)[0]
-        pi = _probabilities(q, n, "active" if active else "uniform")
+        pi = design_probabilities(q, n, "active" if active else "uniform")
         picks = systematic_sample(pi, rng)
         frames.append(
             pd.DataFrame(
