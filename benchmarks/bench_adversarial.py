@@ -81,7 +81,7 @@ import time
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -109,6 +109,7 @@ __all__ = [
     "GridSize",
     "adversarial_world",
     "defensive_share_study",
+    "grid_options",
     "label_grid",
     "main",
     "report",
@@ -663,24 +664,47 @@ def defensive_share_study(draws: int = FLOOR_DRAWS, seed: int = 11) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
-def main(argv: list[str] | None = None) -> None:
-    """The full grid (or ``--quick``), its tables printed."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def grid_options(
+    argv: list[str] | None,
+    description: str,
+    sizes: tuple[Any, Any],
+    methods: Sequence[str],
+    methods_help: str,
+) -> tuple[argparse.Namespace, Any]:
+    """A grid's command line (``--quick``, ``--csv``, ``--draws``, ``--methods``) and its size.
+
+    ``sizes``: the quick and the full grid, each a NamedTuple with ``draws``;
+    ``methods``: the default interval methods, of :data:`INTERVAL_METHODS`.
+    """
+    quick, full = sizes
+    parser = argparse.ArgumentParser(description=description.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a few draws of a small grid")
     parser.add_argument("--csv", help="also write every cell's record to this file")
-    parser.add_argument("--draws", type=int, help=f"draws per cell (default {DRAWS})")
+    parser.add_argument("--draws", type=int, help=f"draws per cell (default {full.draws})")
     parser.add_argument(
         "--methods",
         nargs="+",
         choices=INTERVAL_METHODS,
-        default=DEFAULT_METHODS,
-        help=f"interval methods on the same draws (default {' '.join(DEFAULT_METHODS)}; betting "
-        "costs 5-50 ms a draw, five times the grid's time)",
+        default=tuple(methods),
+        help=f"{methods_help} (default {' '.join(methods)})",
     )
     args = parser.parse_args([] if argv is None else argv)
-    size = QUICK if args.quick else FULL
+    size = quick if args.quick else full
     if args.draws is not None:
         size = size._replace(draws=args.draws)
+    return args, size
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The full grid (or ``--quick``), its tables printed."""
+    args, size = grid_options(
+        argv,
+        __doc__,
+        (QUICK, FULL),
+        DEFAULT_METHODS,
+        "interval methods on the same draws (betting costs 5-50 ms a draw, five times the "
+        "grid's time)",
+    )
     start = time.perf_counter()
     records = label_grid(size, methods=args.methods, workers=1 if args.quick else WORKERS)
     report(records, f"Partial labels, adversarial worlds ({len(records)} records)")

@@ -73,7 +73,6 @@ under 0.90 with probability 0.011. The grid runs in three to four minutes on one
 
 from __future__ import annotations
 
-import argparse
 import time
 import warnings
 from collections.abc import Iterable, Sequence
@@ -89,6 +88,7 @@ from bench_adversarial import (
     MODES,
     RECORD_COLUMNS,
     SHARES,
+    grid_options,
     report,
 )
 from bench_pairwise_designs import kept_truth
@@ -540,21 +540,13 @@ def _given(records: pd.DataFrame, least: int) -> pd.DataFrame:
 
 def main(argv: list[str] | None = None) -> None:
     """The full grid (or ``--quick``), its tables printed."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a few draws of a small grid")
-    parser.add_argument("--csv", help="also write every cell's record to this file")
-    parser.add_argument("--draws", type=int, help=f"draws per cell (default {DRAWS})")
-    parser.add_argument(
-        "--methods",
-        nargs="+",
-        choices=BOUNDED_INTERVAL_METHODS,
-        default=DEFAULT_METHODS,
-        help="the win rates' interval methods on the same fits (default: the default, floored)",
+    args, size = grid_options(
+        argv,
+        __doc__,
+        (QUICK, FULL),
+        DEFAULT_METHODS,
+        "the win rates' interval methods on the same fits",
     )
-    args = parser.parse_args([] if argv is None else argv)
-    size = QUICK if args.quick else FULL
-    if args.draws is not None:
-        size = size._replace(draws=args.draws)
     pd.set_option("display.width", 160)
     start = time.perf_counter()
     records = pairwise_grid(size, methods=args.methods)

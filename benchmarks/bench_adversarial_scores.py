@@ -76,7 +76,6 @@ drawn (its cells fail, with no draws): it would repeat the uniform cells.
 
 from __future__ import annotations
 
-import argparse
 import time
 import warnings
 from collections.abc import Sequence
@@ -85,14 +84,13 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from bench_adversarial import ACTIVE_SPREAD, report
+from bench_adversarial import ACTIVE_SPREAD, grid_options, report
 from bench_scores import ratings_alone
 from scipy import special
 
 from regression import ScoreModel
 from regression.core.sampling import active_probabilities, systematic_sample
 from regression.labels.interval import check_interval_method
-from regression.registry import BOUNDED_INTERVAL_METHODS
 from regression.scores.estimate import cross_fitted_prediction
 from regression.scores.suggest import predicted_width, rating_spread
 from regression.scores.table import check_scores
@@ -477,21 +475,9 @@ def active_against_uniform(cells: pd.DataFrame) -> pd.DataFrame:
 
 def main(argv: list[str] | None = None) -> None:
     """The full grid (or ``--quick``), its tables printed."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a few draws of a small grid")
-    parser.add_argument("--csv", help="also write every cell's record to this file")
-    parser.add_argument("--draws", type=int, help=f"draws per cell (default {DRAWS})")
-    parser.add_argument(
-        "--methods",
-        nargs="+",
-        choices=BOUNDED_INTERVAL_METHODS,
-        default=DEFAULT_METHODS,
-        help=f"interval methods on the same fits (default {' '.join(DEFAULT_METHODS)})",
+    args, size = grid_options(
+        argv, __doc__, (QUICK, FULL), DEFAULT_METHODS, "interval methods on the same fits"
     )
-    args = parser.parse_args([] if argv is None else argv)
-    size = QUICK if args.quick else FULL
-    if args.draws is not None:
-        size = size._replace(draws=args.draws)
     start = time.perf_counter()
     records = score_grid(size, methods=args.methods)
     cells = report(
