@@ -50,7 +50,9 @@ generators 20 votes are 4 a generator, a small board):
 ``methods`` on the same fit), on every design; each generator's Bradley-Terry strength
 (:func:`~regression.pairwise.bradley_terry`, normal interval) on the sparse uniform boards
 (:attr:`GridSize.sparse`; beside it, on the same draws, the votes alone's,
-``bradley_terry(judges=False)``: :data:`STRENGTH_METHODS`), against the Davidson fit to every
+``bradley_terry(judges=False)``: :data:`STRENGTH_METHODS`; on boards this sparse the default
+sets the judges aside, ``regression.pairwise.davidson.SPARSE_STRENGTH_VOTES``, and the two
+agree), against the Davidson fit to every
 battle's human vote among the generators the fit keeps
 (``bench_pairwise_designs.kept_truth``). There a generator that won
 or lost every one of its voted battles must get no finite estimate (counted: ``extreme``,

@@ -61,7 +61,10 @@ verdicts (centred), under the engine's rule set
 battles' projected predicted gradients hold one value, 0 where their human
 ones do, clipped to [0, 1] otherwise); evaluated at the fit with ``lam =
 1``, then the fit repeated at the tuned ``lam`` (as ppi_py does). Judges that
-predict nothing get ``lam`` near 0 and cost nothing.
+predict nothing get ``lam`` near 0 and cost nothing. A sampled board on which
+some generator has fewer than :data:`SPARSE_STRENGTH_VOTES` votes gets
+``lam = 0``: the strengths' normal interval has no floor, and with so few
+votes the rare residuals of strong judges' shared mistakes go unseen.
 """
 
 from __future__ import annotations
@@ -97,12 +100,13 @@ __all__ = [
 LARGEST_STRENGTH = 25.0
 
 
-#: Fewer human votes a generator than this, with the judges' weight above 0, and the strengths'
-#: normal interval leans on residuals the votes rarely show: in the adversarial grid
-#: (``benchmarks/bench_adversarial_pairwise.py``, judges right 85-92 % of the time, 150 draws a
-#: cell) 10 and 15 votes a generator covered as little as 0.79 in a cell and 0.91 pooled for the
-#: strongest and weakest generators, where the votes alone covered 0.96; 20 votes, 0.94 on
-#: average, as the votes alone did.
+#: Fewer human votes than this for some generator of a sampled board, and the strengths are the
+#: votes' alone: the correction by the judges leans on residuals so few votes rarely show. In the
+#: adversarial grid (``benchmarks/bench_adversarial_pairwise.py``, judges right 85-92 % of the
+#: time, 150 draws a cell) the judges' weight at 10 and 15 votes a generator covered as little as
+#: 0.79 in a cell and 0.91 pooled for the strongest and weakest generators, where the votes alone
+#: covered 0.96; at 20 votes, 0.94 on average, as the votes alone did. The rule reads the number
+#: of votes, never their verdicts, so it is no pre-test.
 SPARSE_STRENGTH_VOTES = 20
 
 #: What a strength the votes do not identify is, for the warning that names the generators.
@@ -328,7 +332,9 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
     table : PairwiseTable
         From :func:`~regression.pairwise.check_pairwise`.
     judges : bool
-        False: the human votes alone (``lam = 0``), with the same joint error.
+        False: the human votes alone (``lam = 0``), with the same joint error. True, on a
+        sampled board where some generator has fewer than :data:`SPARSE_STRENGTH_VOTES`
+        votes: the votes alone too, with a :class:`~regression.pairwise.FewVotesWarning`.
     seed : int
         Seeds the folds of the cross-fitted predictor.
 
@@ -351,9 +357,9 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
     UnidentifiedWarning
         Naming the generators left out of the fit, each with its reason.
     FewVotesWarning
-        Besides the cases above: the judges carry weight and a generator has
-        fewer than :data:`SPARSE_STRENGTH_VOTES` votes, where the strengths'
-        normal interval undercovered in the adversarial grid.
+        Besides the cases above: the judges were asked for, some generator of a
+        sampled board has fewer than :data:`SPARSE_STRENGTH_VOTES` votes, and the
+        strengths are therefore the votes' alone.
     ConvergenceWarning
         The solver stopped without converging, or a strength ran past
         :data:`LARGEST_STRENGTH`, among the generators the votes identify (the
@@ -391,7 +397,21 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
     decisive, lam, nu = judges and bool(np.any(judge_features(table) != 0)), 0.0, float("nan")
     notes: tuple[str, ...] = ()
     if keep.sum() >= 2:
-        fit = _davidson_fit(table if keep.all() else table.among(keep), judges=judges, seed=seed)
+        fewest = int(votes_per_generator(table)[1][keep].min())
+        sampled = bool(np.any(table.human_row < 0))  # every battle voted: no sampling error
+        sparse = decisive and sampled and fewest < SPARSE_STRENGTH_VOTES
+        if sparse:
+            sparse_note = (
+                f"the strengths are the human votes' alone: with as few as {fewest} votes a "
+                f"generator (below {SPARSE_STRENGTH_VOTES}), the judges' correction undercovered "
+                "in worlds built to break it (docs/pairwise.md); the win rates (estimand "
+                "win_rate) keep the judges."
+            )
+            warnings.warn(sparse_note, FewVotesWarning, stacklevel=3)
+            notes = (sparse_note,)
+        fit = _davidson_fit(
+            table if keep.all() else table.among(keep), judges=judges and not sparse, seed=seed
+        )
         if not fit.converged:
             warnings.warn(
                 "the Bradley-Terry fit did not converge to finite strengths even among the "
@@ -406,18 +426,6 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
         decisive, lam, nu = fit.decisive, fit.lam, fit.tie_parameter
         if fit.prediction is not None:
             prediction[keep[table.battle_a] & keep[table.battle_b]] = fit.prediction
-        fewest = int(votes_per_generator(table)[1][keep].min())
-        sampled = bool(np.any(table.human_row < 0))  # every battle voted: no sampling error
-        if fit.converged and decisive and lam > 0 and sampled and fewest < SPARSE_STRENGTH_VOTES:
-            sparse_note = (
-                f"the strengths lean on the judges (weight {lam:.2f}) with as few as {fewest} "
-                f"human votes a generator: below {SPARSE_STRENGTH_VOTES}, with strong judges, "
-                "their normal intervals covered 0.91 for the strongest and weakest generators in "
-                "worlds built to break them (docs/pairwise.md); the win rates (estimand "
-                "win_rate) hold there, as do the votes alone (judges=False)."
-            )
-            warnings.warn(sparse_note, FewVotesWarning, stacklevel=3)
-            notes = (sparse_note,)
     else:
         lost.update(
             {int(g): "no other generator's strength is identified to set it against"

@@ -170,7 +170,7 @@ class PairwiseResult(Ranked, Result):
             lam=series(lam, "lam"),
             se_labels_only=series(np.where(gone, np.nan, se_labels_only), "se_labels_only"),
             table=table,
-            warnings=(*caught, *extra.pop("warnings", ())),
+            warnings=(*extra.pop("warnings", ()), *caught),  # in the order said
             reasons=series(reasons, "reason"),
             **extra,
         )

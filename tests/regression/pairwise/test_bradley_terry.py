@@ -274,9 +274,11 @@ def test_coverage_per_generator(world: World, sample_votes: SampleVotes) -> None
     hits = []
     with warnings.catch_warnings():
         warnings.simplefilter("error", FewVotesWarning)
-        # no generator may lose its estimate; the sparse strengths' caution may be said (a
+        # no generator may lose its estimate; the strengths may set the judges aside (a
         # generator may have fewer than 20 votes here), and this test measures what it is about
-        warnings.filterwarnings("ignore", "the strengths lean on the judges", FewVotesWarning)
+        warnings.filterwarnings(
+            "ignore", "the strengths are the human votes' alone", FewVotesWarning
+        )
         for seed in range(n_worlds):
             full = check_pairwise(*world(3000 + seed, n_battles=240, n_votes=240)[:2])
             true = bradley_terry(full, judges=False).estimate
@@ -303,8 +305,10 @@ def test_fewer_votes_than_parameters_give_no_interval(world: World) -> None:
         warnings.simplefilter("always")
         fit = PairwiseModel(estimand="bradley_terry").fit_table(verdicts, human)
     few = [str(w.message) for w in caught if w.category is FewVotesWarning]
-    assert few == list(fit.warnings) and len(few) == 4
-    assert "'x' has 4 human vote(s): too few for an interval of this model" in few[0]
+    # one for each of the four generators, and the judges set aside on so sparse a board
+    assert few == list(fit.warnings) and len(few) == 5
+    assert "the strengths are the human votes' alone" in few[0]
+    assert "'x' has 4 human vote(s): too few for an interval of this model" in few[1]
     assert fit.estimate.isna().all()
 
 
@@ -353,12 +357,11 @@ def test_a_tie_places_a_generator_both_ways() -> None:
     assert identified.all() and reasons == {}
 
 
-def test_sparse_strengths_leaning_on_the_judges_say_so(
-    world: World, sample_votes: SampleVotes
-) -> None:
-    """Under SPARSE_STRENGTH_VOTES votes a generator with the judges weighed, the fit cautions
-    (a FewVotesWarning, kept in the result's warnings); the votes alone, or every battle voted,
-    do not."""
+def test_sparse_strengths_set_the_judges_aside(world: World, sample_votes: SampleVotes) -> None:
+    """Under SPARSE_STRENGTH_VOTES votes for some generator of a sampled board, the strengths are
+    the votes' alone, as judges=False gives them, and the fit says so (a FewVotesWarning, kept
+    in the result's warnings); every battle voted, or enough votes, and the judges keep their
+    weight."""
     full = check_pairwise(*world(3000, n_battles=240, n_votes=240)[:2])
     sparse = sample_votes(full, 40, 0)
     with warnings.catch_warnings(record=True) as caught:
@@ -366,7 +369,12 @@ def test_sparse_strengths_leaning_on_the_judges_say_so(
         fit = bradley_terry(sparse, seed=0)
         alone = bradley_terry(sparse, judges=False, seed=0)
         census = bradley_terry(full, seed=0)
-    said = [str(w.message) for w in caught if "lean on the judges" in str(w.message)]
-    assert fit.lam.iloc[0] > 0 and fit.n_labels.min() < SPARSE_STRENGTH_VOTES
+        ample = bradley_terry(sample_votes(full, 200, 0), seed=0)
+    said = [str(w.message) for w in caught if "the human votes' alone" in str(w.message)]
+    assert fit.n_labels.min() < SPARSE_STRENGTH_VOTES
     assert len(said) == 1 and said[0] in fit.warnings
-    assert not any("lean on the judges" in w for w in (*alone.warnings, *census.warnings))
+    assert fit.method == "labels_only" and (fit.lam == 0).all()  # exact: set, not fitted
+    # the same objective and solver as judges=False: equal to the solver's tolerance
+    np.testing.assert_allclose(fit.estimate, alone.estimate, atol=1e-8)
+    assert ample.n_labels.min() >= SPARSE_STRENGTH_VOTES and ample.lam.iloc[0] > 0
+    assert not any("alone" in w for w in (*alone.warnings, *census.warnings, *ample.warnings))

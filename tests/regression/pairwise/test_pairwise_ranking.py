@@ -67,9 +67,11 @@ def test_step_down_rank_sets_hold_for_every_generator_at_once(
     held, size = [], []
     with warnings.catch_warnings():
         warnings.simplefilter("error", FewVotesWarning)
-        # no generator may lose its estimate; the sparse strengths' caution may be said (a
+        # no generator may lose its estimate; the strengths may set the judges aside (a
         # generator may have fewer than 20 votes here), and this test measures what it is about
-        warnings.filterwarnings("ignore", "the strengths lean on the judges", FewVotesWarning)
+        warnings.filterwarnings(
+            "ignore", "the strengths are the human votes' alone", FewVotesWarning
+        )
         for seed in range(n_worlds):
             full = check_pairwise(
                 *world(2000 + seed, n_battles=220, n_votes=220, accuracy=(0.8, 0.7, 0.0))[:2]
