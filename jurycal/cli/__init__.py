@@ -129,8 +129,12 @@ class _Parser(argparse.ArgumentParser):
     """argparse's parser whose usage errors are one JSON object on stderr under ``--json``."""
 
     json_errors = False
+    #: Said after argparse's "unrecognized arguments" for the command being parsed.
+    unrecognized_hint = ""
 
     def error(self, message: str) -> NoReturn:
+        if message.startswith("unrecognized arguments") and self.unrecognized_hint:
+            message = f"{message} ({self.unrecognized_hint})"
         if self.json_errors:
             err = argparse.ArgumentError(None, message)
             print(json.dumps(error_record(err, EXIT_USAGE)), file=sys.stderr)
@@ -169,6 +173,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = named_command(argv)
     as_json = "--json" in argv
     _Parser.json_errors = as_json
+    _Parser.unrecognized_hint = (
+        f"{command} takes the human labels held so far as --labels HUMAN"
+        if command in ("suggest", "plan")
+        else ""
+    )
     args = build_parser([] if command is None else [command]).parse_args(argv)
     debug = _debugging()
     with warnings.catch_warnings():

@@ -225,6 +225,19 @@ def test_a_usage_error_never_shows_an_internal_name(run_cli):
     assert code == 2 and "'ten' is not a whole number" in err and "_positive_int" not in err
 
 
+@pytest.mark.parametrize(
+    "command, extra", [("suggest", ["--budget", "5"]), ("plan", ["--width", "0.1"])]
+)
+def test_a_human_file_given_as_rank_takes_it_points_to_labels(run_cli, command, extra):
+    """rank and estimate take HUMAN as a second file, suggest and plan as --labels HUMAN: the
+    usage error for the second file says so."""
+    code, _, err = run_cli([command, "j.csv", "h.csv", *extra])
+    assert code == 2 and "unrecognized arguments: h.csv" in err
+    assert f"{command} takes the human labels held so far as --labels HUMAN" in err
+    code, _, err = run_cli(["vote", "j.csv", "extra.csv"])
+    assert code == 2 and "--labels" not in err
+
+
 def test_a_bad_label_among_numbers_written_as_text_is_the_one_blamed(files, tmp_path, run_cli):
     frame = pd.read_csv(files / "j.csv")
     frame["label"] = frame["label"].astype(float).astype(str)  # "1.0", "0.0"
