@@ -11,22 +11,44 @@ that chance ``(1 - eps)^m`` at most, below ``alpha / 2`` once
 about ``3.7 / m``, the rule of three of Hanley & Lippman-Hand, 1983), with
 ``m = N pi_min`` for a design whose smallest inclusion probability is
 ``pi_min`` (:func:`unseen_share`). Such a share can move the
-mean by at most ``eps`` times the gap between the sample's mean residual and
-the worst residual a unit could have, ``y_low - lam max(f)`` below and
-``y_high - lam min(f)`` above. Each side of the interval is therefore the
-larger of the normal half-width and that shift:
+mean by at most ``eps`` times a gap ``D`` to the worst residual a unit could
+have, ``y_low - lam max(f)`` below and ``y_high - lam min(f)`` above. Each
+side of the interval is therefore the larger of the normal half-width and
+that shift:
 
-    half_low  = max(z sqrt(V), eps D_low)
-    half_high = max(z sqrt(V), eps D_high)
+    half_low  = max(N_low, eps D_low)
+    half_high = max(N_high, eps D_high)
 
-``V`` the linearised design variance of the estimate (Poisson sampling,
-:func:`~regression.core.tuning.design_moments`). Where every outcome lies at
-one of its two bounds (binary labels, win or loss), each side's normal part
-is the longer of ``z sqrt(V)`` and the score interval's
-(:func:`score_half_widths`: Wilson's interval carried to the
-prediction-powered mean), because near a bound the sample's spread errs with
-the mean it is taken at: a Wald interval for a precision of 0.93 at 100
-labels covers about 0.93, not 0.95. ``N pi_min`` the sample size
+``V`` below is the linearised design variance of the estimate (Poisson
+sampling, :func:`~regression.core.tuning.design_moments`). How ``D`` and the
+normal part ``N`` are read depends on the outcome:
+
+* **At two values** (every outcome at one of its two bounds: binary labels,
+  win or loss): ``D`` is measured from the sample's mean residual, and each
+  side's normal part is the longer of ``z sqrt(V)`` and the score interval's
+  (:func:`score_half_widths`: Wilson's interval carried to the
+  prediction-powered mean), because near a bound the sample's spread errs
+  with the mean it is taken at: a Wald interval for a precision of 0.93 at
+  100 labels covers about 0.93, not 0.95.
+* **Graded** (ratings): ``D`` is measured from the sample's most extreme
+  residual, ``D_low = min_i(y_i - lam f_i) - (y_low - lam max f)`` over the
+  drawn units (``D_high`` the mirror), and ``N`` is Student's
+  (:func:`student_half_widths`, ``t`` with ``m - 1`` degrees of freedom on
+  the Bessel-corrected variance). The share of the population beyond the
+  sample's least residual exceeds ``eps`` with chance at most ``(1 - eps)^m``
+  (the same event as above: every drawn unit missed it), and only that share
+  can lie past what the sample showed; the outputs within the sample's range
+  are in its spread, and so in ``N``. A sample with no spread (ten ratings
+  that all read 4) has its extreme at its mean, and the floor binds fully;
+  a spread sample (ratings from 1 to 5, ``lam = 0``) leaves no gap, and the
+  ``t``-interval stands. A gap measured from the mean would keep a third of
+  the scale's width at ten ratings even where the sample spans it (1.1-1.5x
+  the ``t``-interval's width on bundled and simulated ratings,
+  docs/scores.md). The price: a kind of output seen once or twice at an
+  extreme residual is left to ``N``, which a skewed rating's spread
+  understates (docs/intervals.md measures it).
+
+``N pi_min`` the sample size
 of a uniform design (``n``) and, for an unequal one, the population's smallest
 inclusion probability times ``N``: an active design that gives the items the
 judges are sure of a small chance pays for it here, which is why the active
@@ -55,9 +77,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from scipy import special
 
 from regression.checks import check_alpha, check_alternative
 from regression.core.bounded import check_design_sample, design_lam, ppi_interval
+from regression.core.covariance import dof_scale
 from regression.core.sampling import design_weights, hajek_mean
 from regression.core.tuning import design_moments
 from regression.intervals import ConfidenceInterval, normal_quantile
@@ -69,6 +93,7 @@ __all__ = [
     "floored_ppi_interval",
     "residual_range",
     "score_half_widths",
+    "student_half_widths",
     "unseen_share",
 ]
 
@@ -255,17 +280,25 @@ def floored_ppi_interval(
     residual = np.array([hajek_mean(y_r - lam_t * f_r, w) for lam_t in lams])
     variance = np.maximum(a - 2 * lams * b + lams**2 * cc, 0.0) / w.sum() ** 2
     z = normal_quantile(alpha, alternative)
-    gap_low = np.maximum(residual - (low_y - lams * float(q.max())), 0.0)
-    gap_high = np.maximum((high_y - lams * float(q.min())) - residual, 0.0)
+    worst_low, worst_high = low_y - lams * float(q.max()), high_y - lams * float(q.min())
     centre = np.clip(lams * f_mean + residual, low_y, high_y)
-    if floor and np.all((y_r == low_y) | (y_r == high_y)):
+    two_valued = bool(np.all((y_r == low_y) | (y_r == high_y)))
+    if floor and not two_valued:
+        # graded: each gap from the sample's most extreme residual, the normal part Student's
+        seen = y_r - np.outer(lams, f_r)
+        gap_low = np.maximum(seen.min(axis=1) - worst_low, 0.0)
+        gap_high = np.maximum(worst_high - seen.max(axis=1), 0.0)
+        normal_low = normal_high = student_half_widths(variance, y_r.size, alpha, alternative)
+    else:
+        gap_low = np.maximum(residual - worst_low, 0.0)
+        gap_high = np.maximum(worst_high - residual, 0.0)
+        normal_low = normal_high = z * np.sqrt(variance)
+    if floor and two_valued:
         normal_low, normal_high = score_half_widths(
             y_r == high_y, f_r, w, lams, centre, variance, z, (low_y, high_y)
         )
         normal_low = np.maximum(normal_low, z * np.sqrt(variance))
         normal_high = np.maximum(normal_high, z * np.sqrt(variance))
-    else:
-        normal_low = normal_high = z * np.sqrt(variance)
     lo_all = np.maximum(centre - np.maximum(normal_low, share * gap_low), low_y)
     hi_all = np.minimum(centre + np.maximum(normal_high, share * gap_high), high_y)
     binds = share * max(gap_low[-1], gap_high[-1]) > max(normal_low[-1], normal_high[-1])
@@ -345,6 +378,33 @@ def score_half_widths(
     below = np.maximum(c - (qb - root) / (2.0 * qa), 0.0) * scale
     above = np.maximum((qb + root) / (2.0 * qa) - c, 0.0) * scale
     return below, above
+
+
+def student_half_widths(
+    variance: np.ndarray, drawn: int, alpha: float, alternative: str
+) -> np.ndarray:
+    """The normal part of a graded outcome's floored interval: Student's ``t`` on the Bessel-corrected variance.
+
+    ``t_{m - 1} sqrt(V m / (m - 1))`` for ``m`` drawn units: at ``lam = 0``
+    under a uniform design, the Student ``t``-interval of the outcomes with
+    the finite-population factor. The design variance ``V`` divides the
+    squared deviations by ``m`` and the normal quantile ignores that the
+    spread is estimated; at ten ratings the two together make the interval
+    0.82 times the ``t``-interval's. With one drawn unit (no spread to
+    estimate, ``V = 0``) the normal quantile stands and the floor decides.
+
+    Examples
+    --------
+    >>> float(student_half_widths(np.array([0.01]), 10, 0.05, "two-sided")[0].round(4))
+    0.2384
+    """
+    variance = np.asarray(variance, dtype=float)
+    if drawn < 2:
+        return normal_quantile(alpha, alternative) * np.sqrt(variance)
+    tail = alpha / 2 if alternative == "two-sided" else alpha
+    # scipy.special.stdtrit is the quantile scipy.stats.t.ppf calls, without importing scipy.stats
+    t = float(special.stdtrit(drawn - 1, 1.0 - tail))
+    return t * np.sqrt(variance * dof_scale(drawn))
 
 
 def design_mean_interval(

@@ -22,8 +22,9 @@ corrected by that generator's own ratings.
 
 **Its interval** is the engine's on the rating scale
 (:func:`regression.core.floor.design_mean_interval`, docs/intervals.md):
-``"floored"`` (default), the normal interval with each side at least the
-shift a share of outputs the ratings may have missed could cause;
+``"floored"`` (default), Student's t-interval with each side at least the
+shift a share of outputs the ratings may have missed could cause beyond the
+most extreme residual they show (ratings that all agree: from their mean);
 ``"betting"``, the betting confidence interval of Waudby-Smith & Ramdas, 2024,
 valid at any number of ratings for any distribution on the scale; or
 ``"normal"``: Wilson's score

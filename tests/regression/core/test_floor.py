@@ -77,6 +77,38 @@ def test_without_the_floor_it_is_the_normal_interval_of_ppi() -> None:
     assert (low, high) == pytest.approx((expected - half, expected + half), abs=1e-12)
 
 
+@pytest.mark.parametrize("rating", [0.75, 1.0])
+def test_ten_ratings_that_all_agree_keep_the_whole_floor(rating: float) -> None:
+    """No spread: the sample's most extreme residual is its mean, and the floor binds fully on
+    each side, graded (all 4s of 1-5) or at a bound (all 5s, the two-valued path)."""
+    population = np.full(1000, 0.6)
+    estimate, (low, high) = floored_ppi_interval(
+        np.full(10, rating), population[:10], population, np.full(10, 0.01), 0.0, **BOUNDS
+    )
+    share = unseen_share(0.05, 0.01, 1000, uniform=True)
+    assert estimate == rating
+    # lam = 0: the worst residuals are the scale's ends, 0 below and 1 above
+    assert estimate - low == pytest.approx(share * rating, rel=1e-12)
+    assert high == pytest.approx(min(rating + share * (1 - rating), 1.0), rel=1e-12)
+
+
+def test_ratings_that_span_the_scale_get_the_t_interval_not_the_floor() -> None:
+    """A graded sample with a rating at each end of the scale shows the extremes: no gap is left
+    to floor, and the interval is Student's t-interval of the ratings with the
+    finite-population factor, narrower than the share times the gap from the mean."""
+    ratings = np.r_[0.0, np.full(28, 0.5), 1.0]
+    population = np.full(1000, 0.6)
+    n = ratings.size
+    estimate, (low, high) = floored_ppi_interval(
+        ratings, population[:n], population, np.full(n, n / 1000), 0.0, **BOUNDS
+    )
+    half = stats.t.ppf(0.975, n - 1) * ratings.std(ddof=1) / np.sqrt(n) * np.sqrt(1 - n / 1000)
+    # the design variance and the t quantile by two routes (sums, scipy.stats): rounding only
+    assert (low, high) == pytest.approx((0.5 - half, 0.5 + half), rel=1e-9)
+    assert estimate == pytest.approx(0.5, rel=1e-12)
+    assert half < unseen_share(0.05, n / 1000, 1000, uniform=True) * 0.5  # the floor from the mean
+
+
 def test_units_held_for_sure_enter_exactly() -> None:
     q = np.full(10, 0.5)
     estimate, (low, high) = floored_ppi_interval(
