@@ -32,9 +32,13 @@ normal part ``N`` are read depends on the outcome:
   100 labels covers about 0.93, not 0.95.
 * **Graded** (ratings): ``D`` is measured from the sample's most extreme
   residual, ``D_low = min_i(y_i - lam f_i) - (y_low - lam max f)`` over the
-  drawn units (``D_high`` the mirror), and ``N`` is Student's
-  (:func:`student_half_widths`, ``t`` with ``m - 1`` degrees of freedom on
-  the Bessel-corrected variance). The share of the population beyond the
+  drawn units (``D_high`` the mirror), and each side's ``N`` is the longer
+  of Student's (:func:`student_half_widths`, ``t`` with ``m - 1`` degrees of
+  freedom on the Bessel-corrected variance) and the bounded-spread score
+  side (:func:`bounded_spread_half_widths`: the sample's spread carried to
+  each candidate mean as the Bhatia-Davis bound ``(t - low)(high - t)``
+  allows, Wilson's interval for outcomes at the two bounds), which lengthens
+  the side away from a bound the ratings pile at. The share of the population beyond the
   sample's least residual exceeds ``eps`` with chance at most ``(1 - eps)^m``
   (the same event as above: every drawn unit missed it), and only that share
   can lie past what the sample showed; the outputs within the sample's range
@@ -46,7 +50,8 @@ normal part ``N`` are read depends on the outcome:
   the ``t``-interval's width on bundled and simulated ratings,
   docs/scores.md). The price: a kind of output seen once or twice at an
   extreme residual is left to ``N``, which a skewed rating's spread
-  understates (docs/intervals.md measures it).
+  understates; the score side recovers part of it (docs/intervals.md
+  measures it).
 
 ``N pi_min`` the sample size
 of a uniform design (``n``) and, for an unequal one, the population's smallest
@@ -88,6 +93,7 @@ from regression.intervals import ConfidenceInterval, normal_quantile
 
 __all__ = [
     "LAM_GRID",
+    "bounded_spread_half_widths",
     "design_floor",
     "design_mean_interval",
     "floored_ppi_interval",
@@ -288,7 +294,9 @@ def floored_ppi_interval(
         seen = y_r - np.outer(lams, f_r)
         gap_low = np.maximum(seen.min(axis=1) - worst_low, 0.0)
         gap_high = np.maximum(worst_high - seen.max(axis=1), 0.0)
-        normal_low = normal_high = student_half_widths(variance, y_r.size, alpha, alternative)
+        student = student_half_widths(variance, y_r.size, alpha, alternative)
+        spread_low, spread_high = bounded_spread_half_widths(centre, variance, z, (low_y, high_y))
+        normal_low, normal_high = np.maximum(student, spread_low), np.maximum(student, spread_high)
     else:
         gap_low = np.maximum(residual - worst_low, 0.0)
         gap_high = np.maximum(worst_high - residual, 0.0)
@@ -375,6 +383,42 @@ def score_half_widths(
     qb = 2.0 * c + zz * k * (slope + lams**2 * (v_1 - v_0))
     qc = c**2 - zz * k * lams**2 * v_0
     root = np.sqrt(np.maximum(qb * qb - 4.0 * qa * qc, 0.0))
+    below = np.maximum(c - (qb - root) / (2.0 * qa), 0.0) * scale
+    above = np.maximum((qb + root) / (2.0 * qa) - c, 0.0) * scale
+    return below, above
+
+
+def bounded_spread_half_widths(
+    centre: np.ndarray, variance: np.ndarray, z: float, bounds: tuple[float, float]
+) -> tuple[np.ndarray, np.ndarray]:
+    """A graded outcome's score side: the sample's spread carried to each candidate mean as the bound allows.
+
+    An outcome on ``[low, high]`` with mean ``t`` has variance at most
+    ``(t - low)(high - t)`` (Bhatia & Davis, 2000); the spread a sample shows
+    is read as that share of the bound at its own mean and carried to every
+    candidate ``t``, ``V(t) = V B(u) / B(u_hat)``, ``B(u) = u (1 - u)`` at
+    ``u = (t - low) / (high - low)``, and the interval is every ``t`` with
+    ``(t - centre)^2 <= z^2 V(t)``. For outcomes at the two bounds it is
+    Wilson's; for ratings piled near a bound it lengthens the side away from
+    it, where a kind of low rating the sample caught once or twice hides: the
+    sample's spread is least exactly where its mean is pushed to the bound.
+    A centre at a bound (no spread the bound allows) gives no width: the
+    floor decides there.
+
+    Examples
+    --------
+    >>> below, above = bounded_spread_half_widths(np.array([4.6]), np.array([0.01]), 1.96, (1, 5))
+    >>> bool(below[0] > 1.96 * 0.1 > above[0])  # near the top, the side below is the longer
+    True
+    """
+    low, high = bounds
+    scale = high - low
+    c = np.clip((np.asarray(centre, dtype=float) - low) / scale, 0.0, 1.0)
+    at_centre = c * (1.0 - c)
+    k = np.where(at_centre > 0, variance / scale**2 / np.where(at_centre > 0, at_centre, 1.0), 0.0)
+    zz = z * z
+    qa, qb = 1.0 + zz * k, 2.0 * c + zz * k
+    root = np.sqrt(np.maximum(qb * qb - 4.0 * qa * c * c, 0.0))
     below = np.maximum(c - (qb - root) / (2.0 * qa), 0.0) * scale
     above = np.maximum((qb + root) / (2.0 * qa) - c, 0.0) * scale
     return below, above

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from regression.core.floor import (
+    bounded_spread_half_widths,
     design_mean_interval,
     floored_ppi_interval,
     score_half_widths,
@@ -107,6 +108,35 @@ def test_ratings_that_span_the_scale_get_the_t_interval_not_the_floor() -> None:
     assert (low, high) == pytest.approx((0.5 - half, 0.5 + half), rel=1e-9)
     assert estimate == pytest.approx(0.5, rel=1e-12)
     assert half < unseen_share(0.05, n / 1000, 1000, uniform=True) * 0.5  # the floor from the mean
+
+
+def test_the_bounded_spread_side_with_a_binomial_variance_is_wilsons() -> None:
+    """V = p (1 - p) / n at the centre p: the score side is Wilson's interval, on any scale."""
+    for p, n in [(0.8, 10), (0.03, 200), (0.5, 7)]:
+        below, above = bounded_spread_half_widths(
+            np.array([1 + 4 * p]), np.array([16 * p * (1 - p) / n]), 1.959964, (1.0, 5.0)
+        )
+        low, high = score_interval(p, n, 0.05)
+        # Wilson's closed form against the quadratic's roots: rounding only
+        assert (1 + 4 * p - below[0], 1 + 4 * p + above[0]) == pytest.approx(
+            (1 + 4 * low, 1 + 4 * high), rel=1e-6
+        )
+
+
+def test_ratings_piled_near_the_top_lengthen_the_side_below() -> None:
+    """Ratings piled at the top with one low one seen: the sample shows the extremes (no floor
+    gap), and the side below is the score side's, longer than Student's; the side above is
+    Student's."""
+    ratings = np.r_[0.0, np.full(9, 0.75), np.full(30, 1.0)]
+    population = np.full(1000, 0.6)
+    n = ratings.size
+    estimate, (low, high) = floored_ppi_interval(
+        ratings, population[:n], population, np.full(n, n / 1000), 0.0, **BOUNDS
+    )
+    half = stats.t.ppf(0.975, n - 1) * ratings.std(ddof=1) / np.sqrt(n) * np.sqrt(1 - n / 1000)
+    # the design variance and the t quantile by two routes (sums, scipy.stats): rounding only
+    assert high - estimate == pytest.approx(half, rel=1e-9)
+    assert estimate - low > 1.05 * half
 
 
 def test_units_held_for_sure_enter_exactly() -> None:
