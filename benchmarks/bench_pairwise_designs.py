@@ -45,6 +45,7 @@ from regression.pairwise import (
 from regression.pairwise.davidson import identified_strengths
 from regression.pairwise.design import DesignReach
 from regression.pairwise.suggest import draw_design
+from regression.registry import BOUNDED_INTERVAL_METHODS
 from regression.simulate import pairwise_world
 
 __all__ = ["CELLS", "design_study", "kept_truth", "summarise"]
@@ -126,8 +127,9 @@ def kept_truth(full: PairwiseTable, table: PairwiseTable, cache: dict) -> pd.Ser
 
 def design_study(draws: int = DRAWS, cells: tuple[str, ...] = tuple(CELLS)) -> pd.DataFrame:
     """One row per cell, interval method, draw and generator: ``cell, interval, draw, generator,
-    votes, estimated, covered, width`` (win rates: the betting and the normal interval of one
-    fit; strengths: normal)."""
+    votes, estimated, covered, width`` (win rates: each interval method of
+    :data:`~regression.registry.BOUNDED_INTERVAL_METHODS` on one fit, the default first;
+    strengths: normal)."""
     rows = []
     for cell in cells:
         n_gen, n_battles, seed, estimand, judges, drawer = CELLS[cell]
@@ -142,7 +144,7 @@ def design_study(draws: int = DRAWS, cells: tuple[str, ...] = tuple(CELLS)) -> p
                 warnings.simplefilter("ignore")  # few votes, unreached, unidentified: counted
                 fit: PairwiseResult = fit_with(table, judges=judges, seed=k)
             truth = world.truth if estimand == "win_rate" else kept_truth(full, table, cache)
-            methods = ("betting", "normal") if estimand == "win_rate" else ("normal",)
+            methods = BOUNDED_INTERVAL_METHODS if estimand == "win_rate" else ("normal",)
             for method in methods:
                 interval = replace(fit, interval_method=method).interval(ALPHA)
                 true = truth.reindex(interval.index)
@@ -206,8 +208,9 @@ def main() -> None:
     study = design_study()
     print(
         f"{DRAWS} draws of the human votes per cell, each cell one simulated arena; 95 % "
-        "intervals (prediction-powered unless 'votes alone'; interval: the win rates' betting "
-        "interval, the default, and the normal one of the same fit; the strengths' is normal). "
+        "intervals (prediction-powered unless 'votes alone'; interval: the win rates' floored "
+        "interval, the default, and the betting and normal ones of the same fit; the strengths' "
+        "is normal). "
         "with_interval: the generator-draws "
         "that have an interval (%); coverage: over those (%); least_generator: the least coverage "
         f"of one generator with an interval in at least {LEAST_DRAWS} draws (%), which, and its "
