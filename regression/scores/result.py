@@ -85,8 +85,9 @@ class ScoreResult(Ranked, Result):
     def covers(self) -> str:
         """What the intervals account for, in a sentence."""
         kind = {
-            "floored": "the normal interval floored by the shift of a share of outputs the "
-            "ratings may have missed, on the rating scale",
+            "floored": "Student's interval, each side at least the score side the rating "
+            "scale's bounds allow and the shift of a share of outputs beyond the ratings' "
+            "extremes that they may have missed",
             "betting": "bounded betting interval (Waudby-Smith & Ramdas, 2024) on the rating scale",
         }.get(
             self.interval_method,
