@@ -341,8 +341,8 @@ def bradley_terry(table: PairwiseTable, *, judges: bool = True, seed: int = 0) -
     Returns
     -------
     PairwiseStrengths
-        Method ``ppi++``; ``labels_only`` with ``judges=False`` or when no judge gave a
-        decisive verdict; ``mean_of_judges`` (the Davidson fit to the judges' own verdicts,
+        Method ``ppi++``; ``labels_only`` with ``judges=False``, when no judge gave a
+        decisive verdict, or on a sparse board (``judges`` above); ``mean_of_judges`` (the Davidson fit to the judges' own verdicts,
         uncorrected, no interval) when there are no human votes, with a
         :class:`~regression.pairwise.FewVotesWarning`. A generator with fewer than three
         votes gets no estimate (it stays in the fit), with the same warning. A generator whose
