@@ -301,12 +301,14 @@ def floored_ppi_interval(
         gap_low = np.maximum(residual - worst_low, 0.0)
         gap_high = np.maximum(worst_high - residual, 0.0)
         normal_low = normal_high = z * np.sqrt(variance)
-    if floor and two_valued:
-        normal_low, normal_high = score_half_widths(
-            y_r == high_y, f_r, w, lams, centre, variance, z, (low_y, high_y)
-        )
-        normal_low = np.maximum(normal_low, z * np.sqrt(variance))
-        normal_high = np.maximum(normal_high, z * np.sqrt(variance))
+        if floor:  # every outcome at one of its two values: the longer of Wald's and the score side
+            score_low, score_high = score_half_widths(
+                y_r == high_y, f_r, w, lams, centre, variance, z, (low_y, high_y)
+            )
+            normal_low, normal_high = (
+                np.maximum(score_low, normal_low),
+                np.maximum(score_high, normal_high),
+            )
     lo_all = np.maximum(centre - np.maximum(normal_low, share * gap_low), low_y)
     hi_all = np.minimum(centre + np.maximum(normal_high, share * gap_high), high_y)
     binds = share * max(gap_low[-1], gap_high[-1]) > max(normal_low[-1], normal_high[-1])
@@ -375,17 +377,17 @@ def score_half_widths(
         v_0 = v_1 = spread_of(np.ones(f.size, dtype=bool))[1]
     slope = (1.0 - lams * gap) ** 2
     at_hat = slope * u_hat * (1 - u_hat) + lams**2 * ((1 - u_hat) * v_0 + u_hat * v_1)
-    # V(t) = k M(u), k the design variance (in the scale's units) over M at the sample's mean
-    k = np.where(at_hat > 0, variance / scale**2 / np.where(at_hat > 0, at_hat, 1.0), 0.0)
-    c = (centre - low) / scale
-    zz = z * z
-    qa = 1.0 + zz * k * slope
-    qb = 2.0 * c + zz * k * (slope + lams**2 * (v_1 - v_0))
-    qc = c**2 - zz * k * lams**2 * v_0
-    root = np.sqrt(np.maximum(qb * qb - 4.0 * qa * qc, 0.0))
-    below = np.maximum(c - (qb - root) / (2.0 * qa), 0.0) * scale
-    above = np.maximum((qb + root) / (2.0 * qa) - c, 0.0) * scale
-    return below, above
+    # M(u) = slope u (1 - u) + lam^2 (v_1 - v_0) u + lam^2 v_0
+    return _modelled_score_sides(
+        (centre - low) / scale,
+        variance / scale**2,
+        at_hat,
+        z,
+        scale,
+        slope=slope,
+        tilt=lams**2 * (v_1 - v_0),
+        offset=lams**2 * v_0,
+    )
 
 
 def bounded_spread_half_widths(
@@ -414,11 +416,34 @@ def bounded_spread_half_widths(
     low, high = bounds
     scale = high - low
     c = np.clip((np.asarray(centre, dtype=float) - low) / scale, 0.0, 1.0)
-    at_centre = c * (1.0 - c)
-    k = np.where(at_centre > 0, variance / scale**2 / np.where(at_centre > 0, at_centre, 1.0), 0.0)
+    return _modelled_score_sides(c, variance / scale**2, c * (1.0 - c), z, scale)
+
+
+def _modelled_score_sides(
+    c: np.ndarray,
+    variance: np.ndarray,
+    at_sample: np.ndarray,
+    z: float,
+    scale: float,
+    *,
+    slope: np.ndarray | float = 1.0,
+    tilt: np.ndarray | float = 0.0,
+    offset: np.ndarray | float = 0.0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Half-widths below and above ``c`` of every ``u`` with ``(u - c)^2 <= z^2 V(u)``, on ``[0, 1]``.
+
+    ``V(u) = k M(u)``, ``M(u) = slope u (1 - u) + tilt u + offset``, ``k`` the
+    design ``variance`` (in the scale's units) over ``at_sample``, ``M`` at the
+    sample's mean (no width where that is 0); the roots of a quadratic in ``u``,
+    returned on the scale. :func:`score_half_widths` and
+    :func:`bounded_spread_half_widths` are its two models.
+    """
+    k = np.where(at_sample > 0, variance / np.where(at_sample > 0, at_sample, 1.0), 0.0)
     zz = z * z
-    qa, qb = 1.0 + zz * k, 2.0 * c + zz * k
-    root = np.sqrt(np.maximum(qb * qb - 4.0 * qa * c * c, 0.0))
+    qa = 1.0 + zz * k * slope
+    qb = 2.0 * c + zz * k * (slope + tilt)
+    qc = c**2 - zz * k * offset
+    root = np.sqrt(np.maximum(qb * qb - 4.0 * qa * qc, 0.0))
     below = np.maximum(c - (qb - root) / (2.0 * qa), 0.0) * scale
     above = np.maximum((qb + root) / (2.0 * qa) - c, 0.0) * scale
     return below, above
