@@ -402,7 +402,7 @@ def arena_section(report: Report, seed: int, n_boot: int) -> None:
         f"PPI++ held it {ONE_JUDGE_COVERAGE} of the time for every judge and opponent"
     )
     report.highlight(
-        f"{judge} on {short[a]}, PPI++: {_with_interval(res.ppi.estimate, res.ppi.bounds())}, "
+        f"{judge} on {short[a]}, PPI++: {_with_interval(res.ppi.estimate, (low, high))}, "
         f"human {truths[judge, a]:.2f} (the judge's raw rate "
         f"{_with_interval(res.naive.estimate, res.naive.bounds())}){held}"
     )
