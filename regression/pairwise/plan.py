@@ -20,8 +20,8 @@ variance ``sum_{unvoted b in g} (1 - pi_b) / pi_b v_b / N_g^2`` for a draw
 with inclusion probabilities ``pi_b`` (Poisson sampling; the optimum
 ``pi_b ~ sqrt(v_b)`` is that of Zrnic & Candes, 2024, Active Statistical
 Inference), plus the two pseudo-votes of :mod:`regression.pairwise.win_rate`.
-The width is that of the normal interval, ``2 z sqrt(V)`` (``interval_method="normal"``; the
-default betting interval is wider, docs/pairwise.md says by how much).
+The width is that of the normal interval, ``2 z sqrt(V)``; at the votes a plan asks for, the
+floor of the default interval does not bind (docs/pairwise.md measures both).
 
 One rule, :func:`vote_probabilities`, says how a draw of ``n`` votes is made:
 active (``pi_b`` proportional to ``sqrt(v_b w_b)`` with a floor, ``w_b`` the

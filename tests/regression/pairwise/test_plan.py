@@ -55,8 +55,9 @@ def realised_width(generator: str, picks: pd.DataFrame, seed: int) -> float:
     human = pd.concat([HELD.assign(inclusion_probability=1.0), voted], ignore_index=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        # plan_labels plans the normal interval's width (the betting interval's is wider)
-        model = PairwiseModel(seed=seed, interval_method="normal")
+        # the default interval's width (plan_labels plans the normal one's; the floor does not
+        # bind at the planned votes)
+        model = PairwiseModel(seed=seed)
         row = model.fit_table(WORLD.verdicts, human).interval().loc[generator]
     return float(row["high"] - row["low"])
 
