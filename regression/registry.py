@@ -177,7 +177,7 @@ _SINGLE = "regression.single_judge."
 SINGLE_JUDGE_METHODS: dict[str, Entry] = {
     "ppi++": Entry(
         _SINGLE + "ppi:ppi_binary_from_counts",
-        "prediction-powered, with power-tuned lam and a bounded (betting) interval",
+        "prediction-powered, with power-tuned lam and the engine's floored interval",
     ),
     "rogan-gladen": Entry(
         _SINGLE + "rogan_gladen:rg_estimate", "corrected by the judge's sensitivity and specificity"

@@ -3,7 +3,7 @@
 :func:`plan_labels` reports, per generator, the labels :func:`labels_needed`
 finds: it computes the estimate and its interval itself
 (:func:`simulated_width`) on label draws simulated from the predictor, for the
-engine's bounded (betting) interval by default, or the normal one by name.
+engine's default (floored) interval, or the betting or normal one by name.
 Like the fit's default, the plan gives the transfer estimate no weight (its
 bias for the new generator is not bounded), so it needs no transfer fit: the
 labels needed are those of labels and votes.
@@ -295,9 +295,9 @@ def plan_labels(
     alpha : float
     generators : list of str, optional
         Default every generator that is not fully labelled.
-    interval_method : {"betting", "normal"}
+    interval_method : {"floored", "betting", "normal"}
         The interval planned for (:data:`~regression.registry.BOUNDED_INTERVAL_METHODS`;
-        the first, the engine's bounded interval, by default).
+        the first, the engine's default, by default).
 
     Returns
     -------
