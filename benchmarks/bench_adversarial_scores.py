@@ -51,7 +51,7 @@ in the estimate). Every active cell is checked to be active: the spread of its
 inclusion probabilities (largest over smallest) is recorded and a cell whose
 probabilities are all alike fails (``active check``) rather than counting as
 active; ``suggest`` says which design ``suggest_labels`` would choose there
-(the one with the narrower planned width). Each draw is one
+(:meth:`~regression.scores.suggest.WidthPlan.drawn`). Each draw is one
 ``ScoreModel().fit_table`` on the five generators' ratings (the default interval,
 ``floored``); the other interval methods named in ``methods`` are the same
 fit's intervals by that method (the same estimate, on the same draws). The
@@ -76,6 +76,7 @@ drawn (its cells fail, with no draws): it would repeat the uniform cells.
 
 from __future__ import annotations
 
+import argparse
 import time
 import warnings
 from collections.abc import Sequence
@@ -92,7 +93,7 @@ from regression import ScoreModel
 from regression.core.sampling import active_probabilities, systematic_sample
 from regression.labels.interval import check_interval_method
 from regression.scores.estimate import cross_fitted_prediction
-from regression.scores.suggest import predicted_width, rating_spread
+from regression.scores.suggest import WidthPlan, rating_spread
 from regression.scores.table import check_scores
 
 __all__ = [
@@ -360,7 +361,9 @@ def _world_records(
                 check = "" if design == "uniform" else "ok"
                 if design == "active" and spread[g] < ACTIVE_SPREAD:
                     check = "uniform"
-                narrower = predicted_width(q[g], k, n, "active")[0] < predicted_width(q[g], k, n)[0]
+                plan = WidthPlan(q[g], k)
+                drawn = plan.drawn(n)
+                planned_ratio = float(plan.width(n, "active")[0] / plan.width(n, "uniform")[0])
                 mode, share = modes[g]
                 for method in methods:
                     key = (g, method)
@@ -389,7 +392,8 @@ def _world_records(
                             "bound": np.nan,
                             "pi_spread": spread[g],
                             "active check": check,
-                            "suggest": "active" if narrower else "uniform",
+                            "suggest": drawn,
+                            "planned_ratio": planned_ratio,
                         }
                     )
     return records
@@ -454,9 +458,10 @@ def active_against_uniform(cells: pd.DataFrame) -> pd.DataFrame:
     ``cells`` as :func:`bench_adversarial.report` returns them; the active
     cells that passed their check, each beside the uniform cell of the same
     generator and ``n``: how many there are, the share of them where
-    ``suggest_labels`` would draw actively (its planned width narrower), and
-    the mean and largest realised width of the active design over the uniform
-    one's.
+    ``suggest_labels`` would draw actively
+    (:meth:`~regression.scores.suggest.WidthPlan.drawn`), the planned width
+    of the active design over the uniform one's, least and mean, and the
+    realised one's, mean and largest.
     """
     keys = ["world", "generator", "n", "method"]
     uniform = cells[cells["design"] == "uniform"].set_index(keys)["width"]
@@ -468,16 +473,30 @@ def active_against_uniform(cells: pd.DataFrame) -> pd.DataFrame:
     return active.groupby(["world", "n", "method"], sort=False).agg(
         cells=("ratio", "size"),
         suggest_active=("chosen", "mean"),
+        planned_ratio_min=("planned_ratio", "min"),
+        planned_ratio=("planned_ratio", "mean"),
         width_ratio=("ratio", "mean"),
         width_ratio_max=("ratio", "max"),
     )
 
 
 def main(argv: list[str] | None = None) -> None:
-    """The full grid (or ``--quick``), its tables printed."""
+    """The full grid (or ``--quick``), its tables printed; ``--worlds`` and ``--n`` take part of it.
+
+    ``python benchmarks/bench_adversarial_scores.py --draws 400 --worlds spread piled --n 50 100``
+    reruns the cells of the grid's lowest coverage with four times the draws.
+    """
+    part = argparse.ArgumentParser(add_help=False)
+    part.add_argument("--worlds", nargs="+", choices=tuple(WORLDS))
+    part.add_argument("--n", nargs="+", type=int, dest="n_values")
+    chosen, rest = part.parse_known_args([] if argv is None else argv)
     args, size = grid_options(
-        argv, __doc__, (QUICK, FULL), DEFAULT_METHODS, "interval methods on the same fits"
+        rest, __doc__, (QUICK, FULL), DEFAULT_METHODS, "interval methods on the same fits"
     )
+    if chosen.worlds:
+        size = size._replace(worlds=tuple(chosen.worlds))
+    if chosen.n_values:
+        size = size._replace(n_values=tuple(chosen.n_values))
     start = time.perf_counter()
     records = score_grid(size, methods=args.methods)
     cells = report(
@@ -499,8 +518,9 @@ def main(argv: list[str] | None = None) -> None:
     print()
     print(
         "The active design against the uniform one (active cells that passed their check): the "
-        "share where suggest_labels would draw actively, and the active design's width over the "
-        "uniform design's for the same generator and n, mean and largest:"
+        "share where suggest_labels would draw actively, the active design's planned width over the "
+        "uniform design's, least and mean, and its realised width over the uniform design's for "
+        "the same generator and n, mean and largest:"
     )
     print()
     print(active_against_uniform(cells).round(3).to_string())

@@ -7,17 +7,24 @@ outputs say how much of it the ratings show, ``k = sum w (y - f)^2 / sum w f (1
 - f)`` (capped at 1), so output ``u``'s residual variance is read as
 ``v_u = k f_u (1 - f_u)``, and the ratings' own as ``v_u + (f_u - mean f)^2``.
 A sample drawn with probabilities ``pi`` has design variance
-:func:`~regression.core.sampling.design_variance` ``/ N^2`` (Poisson sampling),
-the prediction-powered estimate the smaller of the two (``lam`` tuned), and
-the planned width is the normal one, ``2 z sqrt(V)`` on the rating scale, or
-the default interval's floor where that is wider
-(:func:`~regression.core.floor.design_floor`: the share of outputs the
-design's smallest chance can miss, times the residual's range, ``1 +
-max(f) - min(f)`` with the judges, 1 for the ratings alone), the narrower of
-the two ways as the floored interval chooses, so that an
-active draw, whose smallest chance is below the uniform one, is chosen only
-where it is predicted narrower with the floor counted (the betting interval is
-wider at a few ratings: plan with a margin there).
+:func:`~regression.core.sampling.design_variance` ``/ N^2`` (Poisson sampling)
+for a weight ``lam`` on the judges, output ``u``'s residual variance ``v_u +
+(1 - lam)^2 (f_u - mean f)^2``, and the planned width is the default
+interval's (:class:`WidthPlan`, the floored interval of
+:func:`~regression.core.floor.floored_ppi_interval` for graded outcomes):
+each side the longest of Student's half-width, the bounded-spread score side
+and the floor's shift, the share of outputs the design's smallest chance can
+miss (:func:`~regression.core.floor.design_floor`) times the expected gap
+between the sample's most extreme residual and the worst one
+(:class:`ExtremeGaps`, each rating read as a beta variable of mean ``f_u``
+and variance ``v_u``); the narrowest over the weights :data:`PLAN_LAMS`, as
+the floored interval chooses its weight where the floor binds. An active
+draw, whose smallest chance is below the uniform one, is chosen only where
+it is planned at most :data:`ACTIVE_GAIN` of the uniform draw's width, the
+floor counted (the betting interval is wider at a few ratings: plan with a
+margin there).
+``benchmarks/bench_scores_plan.py`` sets the planned widths beside the
+realised ones (docs/scores.md).
 
 The active draw takes ``pi_u`` in proportion to ``sqrt(v_u)`` with a floor
 (:func:`~regression.core.sampling.active_probabilities`: ``k`` is one factor
@@ -34,9 +41,14 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import special
 
 from regression.checks import PROBABILITY_COLUMN, check_alpha, check_budget
-from regression.core.floor import design_floor, residual_range
+from regression.core.floor import (
+    bounded_spread_half_widths,
+    design_floor,
+    student_half_widths,
+)
 from regression.core.sampling import (
     BudgetWarning,
     design_probabilities,
@@ -48,7 +60,16 @@ from regression.labels.suggest import split_budget
 from regression.scores.estimate import cross_fitted_prediction
 from regression.scores.table import RATING_COLUMNS, ScoreTable, check_scores
 
-__all__ = ["plan_labels", "predicted_width", "rating_spread", "suggest_labels"]
+__all__ = [
+    "ACTIVE_GAIN",
+    "PLAN_LAMS",
+    "ExtremeGaps",
+    "WidthPlan",
+    "plan_labels",
+    "predicted_width",
+    "rating_spread",
+    "suggest_labels",
+]
 
 #: The designs a plan reports.
 DESIGNS = ("uniform", "active")
@@ -79,12 +100,23 @@ def rating_spread(table: ScoreTable, f: np.ndarray) -> float:
     return 1.0 if bound <= 0 else min(float(np.sum(w * (y - q) ** 2)) / bound, 1.0)
 
 
+#: The judges' weights the plan chooses among, as the floored interval chooses its ``lam``.
+PLAN_LAMS = np.linspace(0.0, 1.0, 5)
+
+#: An active draw is made only where planned at most this share of a uniform draw's width:
+#: where the judges are wrong where they are sure, the plan's one-factor variance model
+#: predicts gains of up to 13 % for a draw that turns out 10-20 % wider, and where the model
+#: holds the active draw gains at most 8 % (docs/scores.md, benchmarks/bench_scores_plan.py).
+ACTIVE_GAIN = 0.85
+
+
 def predicted_width(
     f: np.ndarray, k: float, n: np.ndarray | int, design: str = "uniform", alpha: float = 0.05
 ) -> np.ndarray:
     """The planned width on the [0, 1] scale of a generator's interval with ``n`` ratings of its outputs.
 
     ``f``: the predictions on the generator's outputs; ``k``: :func:`rating_spread`.
+    ``WidthPlan(f, k, alpha).width(n, design)``: keep the :class:`WidthPlan` to ask it often.
 
     Examples
     --------
@@ -93,29 +125,136 @@ def predicted_width(
     >>> bool(w[0] > w[1] > w[2] == 0)
     True
     """
-    f = np.asarray(f, dtype=float)
-    size = f.size
-    v_ppi = k * f * (1 - f)
-    v_ratings = v_ppi + (f - f.mean()) ** 2
-    judged_range = residual_range(f)
-    z = normal_quantile(alpha)
-    widths = []
-    for m in np.atleast_1d(n):
-        if m <= 0:
-            widths.append(1.0)
-            continue
-        pi = design_probabilities(f, int(m), design)
-        share = design_floor(pi, 1.0, alpha)
+    return WidthPlan(f, k, alpha).width(n, design)
 
-        def normal(v: np.ndarray, pi: np.ndarray = pi) -> float:
-            return 2 * z * np.sqrt(max(design_variance(v, pi) / size**2, 0.0))
 
-        # as the floored interval chooses its weight: the judges' (lam = 1, the residual's
-        # range) or the ratings' alone (lam = 0, the scale), whichever is narrower
-        judged = max(normal(v_ppi), share * judged_range)
-        alone = max(normal(v_ratings), share)
-        widths.append(min(judged, alone, 1.0))
-    return np.array(widths)
+class WidthPlan:
+    """A generator's planned interval width for any number of ratings and design.
+
+    The default interval's width as planned (module docstring): each side the longest
+    of Student's half-width, the bounded-spread score side and the floor's
+    shift, the floor's gap the expected distance from the sample's most
+    extreme residual to the worst one (:class:`ExtremeGaps`); the narrowest
+    over the judges' weights :data:`PLAN_LAMS`, output ``u``'s residual
+    variance ``k f_u (1 - f_u) + (1 - lam)^2 (f_u - mean f)^2``. The
+    residuals' distributions are computed once, for every ``n`` and design
+    asked (a bisection asks many).
+    """
+
+    def __init__(self, f: np.ndarray, k: float, alpha: float = 0.05) -> None:
+        self.f = np.asarray(f, dtype=float)
+        self.alpha = alpha
+        self.v_ppi = k * self.f * (1 - self.f)
+        self.spread_f = (self.f - self.f.mean()) ** 2 if self.f.size else self.f
+        self.gaps = ExtremeGaps(self.f, k, PLAN_LAMS) if self.f.size else None
+
+    def width(self, n: np.ndarray | int, design: str = "uniform") -> np.ndarray:
+        """The planned width on the [0, 1] scale with each ``n`` ratings drawn by ``design``.
+
+        ``design``: ``"uniform"``, ``"active"``, or ``"drawn"``, the one
+        :meth:`drawn` chooses for each ``n`` (what :func:`suggest_labels` draws).
+        """
+        if design == "drawn":
+            uniform, active = self.width(n, "uniform"), self.width(n, "active")
+            return np.where(active <= ACTIVE_GAIN * uniform, active, uniform)
+        size = self.f.size
+        z = normal_quantile(self.alpha)
+        widths = []
+        for m in np.atleast_1d(n):
+            if m <= 0 or self.gaps is None:
+                widths.append(1.0)
+                continue
+            pi = design_probabilities(self.f, int(m), design)
+            if np.all(pi >= 1.0):
+                widths.append(0.0)
+                continue
+            share = design_floor(pi, 1.0, self.alpha)
+            variance = (
+                np.array(
+                    [
+                        design_variance(self.v_ppi + (1 - lam) ** 2 * self.spread_f, pi)
+                        for lam in PLAN_LAMS
+                    ]
+                )
+                / size**2
+            )
+            student = student_half_widths(variance, int(m), self.alpha, "two-sided")
+            spread_low, spread_high = bounded_spread_half_widths(
+                np.full(PLAN_LAMS.size, float(self.f.mean())), variance, z, (0.0, 1.0)
+            )
+            # the floor at the widest gaps the residuals allow: where even that is below
+            # Student's half-width, the gaps need not be computed
+            reach = share * (1.0 + PLAN_LAMS * float(np.ptp(self.f)))
+            if np.all(reach <= student):
+                gap_low = gap_high = np.zeros(PLAN_LAMS.size)  # the floor cannot bind
+            else:
+                gap_low, gap_high = self.gaps.expected(pi)
+            width = np.maximum.reduce([student, spread_low, share * gap_low]) + np.maximum.reduce(
+                [student, spread_high, share * gap_high]
+            )
+            widths.append(min(float(width.min()), 1.0))
+        return np.array(widths)
+
+    def drawn(self, n: int) -> str:
+        """The design :func:`suggest_labels` draws ``n`` ratings by: ``"active"`` only where
+        planned at most :data:`ACTIVE_GAIN` of the uniform draw's width, else ``"uniform"``."""
+        active, uniform = self.width(n, "active")[0], self.width(n, "uniform")[0]
+        return "active" if active <= ACTIVE_GAIN * uniform else "uniform"
+
+
+class ExtremeGaps:
+    """The expected gaps below and above between a sample's extreme residuals and the worst ones.
+
+    What the floor of the graded interval multiplies
+    (:func:`~regression.core.floor.floored_ppi_interval`), per judges' weight
+    ``lam``: below, from the worst residual ``-lam max(f)`` to the least drawn
+    ``y - lam f``; above, from the greatest drawn to ``1 - lam min(f)``.
+    Output ``u``'s rating is read as a beta variable of mean ``f_u`` and
+    variance ``k f_u (1 - f_u)`` (two-valued at ``k = 1``), and each output is
+    drawn with probability ``pi_u`` independently (Poisson sampling), so the
+    least drawn residual exceeds ``x`` with probability ``prod_u (1 - pi_u
+    P(r_u <= x))``; the expected gap is that integrated over the residual's
+    range. Outputs are pooled by prediction to 1/128 of the scale; the
+    residuals' distributions are computed once, for every design asked.
+
+    Examples
+    --------
+    >>> gaps = ExtremeGaps(np.full(100, 0.5), 0.3, np.array([0.0]))
+    >>> below, above = gaps.expected(np.full(100, 0.1))
+    >>> bool(0 < below[0] < 0.5), bool(abs(below[0] - above[0]) < 1e-9)
+    (True, True)
+    """
+
+    POINTS = 257
+
+    def __init__(self, f: np.ndarray, k: float, lams: np.ndarray) -> None:
+        f = np.asarray(f, dtype=float)
+        _, self.index = np.unique(np.round(f * 128), return_inverse=True)
+        self.count = np.bincount(self.index).astype(float)
+        mean_f = np.bincount(self.index, weights=f) / self.count
+        edge = 1e-6
+        size = max(1.0 / max(k, 1e-9) - 1.0, edge)
+        q = np.clip(mean_f, edge, 1 - edge)
+        lams = np.asarray(lams, dtype=float)
+        low, high = -lams * float(f.max()), 1.0 - lams * float(f.min())
+        # x[l, p]: the residual grid of weight l; cdf[l, group, p] = P(y - lam f <= x)
+        # points crowd at both ends, where a small gap's survival curve drops within a step
+        steps = (1.0 - np.cos(np.linspace(0.0, np.pi, self.POINTS))) / 2.0
+        self.x = low[:, None] + (high - low)[:, None] * steps
+        at = np.clip(self.x[:, None, :] + lams[:, None, None] * mean_f[None, :, None], 0.0, 1.0)
+        self.cdf = special.betainc((q * size)[None, :, None], ((1 - q) * size)[None, :, None], at)
+
+    def expected(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per weight, the expected gap below and above under inclusion probabilities ``pi``."""
+        chance = (np.bincount(self.index, weights=np.asarray(pi, dtype=float)) / self.count)[
+            None, :, None
+        ]
+        with np.errstate(divide="ignore"):
+            none_below = np.exp(np.einsum("g,lgp->lp", self.count, np.log1p(-chance * self.cdf)))
+            none_above = np.exp(
+                np.einsum("g,lgp->lp", self.count, np.log1p(-chance * (1.0 - self.cdf)))
+            )
+        return np.trapezoid(none_below, self.x, axis=1), np.trapezoid(none_above, self.x, axis=1)
 
 
 def _checked(scores: pd.DataFrame, human: pd.DataFrame | None, scale: Any) -> ScoreTable:
@@ -193,9 +332,8 @@ def suggest_labels(
         pools[g] = free
         done = mine.size - free.size
         grid = np.minimum(done + step * np.arange(free.size // step + 2), mine.size)
-        widths[g] = np.minimum(
-            predicted_width(f[mine], k, grid, "active"), predicted_width(f[mine], k, grid)
-        )
+        plan = WidthPlan(f[mine], k)
+        widths[g] = plan.width(grid, "drawn")
     capacity = {g: pools[g].size for g in chosen}
     if sum(capacity.values()) < budget:
         warnings.warn(
@@ -212,8 +350,8 @@ def suggest_labels(
         if n == 0:
             continue
         q = f[free]
-        active = predicted_width(q, k, n, "active")[0] < predicted_width(q, k, n)[0]
-        pi = design_probabilities(q, n, "active" if active else "uniform")
+        plan = WidthPlan(q, k)
+        pi = design_probabilities(q, n, plan.drawn(n))
         picks = systematic_sample(pi, rng)
         frames.append(
             pd.DataFrame(
@@ -229,12 +367,12 @@ def suggest_labels(
     return pd.concat(frames, ignore_index=True)
 
 
-def _needed(f: np.ndarray, k: float, target: float, design: str, alpha: float) -> int:
+def _needed(plan: WidthPlan, target: float, design: str) -> int:
     """The fewest ratings whose planned width is at most ``target`` (bisection: the width falls with n)."""
-    low, high = 0, f.size
+    low, high = 0, plan.f.size
     while low < high:
         middle = (low + high) // 2
-        if predicted_width(f, k, middle, design, alpha)[0] <= target:
+        if plan.width(middle, design)[0] <= target:
             high = middle
         else:
             low = middle + 1
@@ -259,7 +397,7 @@ def plan_labels(
         ``width_now`` (planned with the ratings held), ``uniform`` and
         ``active`` (ratings needed in all, drawn uniformly or as
         :func:`suggest_labels` draws), ``more_uniform``, ``more_active`` (to buy).
-        The plan is the normal approximation of the module docstring.
+        The plan is :class:`WidthPlan`'s (module docstring).
 
     Examples
     --------
@@ -283,15 +421,14 @@ def plan_labels(
     for g in chosen:
         q = f[codes == table.generators.get_loc(g)]
         now = int(held[g])
-        needed = {d: _needed(q, k, width / span, d, alpha) for d in DESIGNS}
+        plan = WidthPlan(q, k, alpha)
+        needed = {d: _needed(plan, width / span, "drawn" if d == "active" else d) for d in DESIGNS}
         rows.append(
             {
                 "generator": g,
                 "n_outputs": q.size,
                 "n_labels": now,
-                "width_now": float(predicted_width(q, k, now, "uniform", alpha)[0]) * span
-                if now
-                else np.nan,
+                "width_now": float(plan.width(now)[0]) * span if now else np.nan,
                 **needed,
                 **{f"more_{d}": max(needed[d] - now, 0) for d in DESIGNS},
             }

@@ -6,9 +6,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from regression.core.sampling import BudgetWarning
+from regression import ScoreModel
+from regression.core.sampling import BudgetWarning, design_probabilities
+from regression.scores.estimate import cross_fitted_prediction
 from regression.scores.simulate import score_world
-from regression.scores.suggest import plan_labels, predicted_width, suggest_labels
+from regression.scores.suggest import (
+    ExtremeGaps,
+    plan_labels,
+    predicted_width,
+    rating_spread,
+    suggest_labels,
+)
+from regression.scores.table import check_scores
 
 
 @pytest.fixture(scope="module")
@@ -58,3 +67,49 @@ def test_the_plan_reaches_its_width_and_refuses_a_width_off_the_scale(world):
     assert (plan[["uniform", "active"]] <= 40).all().all()
     with pytest.raises(ValueError, match=r"width must be in \(0, 4\)"):
         plan_labels(world.scores, world.ratings, 4.5, scale=(1, 5))
+
+
+@pytest.mark.parametrize("design", ["uniform", "active"])
+@pytest.mark.parametrize("lam", [0.0, 1.0])
+def test_the_expected_gaps_are_those_of_drawn_samples(design, lam):
+    # the plan's closed form against samples drawn from its own model: beta ratings of mean f
+    # and variance k f (1 - f), each output drawn with its probability
+    rng = np.random.default_rng(11)
+    f, k = rng.uniform(0.3, 0.95, 300), 0.3
+    pi = design_probabilities(f, 15, design)
+    below, above = ExtremeGaps(f, k, np.array([lam])).expected(pi)
+    size = 1 / k - 1
+    ratings = rng.beta(f * size, (1 - f) * size, (4000, f.size))
+    residual = np.where(rng.random((4000, f.size)) < pi, ratings - lam * f, np.nan)
+    drawn_below = np.nanmin(residual, axis=1) + lam * f.max()
+    drawn_above = 1 - lam * f.min() - np.nanmax(residual, axis=1)
+    assert below[0] == pytest.approx(drawn_below.mean(), rel=0.03)
+    assert above[0] == pytest.approx(drawn_above.mean(), rel=0.03)
+
+
+def test_ratings_at_both_ends_leave_no_gap_and_agreeing_ones_leave_it_whole():
+    f = np.full(200, 0.5)
+    spread, _ = ExtremeGaps(f, 1.0, np.array([0.0])).expected(np.full(200, 0.2))
+    agreeing, _ = ExtremeGaps(f, 1e-6, np.array([0.0])).expected(np.full(200, 0.2))
+    # 40 two-valued ratings miss the bottom with chance 2^-40; ratings that all read the middle
+    # leave the middle to the bottom
+    assert spread[0] < 1e-3 and agreeing[0] == pytest.approx(0.5, abs=0.01)
+
+
+def test_the_planned_width_is_the_default_intervals_on_a_simulated_world():
+    world = score_world(n_generators=4, n_items=300, n_rated=20, seed=2, pile=0.3)
+    scale = (1.0, 5.0)
+    table = check_scores(world.scores, world.ratings, scale)
+    f = cross_fitted_prediction(table)
+    k = rating_spread(table, f)
+    codes = table.generator_codes
+    rng = np.random.default_rng(4)
+    ratings = world.all_ratings
+    for n in (10, 40):
+        planned = np.mean([predicted_width(f[codes == g], k, n)[0] * 4 for g in range(4)])
+        widths = []
+        for _ in range(8):
+            picks = ratings.groupby("generator").sample(n, random_state=rng)
+            fit = ScoreModel().fit_table(world.scores, picks, scale=scale)
+            widths.append((fit.interval()["high"] - fit.interval()["low"]).mean())
+        assert planned == pytest.approx(np.mean(widths), rel=0.2), n
