@@ -2,8 +2,9 @@
 
 Run: ``python benchmarks/run.py scores`` (or ``make bench``);
 ``JURYCAL_BENCH_DRAWS=N`` sets the draws per cell (default 40: cje-eval's fit
-takes about 0.6 s a generator), ``JURYCAL_BENCH_QUICK=1`` runs four. Two parts, on the same label draws
-for every method:
+takes about 0.6 s a generator), ``JURYCAL_BENCH_QUICK=1`` runs four,
+``JURYCAL_BENCH_CJE=0`` leaves cje-eval out (a long run of the others). Two
+parts, on the same label draws for every method:
 
 1. **HANNA** (bundled, ``regression.datasets.load_hanna``): 11 systems x 96
    stories, the truth the mean of the 3 raters over all 96 stories of a system.
@@ -119,6 +120,8 @@ def cje_one_judge(judge: str) -> Intervals:
 
 
 def _cje_available() -> bool:
+    if os.environ.get("JURYCAL_BENCH_CJE") == "0":
+        return False  # asked to leave it out (its fits take most of a long run)
     try:
         import cje  # noqa: F401
     except ImportError:
