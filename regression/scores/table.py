@@ -328,7 +328,10 @@ def check_scores(scores: pd.DataFrame, ratings: pd.DataFrame, scale: Any = None)
     # the units in one order whatever the tables' row order (the cross-fit's folds follow it)
     key = units["generator"].astype(str) + "\x00" + units["item"].astype(str)
     units = units.iloc[np.argsort(key.to_numpy(), kind="stable")].reset_index(drop=True)
-    validators = pd.Index(pd.unique(checked["validator"]), name="validator")
+    # and the judges: the stacked predictor's columns (tied or collinear judges leave its
+    # weights to the columns' order)
+    named = pd.unique(checked["validator"])
+    validators = pd.Index(named[np.argsort(named.astype(str), kind="stable")], name="validator")
     position = pd.MultiIndex.from_frame(units).get_indexer(
         pd.MultiIndex.from_frame(checked[["generator", "item"]])
     )
