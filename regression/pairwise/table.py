@@ -63,8 +63,9 @@ class PairwiseTable:
         In order of first appearance in the verdicts table (``generator_a``
         before ``generator_b`` within a row).
     battles : DataFrame
-        One row per battle, in order of first appearance: ``item``,
-        ``generator_a``, ``generator_b`` (oriented as the battle's first row).
+        One row per battle, ordered by item, then by the pair's names, whatever
+        the rows' order: ``item``, ``generator_a``, ``generator_b`` (oriented as
+        the battle's first row).
     battle_a, battle_b : ndarray of int
         Each battle's generators, as positions in ``generators``.
     battle, validator : ndarray of int
@@ -274,6 +275,22 @@ def _encode(verdicts: pd.DataFrame, human: pd.DataFrame | None) -> PairwiseTable
     low, high = np.minimum(code_a, code_b), np.maximum(code_a, code_b)
     battle_key = (item_code.astype(np.int64) * n_gen + low) * n_gen + high
     battle, keys = pd.factorize(battle_key)
+    # the battles in one order whatever the rows' order (the cross-fit's folds and the betting
+    # interval's bets follow it): by item, then the pair's names
+    first = np.unique(battle, return_index=True)[1]
+    names = np.asarray(generators, dtype=str)
+    name_a, name_b = names[code_a[first]], names[code_b[first]]
+    a_first = name_a <= name_b
+    order = np.lexsort(
+        (
+            np.where(a_first, name_b, name_a),
+            np.where(a_first, name_a, name_b),
+            _sort_rank(pd.Index(items))[item_code[first]],
+        )
+    )
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    battle, keys = rank[battle], keys[order]
     first = np.unique(battle, return_index=True)[1]  # each battle's first row (codes 0..K-1)
     battle_a, battle_b = code_a[first], code_b[first]
     flipped = code_a != battle_a[battle]
@@ -325,6 +342,17 @@ def _encode(verdicts: pd.DataFrame, human: pd.DataFrame | None) -> PairwiseTable
         weighted=weighted,
         human_row=human_row,
     )
+
+
+def _sort_rank(values: pd.Index) -> np.ndarray:
+    """Each value's rank in the values' own order (numbers as numbers), or as text where they mix."""
+    try:
+        order = values.argsort(kind="stable")
+    except TypeError:  # numbers and text in one column
+        order = np.argsort(np.asarray(values, dtype=str), kind="stable")
+    rank = np.empty(len(values), dtype=np.int64)
+    rank[order] = np.arange(len(values))
+    return rank
 
 
 def _human_votes(

@@ -26,10 +26,13 @@ def test_arena_pairwise_tables_check_and_keep_every_row():
     assert len(table.score) == len(verdicts) == 1754
     assert int(table.n_labels) == 877
     # each battle keeps the arena's orientation: the human score is model_a's
-    arena = datasets.load_arena().drop_duplicates("id")
+    arena = datasets.load_arena().drop_duplicates("id").set_index("id")
+    winner = arena["human_winner"].reindex(table.battles["item"])
     assert np.array_equal(  # exact: 0/1 labels from strings
-        table.human, (arena["human_winner"] == "model_a").to_numpy(float)
+        table.human, (winner == "model_a").to_numpy(float)
     )
+    shown_first = arena["model_a"].reindex(table.battles["item"])
+    assert table.battles["generator_a"].tolist() == shown_first.tolist()  # exact: names
 
 
 def test_chatbot_arena_tables_check_and_match_the_source():
