@@ -288,9 +288,10 @@ def suggest_labels(
     """The outputs to rate next: ``generator, item, inclusion_probability``.
 
     Each generator's unrated outputs are drawn by systematic pi-ps sampling,
-    actively (module docstring) where that is predicted narrower than a
-    uniform draw, uniformly otherwise; the budget goes to the generator whose
-    predicted interval is widest. Rate the rows and pass them back, column
+    actively (module docstring) where that is planned at most
+    :data:`ACTIVE_GAIN` of a uniform draw's width (:meth:`WidthPlan.drawn`),
+    uniformly otherwise; the budget goes to the generator whose planned
+    interval is widest. Rate the rows and pass them back, column
     and all, with the earlier ratings.
 
     Parameters
