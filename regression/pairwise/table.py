@@ -290,8 +290,7 @@ def _encode(verdicts: pd.DataFrame, human: pd.DataFrame | None) -> PairwiseTable
     )
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
-    battle, keys = rank[battle], keys[order]
-    first = np.unique(battle, return_index=True)[1]  # each battle's first row (codes 0..K-1)
+    battle, keys, first = rank[battle], keys[order], first[order]  # first: each battle's first row
     battle_a, battle_b = code_a[first], code_b[first]
     flipped = code_a != battle_a[battle]
     score = np.where(flipped, 1.0 - score, score)
