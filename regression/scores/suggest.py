@@ -156,7 +156,7 @@ class WidthPlan:
         """
         if design == "drawn":
             uniform, active = self.width(n, "uniform"), self.width(n, "active")
-            return np.where(active <= ACTIVE_GAIN * uniform, active, uniform)
+            return np.where(_active_pays(active, uniform), active, uniform)
         size = self.f.size
         z = normal_quantile(self.alpha)
         widths = []
@@ -198,8 +198,13 @@ class WidthPlan:
     def drawn(self, n: int) -> str:
         """The design :func:`suggest_labels` draws ``n`` ratings by: ``"active"`` only where
         planned at most :data:`ACTIVE_GAIN` of the uniform draw's width, else ``"uniform"``."""
-        active, uniform = self.width(n, "active")[0], self.width(n, "uniform")[0]
-        return "active" if active <= ACTIVE_GAIN * uniform else "uniform"
+        active, uniform = self.width(n, "active"), self.width(n, "uniform")
+        return "active" if _active_pays(active, uniform)[0] else "uniform"
+
+
+def _active_pays(active: np.ndarray, uniform: np.ndarray) -> np.ndarray:
+    """Where an active draw is planned at most :data:`ACTIVE_GAIN` of a uniform one's width."""
+    return active <= ACTIVE_GAIN * uniform
 
 
 class ExtremeGaps:
