@@ -30,6 +30,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+from bench_scores import draw_labels
 
 from regression import ScoreModel
 from regression.core.sampling import design_probabilities, systematic_sample
@@ -54,10 +55,7 @@ def _cells(
     seed: int,
 ) -> list[dict[str, object]]:
     rng = np.random.default_rng(seed)
-    order = (
-        human.assign(key=rng.random(len(human))).groupby("generator")["key"].rank(method="first")
-    )
-    pilot = human[order.to_numpy() <= PILOT]
+    pilot = draw_labels(human, PILOT, rng)
     table = check_scores(scores, pilot, scale)
     f, span = cross_fitted_prediction(table), scale[1] - scale[0]
     k = rating_spread(table, f)
