@@ -27,10 +27,16 @@ design that gives some battles probability 0 falls short by their share of
 about ``(G - 2) / (G - 1)`` of it), many standard deviations. Held votes (``pi =
 1``) reach only their own battles.
 
-Votes given without inclusion probabilities are a uniform sample by declaration
-(:func:`~regression.pairwise.check_pairwise`): every battle could have been
-drawn, and the test is not made (at its level it would drop one generator in a
-thousand of a valid uniform draw whose count fell short by chance).
+A generator outside the named ones whose few votes happened to fall on its
+battles against them can pass its own test (seven votes where twenty were due
+is 3 standard deviations short), but not a test of where its votes fell: the
+generators the drawn votes stand for are set aside one by one until no drawn
+vote is left among the battles of the others (:func:`unvoted_block`). Those
+battles had no vote. A generator with so many of them that, at the largest
+``(1 - pi) / pi`` of the drawn votes, their count falls short of 0 by more
+than :data:`REACH_Z` standard deviations (``k > REACH_Z sqrt(k max odds)``,
+about ten votes due) was not reached either. A draw that reaches every battle
+leaves few battles so (those of a pair or two its votes missed by chance).
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ import numpy as np
 
 from regression.pairwise.table import PairwiseTable
 
-__all__ = ["REACH_Z", "UNREACHED_HINT", "DesignReach", "battle_sides"]
+__all__ = ["REACH_Z", "UNREACHED_HINT", "DesignReach", "battle_sides", "unvoted_block"]
 
 #: How many standard deviations a generator's Horvitz-Thompson battle count may fall short of its
 #: battles before the draw is said not to reach them (the normal quantile of 0.999).
@@ -70,8 +76,9 @@ class DesignReach:
         Its votes held at probability 1.
     reached : ndarray of bool
         False where ``N^_g`` falls short of ``N_g`` by more than :data:`REACH_Z` standard
-        deviations (the module docstring); True without votes (too few votes says why) and for
-        votes without inclusion probabilities (a uniform sample by declaration).
+        deviations, or where too many of its battles lie among those no drawn vote joins
+        (:func:`unvoted_block`; the module docstring); True without votes (too few votes says
+        why) and for votes without inclusion probabilities (a uniform sample by declaration).
     drawn_weight : ndarray
         Per generator: the mean ``1 / pi`` of its drawn votes (``pi < 1``), else of every
         drawn vote of the table, else 1 (every vote held): the weight of a battle the draw
@@ -99,6 +106,12 @@ class DesignReach:
         # held votes on every battle count exactly N_g; a sum of 1 / pi rounds by far less than 1e-6
         short = self.n_battles - self.stand_for
         self.reached = (self.stand_for == 0) | (short <= REACH_Z * spread + 1e-6)
+        if drawn.any():
+            # a generator's battles among those no drawn vote joins, more than the draw's
+            # probabilities leave unvoted by chance: never reached
+            block = unvoted_block(table.battle_a, table.battle_b, pi, voted, n_gen)[battle]
+            missed = np.bincount(generator[block & ~on], minlength=n_gen).astype(float)
+            self.reached &= missed <= REACH_Z * np.sqrt(missed * float(odds[drawn].max())) + 1e-6
         # votes without probabilities are a uniform sample by declaration: every battle drawable
         self.reached |= not table.weighted
 
@@ -109,6 +122,28 @@ class DesignReach:
             f"{int(self.n_battles[g])} battles: the draw did not reach the others"
             for g in np.flatnonzero(~self.reached)
         }
+
+
+def unvoted_block(
+    battle_a: np.ndarray, battle_b: np.ndarray, pi: np.ndarray, voted: np.ndarray, n_gen: int
+) -> np.ndarray:
+    """The battles among the generators no drawn vote joins: a mask over the battles.
+
+    The generator that the most drawn votes stand for (``sum 1 / pi``) is set
+    aside with its battles, then the next among the battles left, until no
+    drawn vote is left among them. A draw aimed at named generators
+    (``suggest_labels(generators=[...])``) leaves exactly the battles among
+    the others, which it gave probability 0; a draw that reaches every battle
+    leaves few (the battles of a pair or two its votes happened to miss).
+    """
+    drawn = voted & (pi < 1.0)
+    block = np.ones(battle_a.size, dtype=bool)
+    while (in_block := drawn & block).any():
+        weight = np.bincount(battle_a[in_block], 1.0 / pi[in_block], minlength=n_gen)
+        weight += np.bincount(battle_b[in_block], 1.0 / pi[in_block], minlength=n_gen)
+        aside = int(np.argmax(weight))
+        block &= (battle_a != aside) & (battle_b != aside)
+    return block
 
 
 #: What a draw that does not reach a generator's battles is, for the warning that names them.

@@ -49,6 +49,48 @@ def test_a_draw_aimed_at_one_generator_estimates_only_the_generators_it_reaches(
     assert (fit.rank_sets().loc[interval.index[others], "reason"] != "").all()
 
 
+def test_a_generator_whose_few_votes_all_fell_on_the_named_generator_gets_no_estimate() -> None:
+    """A draw aimed at g00 (probability 20 / 321 on each of g00's battles, 0 elsewhere) that put 12
+    of its 20 votes on g03's battles against g00. g03's own count stands for 193 of its 397
+    battles, 2.7 standard deviations short at the draw's probabilities, which its own test lets
+    pass (before: an interval around g03's record against g00 alone). Every drawn vote is g00's:
+    with g00 set aside no drawn vote is left, and g03's 359 battles without g00, where the draw's
+    probabilities would have put 22 votes, got none."""
+    table = check_pairwise(WORLD.verdicts, None)
+    names = list(table.generators)
+    g00, g03 = names.index("g00"), names.index("g03")
+    rows = WORLD.verdicts.drop_duplicates(KEYS).reset_index(drop=True)
+    mine = rows[(rows["generator_a"] == "g00") | (rows["generator_b"] == "g00")]
+    against_g03 = mine[(mine["generator_a"] == "g03") | (mine["generator_b"] == "g03")]
+    rest = mine.drop(against_g03.index)
+    picks = pd.concat([against_g03.iloc[:12], rest.iloc[:8]])[KEYS]
+    probability = 20 / len(mine)
+    human = _voted(picks).assign(inclusion_probability=probability)
+    reach = DesignReach(check_pairwise(WORLD.verdicts, human))
+    n_g03 = reach.n_battles[g03]
+    own_shortfall = (n_g03 - reach.stand_for[g03]) / np.sqrt(
+        n_g03 * (1 - probability) / probability
+    )
+    assert 2.0 < own_shortfall < 3.09  # its own count alone would keep it
+    assert reach.reached[g00] and not reach.reached[g03]
+    assert reach.reached.sum() == 1
+    fit = _quiet_fit(human)
+    assert fit.estimate.drop("g00").isna().all() and np.isfinite(fit.estimate["g00"])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_pilot_and_an_active_batch_reach_every_generator(seed: int) -> None:
+    """Votes held at probability 1 beside a batch suggest_labels draws among the other battles
+    (every one of them drawable): no generator is left with battles no vote joins, whatever the
+    draw."""
+    order = np.random.default_rng(seed).permutation(len(WORLD.votes))
+    held = WORLD.votes.iloc[order[:30]].assign(inclusion_probability=1.0)
+    picks = suggest_labels(WORLD.verdicts, held, 30, seed=seed)
+    human = pd.concat([held, _voted(picks)])
+    reach = DesignReach(check_pairwise(WORLD.verdicts, human))
+    assert reach.reached.all()
+
+
 def test_a_uniform_draw_reaches_every_generator() -> None:
     """The same budget drawn uniformly (no inclusion_probability column): every generator keeps
     its estimate, and its votes stand for about its battles."""
