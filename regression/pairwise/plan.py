@@ -20,8 +20,11 @@ variance ``sum_{unvoted b in g} (1 - pi_b) / pi_b v_b / N_g^2`` for a draw
 with inclusion probabilities ``pi_b`` (Poisson sampling; the optimum
 ``pi_b ~ sqrt(v_b)`` is that of Zrnic & Candes, 2024, Active Statistical
 Inference), plus the two pseudo-votes of :mod:`regression.pairwise.win_rate`.
-The width is that of the normal interval, ``2 z sqrt(V)``; at the votes a plan asks for, the
-floor of the default interval does not bind (docs/pairwise.md measures both).
+The width is that of the default interval's normal part, ``2 t sqrt(V)`` with ``t``
+Student's quantile on ``m - 1`` degrees of freedom for ``m`` new votes (the graded rule of
+:func:`~regression.core.floor.student_half_widths`; votes with ties are graded). Its floor is
+not planned: at the votes a plan asks for it seldom binds (docs/pairwise.md measures the
+planned against the realised widths).
 
 One rule, :func:`vote_probabilities`, says how a draw of ``n`` votes is made:
 active (``pi_b`` proportional to ``sqrt(v_b w_b)`` with a floor, ``w_b`` the
@@ -37,10 +40,10 @@ import warnings
 
 import numpy as np
 import pandas as pd
+from scipy import special
 
 from regression.checks import check_alpha
 from regression.core.sampling import active_probabilities, design_variance
-from regression.intervals import normal_quantile
 from regression.pairwise.predict import cross_fit, judge_features
 from regression.pairwise.result import FewVotesWarning
 from regression.pairwise.table import PairwiseTable, check_pairwise
@@ -114,7 +117,7 @@ def vote_probabilities(v: np.ndarray, n: int) -> tuple[np.ndarray, str]:
 
 
 def _predicted_width(
-    v: np.ndarray, n_held: int, n_battles: int, m: int, z: float, design: str
+    v: np.ndarray, n_held: int, n_battles: int, m: int, alpha: float, design: str
 ) -> float:
     """One generator's width with ``m`` more votes among its unvoted battles (variances ``v``),
     drawn ``"uniform"``ly or as :func:`vote_probabilities` draws them (``"drawn"``)."""
@@ -127,16 +130,19 @@ def _predicted_width(
     p = n / n_battles  # the mean inclusion probability behind the two pseudo-votes
     pseudo = 0.5 * (1.0 - p) / p**2
     bessel = n / (n - 2.0) if n > 2 else float("inf")
-    return 2.0 * z * float(np.sqrt((bessel * design_variance(v, pi) + pseudo) / n_battles**2))
+    variance = (bessel * design_variance(v, pi) + pseudo) / n_battles**2
+    # the default interval's normal part: Student's t on the m drawn votes (held ones are known)
+    t = float(special.stdtrit(max(m - 1, 1), 1.0 - alpha / 2))
+    return 2.0 * t * float(np.sqrt(variance))
 
 
 def _votes_needed(
-    v: np.ndarray, n_held: int, n_battles: int, width: float, z: float, design: str
+    v: np.ndarray, n_held: int, n_battles: int, width: float, alpha: float, design: str
 ) -> int:
     """The fewest more votes (bisection) whose predicted width is at most ``width``."""
 
     def fits(m: int) -> bool:
-        return _predicted_width(v, n_held, n_battles, m, z, design) <= width
+        return _predicted_width(v, n_held, n_battles, m, alpha, design) <= width
 
     lo, hi = 0, v.size
     while hi - lo > 1:
@@ -175,7 +181,7 @@ def plan_labels(
     -------
     DataFrame
         Indexed by generator: ``n_battles``, ``n_labels`` (its battles voted
-        now), ``width_now`` (the width of its normal interval now; NaN with fewer than three votes),
+        now), ``width_now`` (the width of its default interval now; NaN with fewer than three votes),
         ``uniform`` and ``active`` (votes on its battles needed in all, the new
         ones drawn uniformly among its unvoted battles, or by
         :func:`~regression.pairwise.suggest.suggest_labels` with
@@ -202,15 +208,14 @@ def plan_labels(
         raise ValueError(f"width must be in (0, 1); got {width!r}.")
     table = check_pairwise(verdicts, human)
     codes = chosen_generators(table, generators)
-    z = normal_quantile(alpha)
     v = battle_variance(table, seed=seed)
     voted = ~np.isnan(table.human)
     now = pd.Series(np.nan, index=table.generators)
     if voted.any():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FewVotesWarning)  # a plan is for those with few votes
-            # the normal interval's width, the one planned
-            fit = win_rates(table, seed=seed, interval_method="normal").interval(alpha)
+            # the default interval's width: the one the fit shows
+            fit = win_rates(table, seed=seed).interval(alpha)
         now = fit["high"] - fit["low"]
     rows = []
     for g in codes:
@@ -224,10 +229,10 @@ def plan_labels(
             free = np.full(free.size, np.var(scores, ddof=1))  # the votes alone do better
         uniform = active = 0
         if not now.iloc[g] <= width:  # not narrow enough yet, or no interval (NaN)
-            uniform = _votes_needed(free, n_held, n_battles, width, z, "uniform")
+            uniform = _votes_needed(free, n_held, n_battles, width, alpha, "uniform")
             # the drawn design is never predicted wider than a uniform one; the min guards the
             # bisection where the predicted width is not monotone in the votes
-            active = min(_votes_needed(free, n_held, n_battles, width, z, "drawn"), uniform)
+            active = min(_votes_needed(free, n_held, n_battles, width, alpha, "drawn"), uniform)
         rows.append({
             "generator": table.generators[g], "n_battles": n_battles, "n_labels": n_held,
             "width_now": float(now.iloc[g]), "uniform": n_held + uniform,

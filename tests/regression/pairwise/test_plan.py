@@ -50,13 +50,15 @@ def test_unknown_generator_is_named() -> None:
         plan_labels(WORLD.verdicts, HELD, 0.1, generators=["nobody"])
 
 
-def realised_width(generator: str, picks: pd.DataFrame, seed: int) -> float:
+def realised_width(
+    generator: str, picks: pd.DataFrame, seed: int, held: pd.DataFrame = HELD
+) -> float:
     voted = picks.merge(WORLD.votes, on=KEYS, how="left")
-    human = pd.concat([HELD.assign(inclusion_probability=1.0), voted], ignore_index=True)
+    human = pd.concat([held.assign(inclusion_probability=1.0), voted], ignore_index=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        # the default interval's width (plan_labels plans the normal one's; the floor does not
-        # bind at the planned votes)
+        # the default interval's width (plan_labels plans its normal part; the floor seldom
+        # binds at the planned votes)
         model = PairwiseModel(seed=seed)
         row = model.fit_table(WORLD.verdicts, human).interval().loc[generator]
     return float(row["high"] - row["low"])
@@ -87,3 +89,28 @@ def test_planned_votes_give_the_planned_width() -> None:
         active.append(realised_width(generator, drawn, rep))
     assert abs(np.mean(uniform) / width - 1) < 0.15, np.mean(uniform)
     assert abs(np.mean(active) / width - 1) < 0.15, np.mean(active)
+
+
+def test_a_plan_for_few_votes_is_not_optimistic() -> None:
+    """Ten votes held and a target of 0.28: the plan asks for about 20 new uniform votes, where
+    Student's t on their degrees of freedom is 7 % wider than the normal quantile; the realised
+    mean width is at most the target (planned with the normal quantile it was 3 % over)."""
+    held = WORLD.votes.iloc[np.sort(np.random.default_rng(0).choice(900, 20, replace=False))]
+    width, generator = 0.28, "g02"
+    plan = plan_labels(WORLD.verdicts, held, width, generators=[generator]).loc[generator]
+    assert plan["n_labels"] == 10 and 15 <= plan["more_uniform"] <= 30
+    mine = WORLD.votes[
+        ((WORLD.votes["generator_a"] == generator) | (WORLD.votes["generator_b"] == generator))
+        & ~WORLD.votes["item"].isin(held["item"])
+    ]
+    m = int(plan["more_uniform"])
+    widths = [
+        realised_width(
+            generator,
+            mine.sample(m, random_state=rep)[KEYS].assign(inclusion_probability=m / len(mine)),
+            rep,
+            held,
+        )
+        for rep in range(30)
+    ]
+    assert np.mean(widths) <= width, np.mean(widths)
