@@ -18,6 +18,7 @@ command is named, so ``jurycal --help`` starts without pandas, scipy or torch.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import json
 import os
@@ -129,17 +130,51 @@ class _Parser(argparse.ArgumentParser):
     """argparse's parser whose usage errors are one JSON object on stderr under ``--json``."""
 
     json_errors = False
-    #: Said after argparse's "unrecognized arguments" for the command being parsed.
+    #: Said after argparse's "unrecognized arguments" for a file given where the command being
+    #: parsed takes none.
     unrecognized_hint = ""
+    #: The options of the command being parsed: a misspelt one is pointed to its near match.
+    command_options: tuple[str, ...] = ()
 
     def error(self, message: str) -> NoReturn:
-        if message.startswith("unrecognized arguments") and self.unrecognized_hint:
-            message = f"{message} ({self.unrecognized_hint})"
+        if message.startswith("unrecognized arguments"):
+            hint = unrecognized_hint(message, self.command_options, self.unrecognized_hint)
+            message = f"{message} ({hint})" if hint else message
         if self.json_errors:
             err = argparse.ArgumentError(None, message)
             print(json.dumps(error_record(err, EXIT_USAGE)), file=sys.stderr)
             self.exit(EXIT_USAGE)
         super().error(message)
+
+
+def unrecognized_hint(message: str, options: Sequence[str], file_hint: str) -> str:
+    """What to say after argparse's ``unrecognized arguments: ...``: the near match of a misspelt
+    option (``--generators``: did you mean ``--generator``?), else ``file_hint`` where a word
+    that is no option was left over (a second file), else nothing.
+
+    Examples
+    --------
+    >>> unrecognized_hint("unrecognized arguments: --generators a", ["--generator"], "x")
+    'did you mean --generator?'
+    >>> unrecognized_hint("unrecognized arguments: h.csv", ["--generator"], "takes --labels")
+    'takes --labels'
+    """
+    words = message.partition(":")[2].split()
+    near = []
+    for word in words:
+        if word.startswith("-"):
+            near += difflib.get_close_matches(word.partition("=")[0], options, n=1, cutoff=0.75)
+    if near:
+        return "did you mean " + " or ".join(dict.fromkeys(near)) + "?"
+    return file_hint if any(not word.startswith("-") for word in words) else ""
+
+
+def _command_options(parser: argparse.ArgumentParser, command: str | None) -> tuple[str, ...]:
+    """The option strings of ``command``'s subparser (none without a command)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            return tuple(action.choices[command]._option_string_actions)
+    return ()
 
 
 def _fail(err: BaseException, message: str, code: int, as_json: bool) -> int:
@@ -178,7 +213,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command in ("suggest", "plan")
         else ""
     )
-    args = build_parser([] if command is None else [command]).parse_args(argv)
+    parser = build_parser([] if command is None else [command])
+    _Parser.command_options = _command_options(parser, command)
+    args = parser.parse_args(argv)
     debug = _debugging()
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning

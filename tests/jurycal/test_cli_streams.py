@@ -238,6 +238,17 @@ def test_a_human_file_given_as_rank_takes_it_points_to_labels(run_cli, command, 
     assert code == 2 and "--labels" not in err
 
 
+def test_a_misspelt_option_is_pointed_to_its_near_match(run_cli):
+    """--generators for --generator: the usage error names the option meant, not --labels (the
+    option's value is no second file)."""
+    code, _, err = run_cli(["suggest", "j.csv", "--budget", "5", "--generators", "g1"])
+    assert code == 2 and "did you mean --generator?" in err and "--labels" not in err
+    code, _, err = run_cli(["rank", "j.csv", "--alpah", "0.1"])
+    assert code == 2 and "did you mean --alpha?" in err
+    code, _, err = run_cli(["rank", "j.csv", "--zzz"])
+    assert code == 2 and err.strip().endswith("unrecognized arguments: --zzz")
+
+
 def test_a_bad_label_among_numbers_written_as_text_is_the_one_blamed(files, tmp_path, run_cli):
     frame = pd.read_csv(files / "j.csv")
     frame["label"] = frame["label"].astype(float).astype(str)  # "1.0", "0.0"
