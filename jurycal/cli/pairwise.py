@@ -303,8 +303,9 @@ def run_pairwise_rank(args: argparse.Namespace) -> int:
     )
     if board is None and (plot_path(args) is not None or asked):
         raise ValueError(
-            "fewer than two generators have enough human votes (three) for an interval, so "
-            "there is no leaderboard to draw (--plot) or compare (--pairs, --one-at-a-time)."
+            "fewer than two generators have an interval (three human votes on battles the draw "
+            "reached), so there is no leaderboard to draw (--plot) or compare (--pairs, "
+            "--one-at-a-time)."
         )
     pairs: Any = []  # without a board (no human votes): no pair table
     level = None

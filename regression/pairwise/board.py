@@ -80,8 +80,9 @@ def pairwise_rows(
     ``judges_worth`` (the human votes the judges are worth to its interval).
 
     A generator off the board (too few votes) comes last with no rank; without
-    a board (no human votes) the generators are in order of the judges' own
-    win rates, with no interval and no rank set.
+    a board the generators are in order of their estimates, with no rank set:
+    with no human votes the judges' own win rates, ranked so, with no interval;
+    with votes that give fewer than two generators an interval, unranked.
     """
     frame = result.to_frame(alpha)
     extra = frame.reindex(columns=["n_battles", "judges_worth"])
@@ -89,7 +90,9 @@ def pairwise_rows(
     extra["judges_worth"] = extra["judges_worth"].round(1)
     if board is None:
         table = frame[["estimate", "low", "high"]].sort_values("estimate", ascending=False)
-        table["rank"] = np.arange(1, len(table) + 1)
+        # the judges' own order ranks; with human votes, one interval ranks nothing
+        judges_only = result.method == "mean_of_judges"
+        table["rank"] = np.arange(1, len(table) + 1) if judges_only else pd.NA
         table["low_rank"] = table["high_rank"] = pd.NA
         table["could_be_best"] = None
         table["n_labels"] = frame["n_labels"]
@@ -137,6 +140,21 @@ def pairwise_summary(
         "bias), agreement the share of its verdicts on voted battles equal to the human vote."
     )
     judges, biased = position_bias(result.diagnostics(), alpha)
+    if board is None and result.method != "mean_of_judges":
+        # human votes, but fewer than two generators with an interval: nothing to rank
+        given = int(rows["low"].notna().sum())
+        notes = (
+            f"{given} generator(s) have an interval, so there is no leaderboard to rank: a "
+            "generator needs three human votes on battles the draw reached (the warning names "
+            "the others and why).",
+            votes,
+        )
+        tables = {
+            f"{quantity}s": rows[["estimate", "low", "high", "n_labels", "n_battles"]],
+            "judges": judges,
+        }
+        title = f"{quantity.capitalize()}s with human votes: too few generators to rank"
+        return Summary(title, tables, notes, (*result.warnings, *biased))
     if board is None:
         notes = (
             f"The {quantity}s are the judges' own verdicts, uncorrected for their errors and "

@@ -350,3 +350,29 @@ def test_the_summary_names_the_quantity_after_the_estimand():
     assert pairwise_summary(result, board).title.endswith("win rates (ppi++)")
     named = pairwise_summary(result, board, estimand="bradley_terry")
     assert named.title == "Leaderboard from pairwise verdicts: Bradley-Terry strengths (ppi++)"
+
+
+def test_votes_that_give_one_generator_an_interval_say_so_and_rank_nothing(tmp_path, run_cli):
+    """A draw aimed at g00 (suggest --generator g00) reaches g00 alone: the summary gives g00's
+    prediction-powered interval and says there is nothing to rank; it does not call the estimates
+    the judges' uncorrected ones, and no generator gets a rank."""
+    from regression.pairwise import suggest_labels
+    from regression.simulate import pairwise_world
+
+    world = pairwise_world(6, 900, 0, seed=4)
+    picks = suggest_labels(world.verdicts, None, 90, generators=["g00"], seed=1)
+    human = picks.merge(world.votes, on=["item", "generator_a", "generator_b"])
+    world.verdicts.to_csv(tmp_path / "verdicts.csv", index=False)
+    human.to_csv(tmp_path / "human.csv", index=False)
+    files = [str(tmp_path / "verdicts.csv"), str(tmp_path / "human.csv")]
+    code, out, err = run_cli(["rank", *files])
+    assert code == 0, err
+    assert "Win rates with human votes: too few generators to rank" in out
+    assert "1 generator(s) have an interval" in out and "uncorrected" not in out
+    assert "did not reach" in err
+    code, out, _ = run_cli(["rank", *files, "--json"])
+    rows = pd.DataFrame(json.loads(out)["leaderboard"]).set_index("generator")
+    assert rows["rank"].isna().all()
+    assert rows["low"].notna().sum() == 1 and rows.loc["g00", "low"] < rows.loc["g00", "high"]
+    code, _, err = run_cli(["rank", *files, "--plot", str(tmp_path / "board.png")])
+    assert code == 1 and "fewer than two generators have an interval" in err
