@@ -18,7 +18,6 @@ command is named, so ``jurycal --help`` starts without pandas, scipy or torch.
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import json
 import os
@@ -35,7 +34,7 @@ from jurycal.cli.commands import (
     EXIT_USAGE,
     add_progress_options,
 )
-from jurycal.cli.errors import error_record
+from jurycal.cli.errors import error_record, unrecognized_hint
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -145,28 +144,6 @@ class _Parser(argparse.ArgumentParser):
             print(json.dumps(error_record(err, EXIT_USAGE)), file=sys.stderr)
             self.exit(EXIT_USAGE)
         super().error(message)
-
-
-def unrecognized_hint(message: str, options: Sequence[str], file_hint: str) -> str:
-    """What to say after argparse's ``unrecognized arguments: ...``: the near match of a misspelt
-    option (``--generators``: did you mean ``--generator``?), else ``file_hint`` where a word
-    that is no option was left over (a second file), else nothing.
-
-    Examples
-    --------
-    >>> unrecognized_hint("unrecognized arguments: --generators a", ["--generator"], "x")
-    'did you mean --generator?'
-    >>> unrecognized_hint("unrecognized arguments: h.csv", ["--generator"], "takes --labels")
-    'takes --labels'
-    """
-    words = message.partition(":")[2].split()
-    near = []
-    for word in words:
-        if word.startswith("-"):
-            near += difflib.get_close_matches(word.partition("=")[0], options, n=1, cutoff=0.75)
-    if near:
-        return "did you mean " + " or ".join(dict.fromkeys(near)) + "?"
-    return file_hint if any(not word.startswith("-") for word in words) else ""
 
 
 def _command_options(parser: argparse.ArgumentParser, command: str | None) -> tuple[str, ...]:

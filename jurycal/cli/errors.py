@@ -8,13 +8,15 @@ its 1-based line (:func:`jurycal.formats.first_line`: a CSV or TSV header is lin
 record count from 1) and the column. :func:`located` does it for a block of
 library calls on frames read from files (by the table the error names, else
 by its column); :func:`error_record` is what
-``--json`` prints for any error.
+``--json`` prints for any error, and :func:`unrecognized_hint` what a usage
+error for an unknown argument adds.
 
 This module imports nothing heavy: ``jurycal CMD --help`` loads it.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,7 +25,15 @@ from typing import Any, NamedTuple
 from jurycal.errors import FileError
 from regression.errors import InputError
 
-__all__ = ["FileError", "Source", "error_record", "file_line", "in_file", "located"]
+__all__ = [
+    "FileError",
+    "Source",
+    "error_record",
+    "file_line",
+    "in_file",
+    "located",
+    "unrecognized_hint",
+]
 
 
 def file_line(path: str | Path, row: int) -> int:
@@ -132,3 +142,25 @@ def error_record(err: BaseException, exit_code: int) -> dict[str, Any]:
             "exit_code": exit_code,
         }
     }
+
+
+def unrecognized_hint(message: str, options: Sequence[str], file_hint: str) -> str:
+    """What to say after argparse's ``unrecognized arguments: ...``: the near match of a misspelt
+    option (``--generators``: did you mean ``--generator``?), else ``file_hint`` where a word
+    that is no option was left over (a second file), else nothing.
+
+    Examples
+    --------
+    >>> unrecognized_hint("unrecognized arguments: --generators a", ["--generator"], "x")
+    'did you mean --generator?'
+    >>> unrecognized_hint("unrecognized arguments: h.csv", ["--generator"], "takes --labels")
+    'takes --labels'
+    """
+    words = message.partition(":")[2].split()
+    near = []
+    for word in words:
+        if word.startswith("-"):
+            near += difflib.get_close_matches(word.partition("=")[0], options, n=1, cutoff=0.75)
+    if near:
+        return "did you mean " + " or ".join(dict.fromkeys(near)) + "?"
+    return file_hint if any(not word.startswith("-") for word in words) else ""
