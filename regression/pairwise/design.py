@@ -31,12 +31,18 @@ A generator outside the named ones whose few votes happened to fall on its
 battles against them can pass its own test (seven votes where twenty were due
 is 3 standard deviations short), but not a test of where its votes fell: the
 generators the drawn votes stand for are set aside one by one until no drawn
-vote is left among the battles of the others (:func:`unvoted_block`). Those
-battles had no vote. A generator with so many of them that, at the largest
-``(1 - pi) / pi`` of the drawn votes, their count falls short of 0 by more
-than :data:`REACH_Z` standard deviations (``k > REACH_Z sqrt(k max odds)``,
-about ten votes due) was not reached either. A draw that reaches every battle
-leaves few battles so (those of a pair or two its votes missed by chance).
+vote is left among the battles of the others (:func:`unvoted_block`). A
+generator with ``k`` battles there, none voted, counts none of ``k`` where a
+draw reaching them, at the largest ``(1 - pi) / pi`` of the drawn votes,
+counts ``k`` with standard deviation ``sqrt(k max odds)``: short by more than
+:data:`REACH_Z` of them (``k > REACH_Z^2 max odds``, about ten votes due), the
+draw did not reach it either. A draw that reaches every battle leaves few
+battles so (those of a pair or two its votes missed by chance).
+
+Votes given without inclusion probabilities are a uniform sample by declaration
+(:func:`~regression.pairwise.check_pairwise`): every battle could have been
+drawn, and the test is not made (at its level it would drop one generator in a
+thousand of a valid uniform draw whose count fell short by chance).
 """
 
 from __future__ import annotations
