@@ -27,6 +27,7 @@ import pandas as pd
 from regression.checks import (
     check_inclusion_probabilities,
     plain,
+    rank_in_order,
     require_columns,
 )
 from regression.errors import DuplicateRowError, InputError, MissingValueError, from_table
@@ -278,14 +279,13 @@ def _encode(verdicts: pd.DataFrame, human: pd.DataFrame | None) -> PairwiseTable
     # the battles in one order whatever the rows' order (the cross-fit's folds and the betting
     # interval's bets follow it): by item, then the pair's names
     first = np.unique(battle, return_index=True)[1]
-    names = np.asarray(generators, dtype=str)
-    name_a, name_b = names[code_a[first]], names[code_b[first]]
-    a_first = name_a <= name_b
+    named = rank_in_order(generators)
+    rank_a, rank_b = named[code_a[first]], named[code_b[first]]
     order = np.lexsort(
         (
-            np.where(a_first, name_b, name_a),
-            np.where(a_first, name_a, name_b),
-            _sort_rank(pd.Index(items))[item_code[first]],
+            np.maximum(rank_a, rank_b),
+            np.minimum(rank_a, rank_b),
+            rank_in_order(items)[item_code[first]],
         )
     )
     rank = np.empty_like(order)
@@ -341,17 +341,6 @@ def _encode(verdicts: pd.DataFrame, human: pd.DataFrame | None) -> PairwiseTable
         weighted=weighted,
         human_row=human_row,
     )
-
-
-def _sort_rank(values: pd.Index) -> np.ndarray:
-    """Each value's rank in the values' own order (numbers as numbers), or as text where they mix."""
-    try:
-        order = values.argsort(kind="stable")
-    except TypeError:  # numbers and text in one column
-        order = np.argsort(np.asarray(values, dtype=str), kind="stable")
-    rank = np.empty(len(values), dtype=np.int64)
-    rank[order] = np.arange(len(values))
-    return rank
 
 
 def _human_votes(

@@ -34,6 +34,7 @@ from regression.checks import (
     PROBABILITY_COLUMN,
     check_inclusion_probabilities,
     plain,
+    rank_in_order,
     require_columns,
 )
 from regression.errors import DuplicateRowError, InputError, JurycalWarning, MissingValueError
@@ -326,12 +327,12 @@ def check_scores(scores: pd.DataFrame, ratings: pd.DataFrame, scale: Any = None)
     units = checked[["generator", "item"]].drop_duplicates()
     generators = pd.Index(pd.unique(units["generator"]), name="generator")
     # the units in one order whatever the tables' row order (the cross-fit's folds follow it)
-    key = units["generator"].astype(str) + "\x00" + units["item"].astype(str)
-    units = units.iloc[np.argsort(key.to_numpy(), kind="stable")].reset_index(drop=True)
+    order = np.lexsort((rank_in_order(units["item"]), rank_in_order(units["generator"])))
+    units = units.iloc[order].reset_index(drop=True)
     # and the judges: the stacked predictor's columns (tied or collinear judges leave its
     # weights to the columns' order)
     named = pd.unique(checked["validator"])
-    validators = pd.Index(named[np.argsort(named.astype(str), kind="stable")], name="validator")
+    validators = pd.Index(named[np.argsort(rank_in_order(named))], name="validator")
     position = pd.MultiIndex.from_frame(units).get_indexer(
         pd.MultiIndex.from_frame(checked[["generator", "item"]])
     )
