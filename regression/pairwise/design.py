@@ -155,8 +155,8 @@ def unvoted_block(
 #: What a draw that does not reach a generator's battles is, for the warning that names them.
 UNREACHED_HINT = (
     "A vote stands for 1 / inclusion_probability battles, and a draw reaches a generator's "
-    "battles only where each of them could have been drawn: suggest_labels(generators=...) "
-    "gives the battles of the generators not named probability 0, and votes held at "
-    "probability 1 stand only for themselves. Estimate these generators from a draw that "
-    "reaches their battles (e.g. suggest_labels naming them)."
+    "battles only where each of them could have been drawn: a draw aimed at some generators "
+    "(suggest_labels(generators=...), jurycal suggest --generator) gives the battles of the "
+    "others probability 0, and votes held at probability 1 stand only for themselves. "
+    "Estimate these generators from a draw that reaches their battles (one naming them)."
 )
