@@ -43,7 +43,7 @@ from regression.core.sampling import design_probabilities, design_weights, syste
 from regression.intervals import normal_quantile
 from regression.labels.design import label_design
 from regression.labels.interval import check_interval_method
-from regression.labels.partial import ppi_design_mean
+from regression.labels.partial import estimate_generator, ppi_design_mean
 from regression.labels.predict import predict_generator
 from regression.registry import BOUNDED_INTERVAL_METHODS
 
@@ -303,10 +303,11 @@ def plan_labels(
     -------
     DataFrame
         Indexed by generator: ``role, n_items, n_labels`` (held now),
-        ``width_now`` (predicted with the labels held), ``uniform`` and
+        ``width_now`` (the width of the interval its labels give now, as the
+        fit shows it; NaN without labels), ``uniform`` and
         ``active`` (labels needed in all, drawn uniformly or by
         :func:`~regression.labels.suggest.suggest_labels`), ``more_uniform``,
-        ``more_active`` (to buy). The prediction reads the judges' predicted
+        ``more_active`` (to buy; none where ``width_now`` is at most ``width``). The prediction reads the judges' predicted
         labels as calibrated (:mod:`regression.labels.plan`); like the fit's
         default, it gives the transfer estimate no weight (its bias is not
         bounded), so the labels needed are those of labels and votes alone.
@@ -328,23 +329,25 @@ def plan_labels(
             raise ValueError(f"generator {g!r} has no judgments.")
         q = predict_generator(design, g)[0]
         n_now = int(held.get(g, 0))
+        now = np.nan
+        if n_now and design.roles[g] != "calibration":
+            # the interval the fit shows now: labels and votes, the transfer given no weight
+            low, high = estimate_generator(design, g, interval_method=interval_method).bounds(alpha)
+            now = float(high - low)
         uniform = labels_needed(q, width, "uniform", alpha, interval_method=interval_method)
         active = labels_needed(q, width, "active", alpha, interval_method=interval_method)
+        enough = bool(now <= width)  # narrow enough already: nothing to buy
         rows.append(
             {
                 "generator": g,
                 "role": design.roles[g],
                 "n_items": q.size,
                 "n_labels": n_now,
-                "width_now": (
-                    simulated_width(q, n_now, "uniform", alpha, interval_method=interval_method)
-                    if n_now
-                    else np.nan
-                ),
+                "width_now": now,
                 "uniform": uniform,
                 "active": active,
-                "more_uniform": max(uniform - n_now, 0),
-                "more_active": max(active - n_now, 0),
+                "more_uniform": 0 if enough else max(uniform - n_now, 0),
+                "more_active": 0 if enough else max(active - n_now, 0),
             }
         )
     columns = ["generator", "role", "n_items", "n_labels", "width_now", "uniform", "active"]

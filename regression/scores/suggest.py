@@ -57,7 +57,8 @@ from regression.core.sampling import (
 )
 from regression.intervals import normal_quantile
 from regression.labels.suggest import split_budget
-from regression.scores.estimate import cross_fitted_prediction
+from regression.registry import BOUNDED_INTERVAL_METHODS
+from regression.scores.estimate import MIN_RATINGS, cross_fitted_prediction, estimate_rated
 from regression.scores.table import RATING_COLUMNS, ScoreTable, check_scores
 
 __all__ = [
@@ -417,9 +418,11 @@ def plan_labels(
     -------
     DataFrame
         Indexed by generator: ``n_outputs``, ``n_labels`` (held now),
-        ``width_now`` (planned with the ratings held), ``uniform`` and
+        ``width_now`` (the width of the interval its ratings give now, as the
+        fit shows it; NaN with fewer than ``MIN_RATINGS``), ``uniform`` and
         ``active`` (ratings needed in all, drawn uniformly or as
-        :func:`suggest_labels` draws), ``more_uniform``, ``more_active`` (to buy).
+        :func:`suggest_labels` draws), ``more_uniform``, ``more_active`` (to
+        buy; none where ``width_now`` is at most ``width``).
         The plan is :class:`WidthPlan`'s (module docstring).
 
     Examples
@@ -440,20 +443,31 @@ def plan_labels(
     k = rating_spread(table, f)
     held = table.n_labels()
     codes = table.generator_codes
+    y = table.outcome
+    pi = table.units[PROBABILITY_COLUMN].to_numpy(dtype=float)
     rows = []
     for g in chosen:
-        q = f[codes == table.generators.get_loc(g)]
+        mine = codes == table.generators.get_loc(g)
+        q = f[mine]
         now = int(held[g])
         plan = WidthPlan(q, k, alpha)
         needed = {d: _needed(plan, width / span, "drawn" if d == "active" else d) for d in DESIGNS}
+        width_now = np.nan
+        if now >= MIN_RATINGS:
+            # the interval the fit shows now (fit_scores: the same predictions and rule)
+            on = mine & table.rated
+            fit = estimate_rated(y[on], f[on], q, pi[on])
+            low, high = fit.bounds(BOUNDED_INTERVAL_METHODS[0], alpha, "two-sided")
+            width_now = float(high - low) * span
+        enough = bool(width_now <= width)  # narrow enough already: nothing to buy
         rows.append(
             {
                 "generator": g,
                 "n_outputs": q.size,
                 "n_labels": now,
-                "width_now": float(plan.width(now)[0]) * span if now else np.nan,
+                "width_now": width_now,
                 **needed,
-                **{f"more_{d}": max(needed[d] - now, 0) for d in DESIGNS},
+                **{f"more_{d}": 0 if enough else max(needed[d] - now, 0) for d in DESIGNS},
             }
         )
     columns = ["generator", "n_outputs", "n_labels", "width_now", *DESIGNS]

@@ -317,8 +317,10 @@ def test_plan_labels_table(strong):
 
 
 def test_plan_is_labels_and_votes_alone(strong):
-    """The plan gives the transfer no weight, as the fit's default: its figures are labels_needed on q."""
-    from regression.labels.plan import labels_needed, simulated_width
+    """The plan gives the transfer no weight, as the fit's default: its figures are labels_needed on
+    q, and its width now is that of the interval the fit of the labels held shows."""
+    from regression.labels import fit_partial
+    from regression.labels.plan import labels_needed
     from regression.labels.predict import predict_generator
 
     labels = strong.human_labels[strong.human_labels["generator"] != "g1"]
@@ -331,8 +333,9 @@ def test_plan_is_labels_and_votes_alone(strong):
     assert row["uniform"] == labels_needed(q, 0.06, "uniform")
     # exact: the plan calls labels_needed on the same q
     assert row["active"] == labels_needed(q, 0.06, "active")
-    # exact: the plan calls simulated_width on the same q, same seed
-    assert row["width_now"] == simulated_width(q, 30, "uniform")
+    shown = fit_partial(label_design(strong.judgments, labels)).interval().loc["g1"]
+    assert np.isclose(row["width_now"], shown["high"] - shown["low"], rtol=1e-12)
+    assert row["more_uniform"] == (0 if row["width_now"] <= 0.06 else row["uniform"] - 30)
 
 
 def test_plan_labels_with_every_generator_labelled_is_an_empty_table(strong):
