@@ -32,12 +32,13 @@ battles against them can pass its own test (seven votes where twenty were due
 is 3 standard deviations short), but not a test of where its votes fell: the
 generators the drawn votes stand for are set aside one by one until no drawn
 vote is left among the battles of the others (:func:`unvoted_block`). A
-generator with ``k`` battles there, none voted, counts none of ``k`` where a
-draw reaching them, at the largest ``(1 - pi) / pi`` of the drawn votes,
-counts ``k`` with standard deviation ``sqrt(k max odds)``: short by more than
-:data:`REACH_Z` of them (``k > REACH_Z^2 max odds``, about ten votes due), the
-draw did not reach it either. A draw that reaches every battle leaves few
-battles so (those of a pair or two its votes missed by chance).
+generator with ``k`` battles there, none voted, is not reached either where a
+draw that reached them would miss all ``k`` with chance under
+:data:`REACH_LEVEL` (0.001, the level of :data:`REACH_Z`): ``(1 - pi_min)^k``,
+``pi_min`` the smallest probability of a drawn vote (the count's normal
+approximation fails for a few battles drawn with a large chance). A draw that
+reaches every battle leaves few battles so (those of a pair or two its votes
+missed by chance).
 
 Votes given without inclusion probabilities are a uniform sample by declaration
 (:func:`~regression.pairwise.check_pairwise`): every battle could have been
@@ -51,11 +52,21 @@ import numpy as np
 
 from regression.pairwise.table import PairwiseTable
 
-__all__ = ["REACH_Z", "UNREACHED_HINT", "DesignReach", "battle_sides", "unvoted_block"]
+__all__ = [
+    "REACH_LEVEL",
+    "REACH_Z",
+    "UNREACHED_HINT",
+    "DesignReach",
+    "battle_sides",
+    "unvoted_block",
+]
 
 #: How many standard deviations a generator's Horvitz-Thompson battle count may fall short of its
 #: battles before the draw is said not to reach them (the normal quantile of 0.999).
 REACH_Z = 3.090232306167813
+#: The one-sided level of :data:`REACH_Z`: the chance below which no vote on a generator's
+#: battles among those no drawn vote joins says the draw did not reach them.
+REACH_LEVEL = 0.001
 
 
 def battle_sides(table: PairwiseTable) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -117,7 +128,9 @@ class DesignReach:
             # probabilities leave unvoted by chance: never reached
             block = unvoted_block(table.battle_a, table.battle_b, pi, voted, n_gen)[battle]
             missed = np.bincount(generator[block & ~on], minlength=n_gen).astype(float)
-            self.reached &= missed <= REACH_Z * np.sqrt(missed * float(odds[drawn].max())) + 1e-6
+            # the chance that a draw reaching them missed every one: (1 - smallest drawn pi)^k
+            unlikely = missed * np.log1p(-float(pi[drawn].min())) < np.log(REACH_LEVEL)
+            self.reached &= ~unlikely
         # votes without probabilities are a uniform sample by declaration: every battle drawable
         self.reached |= not table.weighted
 
