@@ -57,7 +57,12 @@ normal part ``N`` are read depends on the outcome:
 of a uniform design (``n``) and, for an unequal one, the population's smallest
 inclusion probability times ``N``: an active design that gives the items the
 judges are sure of a small chance pays for it here, which is why the active
-design keeps a floor of the uniform chance.
+design keeps a floor of the uniform chance. For a uniform design it is the
+number of units drawn, ``m``, whatever their probability said: given ``m``
+they are a uniform draw of ``m``, so a suggested batch labelled in part (3
+labels passed back with the probability of a batch of 30) is floored as the
+3 it has, and a generator's votes in a uniform draw over all battles as the
+votes it got, more or fewer than its share.
 
 The power-tuning weight matters to the floor: the worst residual of a unit
 is ``y_low - lam max(f)``, so a sample too small for the normal part to decide
@@ -274,6 +279,11 @@ def floored_ppi_interval(
     else:
         # the labels' probabilities stand for the population's (exact for a uniform draw)
         smallest, uniform = float(pi_r.min()), bool(np.ptp(pi_r) == 0)
+    # a uniform draw's floor counts the m units drawn, whatever its probability said: given m they
+    # are a uniform draw of m (a suggested batch labelled in part; a generator's share of a draw
+    # over all battles, more or fewer votes than its share)
+    if uniform:
+        smallest = y_r.size / rest
     sides = 2 if alternative == "two-sided" else 1
     share = unseen_share(alpha, smallest, rest, sides, uniform=uniform) if floor else 0.0
     lam_hat = float(lam) if lam is not None else design_lam(y_r, f_r, q, pi_r, (low_y, high_y))

@@ -260,3 +260,18 @@ def test_binary_outcomes_with_a_strong_judge_keep_the_judges_gain() -> None:
     )
     wilson_low, wilson_high = score_interval(float(y_all[pick].mean()), n / (1 - n / big_n))
     assert high - low < 0.6 * float(wilson_high - wilson_low)
+
+
+def test_a_batch_labelled_in_part_is_floored_as_the_labels_it_has():
+    """Three labels that agree, passed back with the probability of a batch of 30 of 1,000 (the
+    other 27 never labelled): the floor counts the 3 drawn, not the 30 the design promised, so
+    the interval is that of a uniform draw of 3 (before: the width of 30 labels, [0.885, 1] in
+    the CLI as a new user saw it)."""
+    f = np.full(1000, 0.95)
+    common = dict(outcome_bounds=(0, 1), prediction_bounds=(0, 1))
+    _, part = floored_ppi_interval(np.ones(3), f[:3], f, np.full(3, 0.03), None, **common)
+    _, three = floored_ppi_interval(np.ones(3), f[:3], f, np.full(3, 0.003), None, **common)
+    _, whole = floored_ppi_interval(np.ones(30), f[:30], f, np.full(30, 0.03), None, **common)
+    # the same arithmetic on the same three units: rounding of 3 / 1000 against 0.003 only
+    assert np.allclose([part.low, part.high], [three.low, three.high], rtol=0, atol=1e-12)
+    assert part.high - part.low > 3 * (whole.high - whole.low)
