@@ -537,9 +537,11 @@ def run_estimate(args: argparse.Namespace) -> int:
         )
     else:
         own = " and no human label of its own"
+    # a shift under the printed precision reads "less than 0.0001", not "at most 0.0000"
+    moved = f"at most {shift:.4f}" if shift >= 0.00005 else "less than 0.0001"
     head = (
         f"{new}: precision {row['estimate']:.4f}{interval} from {n_votes:,} validator labels"
-        f"{own}; adding it moved the other generators' estimates by at most {shift:.4f}."
+        f"{own}; adding it moved the other generators' estimates by {moved}."
     )
     payload["new_generator"] = new
     payload["n_human_labels"] = n_human

@@ -7,6 +7,7 @@ Exit codes under test (``jurycal.cli``): 1 bad input or output, 2 usage
 import gzip
 import hashlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -255,6 +256,8 @@ def test_integer_looking_generator_names_match_across_files(votes, run_cli):
     )
     assert code == 0, err
     assert out.startswith("4: precision ") and "no human label of its own" in out
+    # the shift it caused, never "at most 0.0000" where it is below the printed precision
+    assert re.search(r"estimates by (at most 0\.\d*[1-9]\d*|less than 0\.0001)\.", out)
 
 
 def test_unknown_names_list_known_ones(votes, run_cli):
