@@ -62,7 +62,11 @@ number of units drawn, ``m``, whatever their probability said: given ``m``
 they are a uniform draw of ``m``, so a suggested batch labelled in part (3
 labels passed back with the probability of a batch of 30) is floored as the
 3 it has, and a generator's votes in a uniform draw over all battles as the
-votes it got, more or fewer than its share.
+votes it got, more or fewer than its share. An unequal design's ``N pi_min``
+is capped at ``m`` where the sample's Horvitz-Thompson count falls short of
+the population beyond chance
+(:func:`~regression.core.sampling.count_short`: an active batch labelled in
+part), and stands otherwise: the guarantee is for the design as drawn.
 
 The power-tuning weight matters to the floor: the worst residual of a unit
 is ``y_low - lam max(f)``, so a sample too small for the normal part to decide
@@ -92,7 +96,7 @@ from scipy import special
 from regression.checks import check_alpha, check_alternative
 from regression.core.bounded import check_design_sample, design_lam, ppi_interval
 from regression.core.covariance import dof_scale
-from regression.core.sampling import design_weights, hajek_mean
+from regression.core.sampling import count_short, design_weights, hajek_mean
 from regression.core.tuning import design_moments
 from regression.intervals import ConfidenceInterval, normal_quantile
 
@@ -281,9 +285,13 @@ def floored_ppi_interval(
         smallest, uniform = float(pi_r.min()), bool(np.ptp(pi_r) == 0)
     # a uniform draw's floor counts the m units drawn, whatever its probability said: given m they
     # are a uniform draw of m (a suggested batch labelled in part; a generator's share of a draw
-    # over all battles, more or fewer votes than its share)
+    # over all battles, more or fewer votes than its share); an unequal draw's, N pi_min, but
+    # never more than m where its units stand for too few of the population (a batch labelled in
+    # part: a sample of m cannot rule out more than a uniform draw of m could)
     if uniform:
         smallest = y_r.size / rest
+    elif count_short(rest, float(w.sum()), 0.0, float(((1.0 - pi_r) / pi_r).max())):
+        smallest = min(smallest, y_r.size / rest)
     sides = 2 if alternative == "two-sided" else 1
     share = unseen_share(alpha, smallest, rest, sides, uniform=uniform) if floor else 0.0
     lam_hat = float(lam) if lam is not None else design_lam(y_r, f_r, q, pi_r, (low_y, high_y))

@@ -21,9 +21,12 @@ from regression.errors import JurycalWarning
 
 __all__ = [
     "DEFENSIVE_SHARE",
+    "REACH_LEVEL",
+    "REACH_Z",
     "BudgetWarning",
     "active_probabilities",
     "capped_proportional",
+    "count_short",
     "design_probabilities",
     "design_variance",
     "design_weights",
@@ -33,6 +36,42 @@ __all__ = [
 
 #: The uniform design's share of every active design (the defensive mixture's ``eps``).
 DEFENSIVE_SHARE = 0.5
+
+
+#: How many standard deviations a sample's Horvitz-Thompson count of its population may fall
+#: short before the draw is said not to be the design its probabilities describe (the normal
+#: quantile of 0.999), and that level.
+REACH_Z = 3.090232306167813
+REACH_LEVEL = 0.001
+
+
+def count_short(
+    units: np.ndarray | float,
+    stand_for: np.ndarray | float,
+    held: np.ndarray | float,
+    largest_odds: np.ndarray | float,
+) -> np.ndarray:
+    """Where a sample's Horvitz-Thompson count falls short of its population beyond chance.
+
+    ``stand_for = sum 1 / pi`` over the sampled units is unbiased for the
+    ``units`` of the population under any design that gives each of them
+    ``pi > 0`` (Sarndal, Swensson & Wretman, 1992, ch. 2-3), with variance
+    ``sum (1 - pi) / pi`` over the units not held for sure, taken as their
+    number times ``largest_odds``, the largest ``(1 - pi) / pi`` of the sample:
+    short by more than :data:`REACH_Z` of those standard deviations, the units
+    the sample stands for are not its population (some could not be drawn, or
+    the draw's units were not all labelled). A sample of none is not short
+    (too few says why).
+
+    Examples
+    --------
+    >>> count_short(1000, [1000.0, 102.0, 900.0], 0, 33.0).tolist()  # 3 of a batch of 30 labelled
+    [False, True, False]
+    """
+    spread = np.sqrt(np.clip(np.asarray(units, float) - held, 0.0, None) * largest_odds)
+    stand_for = np.asarray(stand_for, dtype=float)
+    # a sum of 1 / pi rounds by far less than 1e-6
+    return (stand_for > 0) & (np.asarray(units, float) - stand_for > REACH_Z * spread + 1e-6)
 
 
 class BudgetWarning(JurycalWarning):

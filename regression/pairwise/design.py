@@ -13,7 +13,7 @@ battles, ``N^_g = sum_{voted b in g} 1 / pi_b`` (Sarndal, Swensson & Wretman,
 1992, ch. 2-3): unbiased for its ``N_g`` battles under any design that gives
 each of them ``pi_b > 0``, short by the battles it cannot reach otherwise. The
 design reached ``g``'s battles unless ``N^_g`` falls short of ``N_g`` by more
-than :data:`REACH_Z` standard deviations of that count (one-sided level 0.001).
+than :data:`~regression.core.sampling.REACH_Z` standard deviations of that count (one-sided level 0.001).
 The standard deviation is the count's under a design that reaches every battle,
 ``Var(N^_g) = sum_{unheld b in g} (1 - pi_b) / pi_b``, taken as the unheld
 battles times the largest ``(1 - pi) / pi`` among ``g``'s drawn votes (among all
@@ -34,7 +34,7 @@ generators the drawn votes stand for are set aside one by one until no drawn
 vote is left among the battles of the others (:func:`unvoted_block`). A
 generator with ``k`` battles there, none voted, is not reached either where a
 draw that reached them would miss all ``k`` with chance under
-:data:`REACH_LEVEL` (0.001, the level of :data:`REACH_Z`): ``(1 - pi_min)^k``,
+:data:`~regression.core.sampling.REACH_LEVEL` (0.001, the level of :data:`~regression.core.sampling.REACH_Z`): ``(1 - pi_min)^k``,
 ``pi_min`` the smallest probability of a drawn vote (the count's normal
 approximation fails for a few battles drawn with a large chance). A draw that
 reaches every battle leaves few battles so (those of a pair or two its votes
@@ -50,23 +50,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from regression.core.sampling import REACH_LEVEL, count_short
 from regression.pairwise.table import PairwiseTable
 
 __all__ = [
-    "REACH_LEVEL",
-    "REACH_Z",
     "UNREACHED_HINT",
     "DesignReach",
     "battle_sides",
     "unvoted_block",
 ]
-
-#: How many standard deviations a generator's Horvitz-Thompson battle count may fall short of its
-#: battles before the draw is said not to reach them (the normal quantile of 0.999).
-REACH_Z = 3.090232306167813
-#: The one-sided level of :data:`REACH_Z`: the chance below which no vote on a generator's
-#: battles among those no drawn vote joins says the draw did not reach them.
-REACH_LEVEL = 0.001
 
 
 def battle_sides(table: PairwiseTable) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -92,7 +84,7 @@ class DesignReach:
     held : ndarray
         Its votes held at probability 1.
     reached : ndarray of bool
-        False where ``N^_g`` falls short of ``N_g`` by more than :data:`REACH_Z` standard
+        False where ``N^_g`` falls short of ``N_g`` by more than :data:`~regression.core.sampling.REACH_Z` standard
         deviations, or where too many of its battles lie among those no drawn vote joins
         (:func:`unvoted_block`; the module docstring); True without votes (too few votes says
         why) and for votes without inclusion probabilities (a uniform sample by declaration).
@@ -119,10 +111,7 @@ class DesignReach:
             mine = battle[on_drawn & (generator == g)]
             largest[g] = float(odds[mine].max())
             self.drawn_weight[g] = float(np.mean(1.0 / pi[mine]))
-        spread = np.sqrt(np.clip(self.n_battles - self.held, 0.0, None) * largest)
-        # held votes on every battle count exactly N_g; a sum of 1 / pi rounds by far less than 1e-6
-        short = self.n_battles - self.stand_for
-        self.reached = (self.stand_for == 0) | (short <= REACH_Z * spread + 1e-6)
+        self.reached = ~count_short(self.n_battles, self.stand_for, self.held, largest)
         if drawn.any():
             # a generator's battles among those no drawn vote joins, more than the draw's
             # probabilities leave unvoted by chance: never reached

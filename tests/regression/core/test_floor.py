@@ -275,3 +275,22 @@ def test_a_batch_labelled_in_part_is_floored_as_the_labels_it_has():
     # the same arithmetic on the same three units: rounding of 3 / 1000 against 0.003 only
     assert np.allclose([part.low, part.high], [three.low, three.high], rtol=0, atol=1e-12)
     assert part.high - part.low > 3 * (whole.high - whole.low)
+
+
+def test_an_active_batch_labelled_in_part_is_floored_as_the_labels_it_has():
+    """An unequal design keeps its N pi_min for the sample it drew, and is capped at the units it
+    has where they stand for too few of the population (3 of an active batch of 30 labelled)."""
+    from regression.core.sampling import design_probabilities, systematic_sample
+
+    rng = np.random.default_rng(4)
+    f = np.clip(rng.beta(0.4, 0.1, 1000), 0.02, 0.99)
+    pi = design_probabilities(f, 30, "active")
+    assert np.ptp(pi) > 0  # an active draw
+    pick = systematic_sample(pi, rng)
+    common = dict(outcome_bounds=(0, 1), prediction_bounds=(0, 1))
+    _, whole = floored_ppi_interval(np.ones(pick.size), f[pick], f, pi[pick], None, **common)
+    kept = pick[:3]
+    _, part = floored_ppi_interval(np.ones(3), f[kept], f, pi[kept], None, **common)
+    assert part.high - part.low > 2.5 * (whole.high - whole.low)
+    _, three = floored_ppi_interval(np.ones(3), f[kept], f, np.full(3, 0.003), None, **common)
+    assert part.high - part.low >= three.high - three.low - 1e-12
