@@ -307,7 +307,8 @@ def plan_labels(
         fit shows it; NaN without labels), ``uniform`` and
         ``active`` (labels needed in all, drawn uniformly or by
         :func:`~regression.labels.suggest.suggest_labels`), ``more_uniform``,
-        ``more_active`` (to buy; none where ``width_now`` is at most ``width``). The prediction reads the judges' predicted
+        ``more_active`` (to buy; none where ``width_now`` is at most
+        ``width``). The prediction reads the judges' predicted
         labels as calibrated (:mod:`regression.labels.plan`); like the fit's
         default, it gives the transfer estimate no weight (its bias is not
         bounded), so the labels needed are those of labels and votes alone.
