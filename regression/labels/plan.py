@@ -335,9 +335,10 @@ def plan_labels(
             # the interval the fit shows now: labels and votes, the transfer given no weight
             low, high = estimate_generator(design, g, interval_method=interval_method).bounds(alpha)
             now = float(high - low)
-        uniform = labels_needed(q, width, "uniform", alpha, interval_method=interval_method)
-        active = labels_needed(q, width, "active", alpha, interval_method=interval_method)
-        enough = bool(now <= width)  # narrow enough already: nothing to buy
+        uniform = active = n_now  # narrow enough already: what is held is what it needs
+        if not now <= width:  # not narrow enough yet, or no interval (NaN)
+            uniform = labels_needed(q, width, "uniform", alpha, interval_method=interval_method)
+            active = labels_needed(q, width, "active", alpha, interval_method=interval_method)
         rows.append(
             {
                 "generator": g,
@@ -347,8 +348,8 @@ def plan_labels(
                 "width_now": now,
                 "uniform": uniform,
                 "active": active,
-                "more_uniform": 0 if enough else max(uniform - n_now, 0),
-                "more_active": 0 if enough else max(active - n_now, 0),
+                "more_uniform": max(uniform - n_now, 0),
+                "more_active": max(active - n_now, 0),
             }
         )
     columns = ["generator", "role", "n_items", "n_labels", "width_now", "uniform", "active"]

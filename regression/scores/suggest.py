@@ -450,8 +450,6 @@ def plan_labels(
         mine = codes == table.generators.get_loc(g)
         q = f[mine]
         now = int(held[g])
-        plan = WidthPlan(q, k, alpha)
-        needed = {d: _needed(plan, width / span, "drawn" if d == "active" else d) for d in DESIGNS}
         width_now = np.nan
         if now >= MIN_RATINGS:
             # the interval the fit shows now (fit_scores: the same predictions and rule)
@@ -459,7 +457,12 @@ def plan_labels(
             fit = estimate_rated(y[on], f[on], q, pi[on])
             low, high = fit.bounds(BOUNDED_INTERVAL_METHODS[0], alpha, "two-sided")
             width_now = float(high - low) * span
-        enough = bool(width_now <= width)  # narrow enough already: nothing to buy
+        needed = dict.fromkeys(DESIGNS, now)  # narrow enough already: what is held is what it needs
+        if not width_now <= width:  # not narrow enough yet, or no interval (NaN)
+            plan = WidthPlan(q, k, alpha)
+            needed = {
+                d: _needed(plan, width / span, "drawn" if d == "active" else d) for d in DESIGNS
+            }
         rows.append(
             {
                 "generator": g,
@@ -467,7 +470,7 @@ def plan_labels(
                 "n_labels": now,
                 "width_now": width_now,
                 **needed,
-                **{f"more_{d}": 0 if enough else max(needed[d] - now, 0) for d in DESIGNS},
+                **{f"more_{d}": max(needed[d] - now, 0) for d in DESIGNS},
             }
         )
     columns = ["generator", "n_outputs", "n_labels", "width_now", *DESIGNS]

@@ -335,7 +335,11 @@ def test_plan_is_labels_and_votes_alone(strong):
     assert row["active"] == labels_needed(q, 0.06, "active")
     shown = fit_partial(label_design(strong.judgments, labels)).interval().loc["g1"]
     assert np.isclose(row["width_now"], shown["high"] - shown["low"], rtol=1e-12)
-    assert row["more_uniform"] == (0 if row["width_now"] <= 0.06 else row["uniform"] - 30)
+    assert row["width_now"] > 0.06 and row["more_uniform"] == row["uniform"] - 30
+    # narrow enough already: what is held is what it needs, nothing to buy
+    wide = plan_labels(strong.judgments, labels, 0.9).loc["g1"]
+    assert wide["width_now"] <= 0.9
+    assert wide["uniform"] == wide["active"] == 30 and wide["more_uniform"] == 0
 
 
 def test_plan_labels_with_every_generator_labelled_is_an_empty_table(strong):

@@ -63,8 +63,9 @@ def test_the_plan_reaches_its_width_and_refuses_a_width_off_the_scale(world):
     plan = plan_labels(world.scores, world.ratings, 0.6, scale=(1, 5))
     assert list(plan.index) == ["model-0", "model-1", "model-2"]
     assert (plan["n_labels"] == 8).all()
-    needed = (plan["uniform"] - 8).clip(lower=0).where(plan["width_now"] > 0.6, 0)
-    assert (plan["more_uniform"] == needed).all()  # exact: counts
+    assert (plan["more_uniform"] == (plan["uniform"] - 8).clip(lower=0)).all()  # exact: counts
+    # a generator already narrow enough needs what it holds
+    assert (plan.loc[plan["width_now"] <= 0.6, "uniform"] == 8).all()  # exact: counts
     assert (plan[["uniform", "active"]] <= 40).all().all()
     with pytest.raises(ValueError, match=r"width must be in \(0, 4\)"):
         plan_labels(world.scores, world.ratings, 4.5, scale=(1, 5))
@@ -76,6 +77,8 @@ def test_the_width_now_is_the_interval_the_fit_shows_and_a_narrow_one_needs_noth
     plan = plan_labels(world.scores, world.ratings, float(widths.max()) + 0.01, scale=(1, 5))
     assert np.allclose(plan["width_now"], widths, rtol=1e-12)
     assert (plan[["more_uniform", "more_active"]] == 0).all().all()  # exact: counts
+    # needed in all: the ratings held, nothing more
+    assert (plan[["uniform", "active"]] == 8).all().all()  # exact: counts
     narrower = plan_labels(world.scores, world.ratings, float(widths.min()) / 2, scale=(1, 5))
     assert (narrower["more_uniform"] > 0).all()
 
