@@ -29,6 +29,7 @@ __all__ = [
     "OneEstimate",
     "normal_bounds",
     "normal_quantile",
+    "student_quantile",
     "wald_interval",
     "wilson_interval",
 ]
@@ -108,6 +109,21 @@ def normal_quantile(alpha: float, alternative: str = "two-sided") -> float:
     check_alternative(alternative)
     tail = alpha / 2 if alternative == "two-sided" else alpha
     return float(-special.ndtri(tail))  # scipy.stats.norm.isf, without importing scipy.stats
+
+
+def student_quantile(dof: float, alpha: float, alternative: str = "two-sided") -> float:
+    """Student's critical value on ``dof`` degrees of freedom: t_{1-alpha/2} two-sided, t_{1-alpha} one-sided.
+
+    Examples
+    --------
+    >>> round(student_quantile(9, 0.05), 3)
+    2.262
+    """
+    alpha = check_alpha(alpha)
+    check_alternative(alternative)
+    tail = alpha / 2 if alternative == "two-sided" else alpha
+    # scipy.special.stdtrit is the quantile scipy.stats.t.ppf calls, without importing scipy.stats
+    return float(special.stdtrit(dof, 1.0 - tail))
 
 
 def normal_bounds(

@@ -91,14 +91,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import special
 
 from regression.checks import check_alpha, check_alternative
 from regression.core.bounded import check_design_sample, design_lam, ppi_interval
 from regression.core.covariance import dof_scale
 from regression.core.sampling import count_short, design_weights, hajek_mean
 from regression.core.tuning import design_moments
-from regression.intervals import ConfidenceInterval, normal_quantile
+from regression.intervals import ConfidenceInterval, normal_quantile, student_quantile
 
 __all__ = [
     "LAM_GRID",
@@ -488,10 +487,7 @@ def student_half_widths(
     variance = np.asarray(variance, dtype=float)
     if drawn < 2:
         return normal_quantile(alpha, alternative) * np.sqrt(variance)
-    tail = alpha / 2 if alternative == "two-sided" else alpha
-    # scipy.special.stdtrit is the quantile scipy.stats.t.ppf calls, without importing scipy.stats
-    t = float(special.stdtrit(drawn - 1, 1.0 - tail))
-    return t * np.sqrt(variance * dof_scale(drawn))
+    return student_quantile(drawn - 1, alpha, alternative) * np.sqrt(variance * dof_scale(drawn))
 
 
 def design_mean_interval(

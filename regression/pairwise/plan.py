@@ -40,10 +40,10 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from scipy import special
 
 from regression.checks import check_alpha
 from regression.core.sampling import active_probabilities, design_variance
+from regression.intervals import student_quantile
 from regression.pairwise.predict import cross_fit, judge_features
 from regression.pairwise.result import FewVotesWarning
 from regression.pairwise.table import PairwiseTable, check_pairwise
@@ -132,8 +132,7 @@ def _predicted_width(
     bessel = n / (n - 2.0) if n > 2 else float("inf")
     variance = (bessel * design_variance(v, pi) + pseudo) / n_battles**2
     # the default interval's normal part: Student's t on the m drawn votes (held ones are known)
-    t = float(special.stdtrit(max(m - 1, 1), 1.0 - alpha / 2))
-    return 2.0 * t * float(np.sqrt(variance))
+    return 2.0 * student_quantile(max(m - 1, 1), alpha) * float(np.sqrt(variance))
 
 
 def _votes_needed(
