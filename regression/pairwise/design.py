@@ -13,7 +13,8 @@ battles, ``N^_g = sum_{voted b in g} 1 / pi_b`` (Sarndal, Swensson & Wretman,
 1992, ch. 2-3): unbiased for its ``N_g`` battles under any design that gives
 each of them ``pi_b > 0``, short by the battles it cannot reach otherwise. The
 design reached ``g``'s battles unless ``N^_g`` falls short of ``N_g`` by more
-than :data:`~regression.core.sampling.REACH_Z` standard deviations of that count (one-sided level 0.001).
+than :data:`~regression.core.sampling.REACH_Z` standard deviations of that
+count (one-sided level 0.001; :func:`~regression.core.sampling.count_short`).
 The standard deviation is the count's under a design that reaches every battle,
 ``Var(N^_g) = sum_{unheld b in g} (1 - pi_b) / pi_b``, taken as the unheld
 battles times the largest ``(1 - pi) / pi`` among ``g``'s drawn votes (among all
@@ -34,8 +35,8 @@ generators the drawn votes stand for are set aside one by one until no drawn
 vote is left among the battles of the others (:func:`unvoted_block`). A
 generator with ``k`` battles there, none voted, is not reached either where a
 draw that reached them would miss all ``k`` with chance under
-:data:`~regression.core.sampling.REACH_LEVEL` (0.001, the level of :data:`~regression.core.sampling.REACH_Z`): ``(1 - pi_min)^k``,
-``pi_min`` the smallest probability of a drawn vote (the count's normal
+:data:`~regression.core.sampling.REACH_LEVEL` (0.001, the level of ``REACH_Z``):
+``(1 - pi_min)^k``, ``pi_min`` the smallest probability of a drawn vote (the count's normal
 approximation fails for a few battles drawn with a large chance). A draw that
 reaches every battle leaves few battles so (those of a pair or two its votes
 missed by chance).
@@ -84,8 +85,8 @@ class DesignReach:
     held : ndarray
         Its votes held at probability 1.
     reached : ndarray of bool
-        False where ``N^_g`` falls short of ``N_g`` by more than :data:`~regression.core.sampling.REACH_Z` standard
-        deviations, or where too many of its battles lie among those no drawn vote joins
+        False where ``N^_g`` falls short of ``N_g`` by more than
+        :data:`~regression.core.sampling.REACH_Z` standard deviations, or where too many of its battles lie among those no drawn vote joins
         (:func:`unvoted_block`; the module docstring); True without votes (too few votes says
         why) and for votes without inclusion probabilities (a uniform sample by declaration).
     drawn_weight : ndarray
