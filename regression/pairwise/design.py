@@ -86,9 +86,10 @@ class DesignReach:
         Its votes held at probability 1.
     reached : ndarray of bool
         False where ``N^_g`` falls short of ``N_g`` by more than
-        :data:`~regression.core.sampling.REACH_Z` standard deviations, or where too many of its battles lie among those no drawn vote joins
-        (:func:`unvoted_block`; the module docstring); True without votes (too few votes says
-        why) and for votes without inclusion probabilities (a uniform sample by declaration).
+        :data:`~regression.core.sampling.REACH_Z` standard deviations, or where too many of
+        its battles lie among those no drawn vote joins (:func:`unvoted_block`; the module
+        docstring); True without votes (too few votes says why) and for votes without
+        inclusion probabilities (a uniform sample by declaration).
     drawn_weight : ndarray
         Per generator: the mean ``1 / pi`` of its drawn votes (``pi < 1``), else of every
         drawn vote of the table, else 1 (every vote held): the weight of a battle the draw
