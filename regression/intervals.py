@@ -114,13 +114,23 @@ def normal_quantile(alpha: float, alternative: str = "two-sided") -> float:
 def student_quantile(dof: float, alpha: float, alternative: str = "two-sided") -> float:
     """Student's critical value on ``dof`` degrees of freedom: t_{1-alpha/2} two-sided, t_{1-alpha} one-sided.
 
+    Infinite ``dof``: the normal quantile (:func:`normal_quantile`); fewer
+    than one degree of freedom (a variance estimated from one unit): no finite
+    quantile, ``inf``.
+
     Examples
     --------
     >>> round(student_quantile(9, 0.05), 3)
     2.262
+    >>> student_quantile(float("inf"), 0.05) == normal_quantile(0.05)  # exact: the same code path
+    True
     """
+    if not np.isfinite(dof):
+        return normal_quantile(alpha, alternative)
     alpha = check_alpha(alpha)
     check_alternative(alternative)
+    if dof < 1:
+        return float("inf")
     tail = alpha / 2 if alternative == "two-sided" else alpha
     # scipy.special.stdtrit is the quantile scipy.stats.t.ppf calls, without importing scipy.stats
     return float(special.stdtrit(dof, 1.0 - tail))

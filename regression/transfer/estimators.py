@@ -42,8 +42,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 import numpy as np
-from scipy import special
 
+from regression.intervals import student_quantile
 from regression.registry import TRANSFER_METHODS
 
 __all__ = [
@@ -168,8 +168,7 @@ class Estimate:
         ``alternative``: ``"two-sided"``, ``"less"`` (an upper bound) or
         ``"greater"`` (a lower bound), as in :mod:`regression.intervals`.
         """
-        tail = alpha / 2 if alternative == "two-sided" else alpha
-        half = _quantile(2 * tail, self.df) * self.se
+        half = student_quantile(self.df, alpha, alternative) * self.se
         low = np.clip(self.precision - half, 0.0, 1.0)
         high = np.clip(self.precision + half, 0.0, 1.0)
         if alternative == "less":
@@ -180,13 +179,6 @@ class Estimate:
 
 
 Estimator = Callable[[TransferData], Estimate]
-
-
-def _quantile(alpha: float, df: float) -> float:
-    # scipy.special's quantiles are those scipy.stats.norm.ppf and scipy.stats.t.ppf call
-    if not np.isfinite(df):
-        return float(special.ndtri(1 - alpha / 2))
-    return float(special.stdtrit(df, 1 - alpha / 2)) if df >= 1 else np.inf
 
 
 def _prediction_se(values: np.ndarray) -> tuple[float, float]:
