@@ -10,29 +10,32 @@ that chance ``(1 - eps)^m`` at most, below ``alpha / 2`` once
 ``eps >= 1 - (alpha / 2)^(1 / m)`` (Clopper-Pearson's bound for no success;
 about ``3.7 / m``, the rule of three of Hanley & Lippman-Hand, 1983), with
 ``m = N pi_min`` for a design whose smallest inclusion probability is
-``pi_min`` (:func:`unseen_share`). Such a share can move the
-mean by at most ``eps`` times a gap ``D`` to the worst residual a unit could
-have, ``y_low - lam max(f)`` below and ``y_high - lam min(f)`` above. Each
-side of the interval is therefore the larger of the normal half-width and
-that shift:
+``pi_min`` (:func:`unseen_share`). Such a share can move the mean by at
+most its units' gaps ``D_j`` to the worst residual each could have,
+``y_low - lam f_j`` below and ``y_high - lam f_j`` above: every unit's
+prediction is known, so the ``eps N`` units that move it furthest down are
+those the judges rate highest, and up those they rate lowest
+(:func:`unseen_shifts`; ``eps`` times the gap at the predictions' extremes
+where they are all alike). Each side of the interval is therefore the larger
+of the normal half-width and that shift:
 
-    half_low  = max(N_low, eps D_low)
-    half_high = max(N_high, eps D_high)
+    half_low  = max(N_low, S_low)
+    half_high = max(N_high, S_high)
 
 ``V`` below is the linearised design variance of the estimate (Poisson
-sampling, :func:`~regression.core.tuning.design_moments`). How ``D`` and the
+sampling, :func:`~regression.core.tuning.design_moments`). How ``D_j`` and the
 normal part ``N`` are read depends on the outcome:
 
 * **At two values** (every outcome at one of its two bounds: binary labels,
-  win or loss): ``D`` is measured from the sample's mean residual, and each
+  win or loss): ``D_j`` is measured from the sample's mean residual, and each
   side's normal part is the longer of ``z sqrt(V)`` and the score interval's
   (:func:`score_half_widths`: Wilson's interval carried to the
   prediction-powered mean), because near a bound the sample's spread errs
   with the mean it is taken at: a Wald interval for a precision of 0.93 at
   100 labels covers about 0.93, not 0.95.
-* **Graded** (ratings): ``D`` is measured from the sample's most extreme
-  residual, ``D_low = min_i(y_i - lam f_i) - (y_low - lam max f)`` over the
-  drawn units (``D_high`` the mirror), and each side's ``N`` is the longer
+* **Graded** (ratings): ``D_j`` is measured from the sample's most extreme
+  residual, ``D_j = min_i(y_i - lam f_i) - (y_low - lam f_j)`` below over the
+  drawn units ``i`` (the mirror above), and each side's ``N`` is the longer
   of Student's (:func:`student_half_widths`, ``t`` with ``m - 1`` degrees of
   freedom on the Bessel-corrected variance) and the bounded-spread score
   side (:func:`bounded_spread_half_widths`: the sample's spread carried to
@@ -69,12 +72,19 @@ the population beyond chance
 part), and stands otherwise: the guarantee is for the design as drawn.
 
 The power-tuning weight matters to the floor: the worst residual of a unit
-is ``y_low - lam max(f)``, so a sample too small for the normal part to decide
+is ``y_low - lam f_j``, so a sample too small for the normal part to decide
 is better served by less weight on the judges. Where the floor binds at
 PPI++'s own ``lam`` (:func:`~regression.core.bounded.design_lam`), ``lam`` is
 the one of :data:`LAM_GRID` below it (or it) whose interval is narrowest;
 where it does not bind, PPI++'s ``lam`` stands: choosing among weights by
-their estimated variances would pick the luckiest one and undercover.
+their estimated variances would pick the luckiest one and undercover. For a
+graded outcome the weight is the one whose normal half-widths and shifts
+*together* are least (the interval is still the larger of each side's two):
+its floor is measured from the sample's extremes, so it holds no room for
+the sampling error of the outputs the sample did see, and where the sample
+missed a blind spot while its ratings spread the two errors add. Chosen by
+the narrowest interval, the weight sat where floor and normal part are
+equal, and such draws covered 0.55 (docs/intervals.md measures it).
 
 The floor binds where the sample shows less spread than its size could reveal
 (small ``n``, strong judges, precision near 0 or 1) and vanishes against the
@@ -109,6 +119,7 @@ __all__ = [
     "score_half_widths",
     "student_half_widths",
     "unseen_share",
+    "unseen_shifts",
 ]
 
 #: The power-tuning weights the floored interval chooses among, with PPI++'s own.
@@ -181,19 +192,30 @@ def design_floor(probabilities: np.ndarray, residual_range: float, alpha: float 
     return share * float(residual_range)
 
 
-def residual_range(predictions: np.ndarray) -> float:
-    """The range of the residual ``y - f`` of an outcome in [0, 1]: ``1 + max(f) - min(f)``.
+def residual_range(predictions: np.ndarray, share: float = 0.0) -> float:
+    """The range of the residual ``y - f`` of an outcome in [0, 1] over an unseen ``share`` of the units.
 
-    The two sides' gaps of :func:`floored_ppi_interval` at ``lam = 1`` add up
-    to it, as :func:`design_floor` takes it in the plans.
+    ``1 +`` the mean of the highest ``share`` of the predictions ``-`` the
+    mean of the lowest (``1 + max(f) - min(f)`` for a share of a single unit
+    or less): the two sides' shifts of :func:`floored_ppi_interval` at ``lam =
+    1`` (:func:`unseen_shifts`) add up to ``share`` times it, as the plans take
+    it beside :func:`design_floor`'s share.
 
     Examples
     --------
     >>> residual_range(np.array([0.2, 0.9]))
     1.7
+    >>> residual_range(np.array([0.0, 1.0, 1.0, 1.0]), share=0.5)  # the highest half 1, the lowest 0.5
+    1.5
     """
     f = np.asarray(predictions, dtype=float)
-    return 1.0 + float(np.ptp(f)) if f.size else 1.0
+    if not f.size:
+        return 1.0
+    count = max(share * f.size, 1.0)
+    # at lam = 1 from a mean residual of 0, every gap is positive and
+    # down + up = count (1 + the highest count's mean - the lowest count's mean) / size
+    down, up = unseen_shifts(count, f.size, f, np.ones(1), np.zeros(1), np.ones(1))
+    return float((down[0] + up[0]) * f.size / count)
 
 
 def floored_ppi_interval(
@@ -295,28 +317,26 @@ def floored_ppi_interval(
     share = unseen_share(alpha, smallest, rest, sides, uniform=uniform) if floor else 0.0
     lam_hat = float(lam) if lam is not None else design_lam(y_r, f_r, q, pi_r, (low_y, high_y))
     # where the floor binds at PPI++'s lam, a smaller lam narrows the worst residual's gap: lam is
-    # then the one of LAM_GRID below PPI++'s (or PPI++'s) whose interval is narrowest; where the
-    # floor does not bind, PPI++'s lam stands (choosing among lams by their estimated variances
-    # alone would pick the luckiest and undercover)
+    # then the one of LAM_GRID below PPI++'s (or PPI++'s) whose interval is narrowest (graded:
+    # whose normal part and shift together are least); where the floor does not bind, PPI++'s
+    # lam stands (choosing among lams by their estimated variances alone would pick the luckiest
+    # and undercover)
     below = LAM_GRID[LAM_GRID < lam_hat] if lam is None and floor else LAM_GRID[:0]
     lams = np.r_[below, lam_hat]
     residual = np.array([hajek_mean(y_r - lam_t * f_r, w) for lam_t in lams])
     variance = np.maximum(a - 2 * lams * b + lams**2 * cc, 0.0) / w.sum() ** 2
     z = normal_quantile(alpha, alternative)
-    worst_low, worst_high = low_y - lams * float(q.max()), high_y - lams * float(q.min())
     centre = np.clip(lams * f_mean + residual, low_y, high_y)
     two_valued = bool(np.all((y_r == low_y) | (y_r == high_y)))
     if floor and not two_valued:
         # graded: each gap from the sample's most extreme residual, the normal part Student's
         seen = y_r - np.outer(lams, f_r)
-        gap_low = np.maximum(seen.min(axis=1) - worst_low, 0.0)
-        gap_high = np.maximum(worst_high - seen.max(axis=1), 0.0)
+        from_low, to_high = seen.min(axis=1) - low_y, high_y - seen.max(axis=1)
         student = student_half_widths(variance, y_r.size, alpha, alternative)
         spread_low, spread_high = bounded_spread_half_widths(centre, variance, z, (low_y, high_y))
         normal_low, normal_high = np.maximum(student, spread_low), np.maximum(student, spread_high)
     else:
-        gap_low = np.maximum(residual - worst_low, 0.0)
-        gap_high = np.maximum(worst_high - residual, 0.0)
+        from_low, to_high = residual - low_y, high_y - residual
         normal_low = normal_high = z * np.sqrt(variance)
         if floor:  # every outcome at one of its two values: the longer of Wald's and the score side
             score_low, score_high = score_half_widths(
@@ -326,10 +346,17 @@ def floored_ppi_interval(
                 np.maximum(score_low, normal_low),
                 np.maximum(score_high, normal_high),
             )
-    lo_all = np.maximum(centre - np.maximum(normal_low, share * gap_low), low_y)
-    hi_all = np.minimum(centre + np.maximum(normal_high, share * gap_high), high_y)
-    binds = share * max(gap_low[-1], gap_high[-1]) > max(normal_low[-1], normal_high[-1])
-    width = hi_all - lo_all
+    shift_low, shift_high = unseen_shifts(share * rest, rest, q, lams, from_low, to_high)
+    lo_all = np.maximum(centre - np.maximum(normal_low, shift_low), low_y)
+    hi_all = np.minimum(centre + np.maximum(normal_high, shift_high), high_y)
+    binds = max(shift_low[-1], shift_high[-1]) > max(normal_low[-1], normal_high[-1])
+    if floor and not two_valued:
+        # a graded floor is measured from the sample's extremes, so it leaves no room for the
+        # sampling error of what the sample did see: where a share was missed, the two add
+        # (a blind spot missed while the ratings spread), and a weight is judged by their sum
+        width = normal_low + shift_low + normal_high + shift_high
+    else:
+        width = hi_all - lo_all
     # ties go to PPI++'s own lam (the last)
     best = len(lams) - 1 if not binds else int(np.flatnonzero(width <= width.min() + 1e-12)[-1])
     rest_mean, lo, hi = float(centre[best]), float(lo_all[best]), float(hi_all[best])
@@ -341,6 +368,53 @@ def floored_ppi_interval(
     low = low_y if alternative == "less" else min(whole(lo), estimate)
     high = high_y if alternative == "greater" else max(whole(hi), estimate)
     return estimate, ConfidenceInterval(np.float64(low), np.float64(high))
+
+
+def unseen_shifts(
+    count: float,
+    rest: int,
+    population_predictions: np.ndarray,
+    lams: np.ndarray,
+    from_low: np.ndarray,
+    to_high: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The most ``count`` units the sample missed can move the mean of ``rest`` units, down and up, per ``lam``.
+
+    A missed unit ``i`` has a residual ``y_i - lam f_i`` of at least
+    ``low - lam f_i`` and at most ``high - lam f_i``, and its prediction
+    ``f_i`` is known: the population's predictions are all at hand. So the
+    ``count`` missed units that move the mean furthest down are those the
+    judges rate highest, each by its gap ``from_low + lam f_i`` (``from_low``:
+    the sample's residual, or its least, less ``low``), and furthest up those
+    they rate lowest, by ``to_high - lam f_i``; a fractional ``count`` takes that
+    part of the last. A blind spot can only lie where the judges' predictions
+    leave room for one: at a precision of 0.99 with 1 % of outputs rejected,
+    an unseen share of 3.6 % can raise the mean by the 1 % of rejected outputs'
+    gaps and no more. With every prediction equal this is ``count / rest``
+    times the one gap, the bound at the predictions' extremes.
+
+    Examples
+    --------
+    >>> f = np.r_[np.zeros(10), np.ones(990)]  # judges reject 1 %
+    >>> lam, residual = np.array([1.0]), np.array([0.0])  # the judges' residual y - f averages 0
+    >>> down, up = unseen_shifts(36.0, 1000, f, lam, residual - 0.0, 1.0 - residual)
+    >>> round(float(down[0]), 4), round(float(up[0]), 4)  # up: only the 10 rejected can hide valid ones
+    (0.036, 0.01)
+    """
+    q = np.asarray(population_predictions, dtype=float)
+    whole = min(int(np.ceil(count)), q.size)
+    if whole == 0 or rest == 0:
+        zero = np.zeros(np.shape(lams))
+        return zero, zero
+    part = np.ones(whole)
+    if count < whole:
+        part[-1] = count - (whole - 1)
+    ordered = np.sort(q)
+    highest, lowest = ordered[::-1][:whole], ordered[:whole]
+    lams = np.asarray(lams, dtype=float)[:, None]
+    down = np.maximum(np.asarray(from_low, dtype=float)[:, None] + lams * highest, 0.0) @ part
+    up = np.maximum(np.asarray(to_high, dtype=float)[:, None] - lams * lowest, 0.0) @ part
+    return down / rest, up / rest
 
 
 def score_half_widths(

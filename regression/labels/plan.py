@@ -115,8 +115,9 @@ def floor_width(
     """The least width the floored interval keeps with ``n`` labels (:func:`~regression.core.floor.design_floor`).
 
     The unseen share at the design's smallest inclusion probability times
-    the range of the residual: :func:`~regression.core.floor.residual_range` for ``y - q`` (``lam
-    = 1``, as :func:`effective_size` reads a calibrated predictor), 1 for the
+    the range of the residual over that share:
+    :func:`~regression.core.floor.residual_range` for ``y - q`` (``lam = 1``,
+    as :func:`effective_size` reads a calibrated predictor), 1 for the
     labels alone (``judges=False``, ``lam = 0``); the sum of the two sides'
     gaps. An active design halves the smallest chance (its defensive mixture
     keeps half the uniform one), so a sample of ``n`` active labels can miss
@@ -124,8 +125,11 @@ def floor_width(
     the variance, sets the width. Vectorised in ``n``.
     """
     q = np.asarray(q, dtype=float)
-    judged_range = residual_range(q) if judges else 1.0
-    return np.array([design_floor(pi, judged_range, alpha) for pi in _designs(q, n, design)])
+    floors = []
+    for pi in _designs(q, n, design):
+        share = design_floor(pi, 1.0, alpha)
+        floors.append(share * (residual_range(q, share) if judges else 1.0))
+    return np.array(floors)
 
 
 def predicted_width(
@@ -145,7 +149,6 @@ def predicted_width(
     z = normal_quantile(alpha)
     q = np.asarray(q, dtype=float)
     theta = float(np.clip(q.mean(), 1e-3, 1 - 1e-3))
-    judged_range = residual_range(q)
 
     def wilson(m: float) -> float:
         return float(2 * z * np.sqrt(theta * (1 - theta) / m + z**2 / (4 * m**2)) / (1 + z**2 / m))
@@ -154,7 +157,8 @@ def predicted_width(
     for pi in _designs(q, n, design):
         judged, alone = _sizes(q, pi)
         share = design_floor(pi, 1.0, alpha)
-        widths.append(min(max(wilson(judged), share * judged_range), max(wilson(alone), share)))
+        judged_floor = share * residual_range(q, share)
+        widths.append(min(max(wilson(judged), judged_floor), max(wilson(alone), share)))
     return np.array(widths)
 
 

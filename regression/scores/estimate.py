@@ -152,8 +152,8 @@ class RatedEstimate:
     ) -> ConfidenceInterval:
         """The engine's interval ``method`` within [0, 1] (:func:`regression.core.floor.design_mean_interval`).
 
-        ``lam`` chosen by the engine where the judges are used (floored: the
-        narrowest interval's; betting: predictably, since a ``lam`` tuned on
+        ``lam`` chosen by the engine where the judges are used (floored: as
+        :func:`~regression.core.floor.floored_ppi_interval` chooses it; betting: predictably, since a ``lam`` tuned on
         every draw would void the capital's guarantee), fixed at 0 for the
         ratings alone; the hull with :attr:`estimate`.
         """

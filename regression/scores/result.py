@@ -249,9 +249,9 @@ class ScoreResult(Ranked, Result):
         on the judges' prediction, 0: the ratings alone) and ``judges_worth``
         (the ratings the judges are worth, :meth:`worth`, read off the
         interval: where the floor binds, the floored interval takes the weight
-        of :data:`~regression.core.floor.LAM_GRID` whose interval is
-        narrowest, and worth 0 with ``lam`` above 0 says that was the
-        ratings alone); ``transported`` (the mean rating the calibration carried
+        of :data:`~regression.core.floor.LAM_GRID` whose normal part and
+        shift together are least, and worth 0 with ``lam`` above 0 says that
+        was the ratings alone); ``transported`` (the mean rating the calibration carried
         over from the other rated generators gives: for a rated generator with
         its own ratings held out), ``held_out_error`` (that minus its own
         estimate) and ``carries_over`` (whether the held-out transported mean

@@ -14,6 +14,7 @@ from regression.core.floor import (
     floored_ppi_interval,
     score_half_widths,
     unseen_share,
+    unseen_shifts,
 )
 from regression.intervals import normal_quantile
 from regression.labels.interval import score_interval
@@ -56,6 +57,72 @@ def test_a_sample_that_shows_no_error_keeps_the_shift_a_missed_share_could_cause
         assert estimate - low == pytest.approx(share, rel=1e-9)
         widths.append(high - low)
     assert widths[0] > widths[1] > widths[2] > 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.floats(0, 1), min_size=1, max_size=7),
+    st.integers(0, 7),
+    st.floats(0, 1),
+    st.floats(-0.5, 1),
+    st.floats(-0.5, 1),
+)
+def test_the_unseen_shift_is_the_worst_set_of_that_many_units(
+    predictions: list[float], count: int, lam: float, from_low: float, to_high: float
+) -> None:
+    """Against every set of at most ``count`` units, by brute force: the most they move the
+    mean down (each by ``from_low + lam f``) and up (``to_high - lam f``); never more than
+    ``count`` units at the predictions' extremes."""
+    from itertools import combinations
+
+    f = np.array(predictions)
+    count = min(count, f.size)
+    down, up = unseen_shifts(float(count), f.size, f, np.array([lam]), [from_low], [to_high])
+    sets = [list(c) for k in range(count + 1) for c in combinations(range(f.size), k)]
+    worst_down = max(float(np.sum(from_low + lam * f[c])) for c in sets) / f.size
+    worst_up = max(float(np.sum(to_high - lam * f[c])) for c in sets) / f.size
+    assert down[0] == pytest.approx(worst_down, abs=1e-12)
+    assert up[0] == pytest.approx(worst_up, abs=1e-12)
+    extremes = count / f.size
+    assert down[0] <= extremes * max(from_low + lam * f.max(), 0.0) + 1e-12
+    assert up[0] <= extremes * max(to_high - lam * f.min(), 0.0) + 1e-12
+
+
+def test_a_blind_spot_can_hide_only_where_the_judges_leave_room_for_one() -> None:
+    """Judges that score 1 % of the population low: the most an unseen share can raise the mean
+    is those 1 %'s gaps and the rest's small ones, not the share times the lowest one's gap."""
+    f = np.r_[np.full(10, 0.1), np.full(990, 0.9)]
+    n = 100
+    y = np.full(n, 0.9)  # the sample's units all from the 0.9 group, their residuals 0
+    estimate, (low, high) = floored_ppi_interval(
+        y, y, f, np.full(n, n / f.size), 1.0, outcome_bounds=(0, 1), prediction_bounds=(0, 1)
+    )
+    count = unseen_share(0.05, n / f.size, f.size, uniform=True) * f.size
+    assert count > 10
+    assert estimate == pytest.approx(f.mean(), abs=1e-12)
+    assert high - estimate == pytest.approx((10 * 0.9 + (count - 10) * 0.1) / f.size, abs=1e-12)
+    assert estimate - low == pytest.approx(count * 0.9 / f.size, abs=1e-12)
+
+
+def test_a_graded_sample_that_missed_a_blind_spot_does_not_lean_on_the_judges_for_a_narrow_interval():
+    """300 outputs, 30 rated 0 that the judges score 0.95, the rest spread over the scale and
+    scored near their rating; 200 samples of 20 from the rest (the blind spot missed). The
+    floor binds at PPI++'s weight, and the weight is judged by normal part plus shift: the
+    draws cover 0.76 (0.605 with the weight of the narrowest interval, which put most of the
+    floor's room into the normal part's luck; the ratings alone 0.91)."""
+    rng = np.random.default_rng(0)
+    size, blind = 300, 30
+    y = np.r_[np.zeros(blind), rng.choice([0, 0.25, 0.5, 0.75, 1], size - blind)]
+    scored = np.clip(0.8 * y[blind:] + 0.1 + rng.normal(0, 0.1, size - blind), 0, 1)
+    f = np.r_[np.full(blind, 0.95), scored]
+    draws, hits = np.random.default_rng(1), 0
+    for _ in range(200):
+        pick = draws.choice(np.arange(blind, size), 20, replace=False)
+        _, (low, high) = floored_ppi_interval(
+            y[pick], f[pick], f, np.full(20, 20 / size), None, **BOUNDS
+        )
+        hits += int(low <= y.mean() <= high)
+    assert hits / 200 >= 0.7
 
 
 def test_without_the_floor_it_is_the_normal_interval_of_ppi() -> None:

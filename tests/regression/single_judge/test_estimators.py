@@ -310,13 +310,14 @@ def test_methods_that_need_no_second_class_answer_with_one(method, human_class):
 
 def test_a_two_item_calibration_gets_no_ppi_interval_as_narrow_as_the_naive_one():
     # Issue 14: from one human-valid and one human-invalid item PPI++'s rectifier variance is
-    # 0 by accident; the worst-case variance (regression.single_judge.ppi) replaces it.
+    # 0 by accident; the floor (regression.core.floor) keeps what the 998 items two labels
+    # cannot speak for could move: nearly the whole scale
     test = [1] * 600 + [0] * 400
     res = estimate_prevalence(([1, 0], [1, 0]), test, method="ppi++")
     naive_low, naive_high = res.naive.bounds(res.naive.alpha, res.naive.alternative)
     assert naive_high - naive_low < 0.07
-    # exact: clipped to [0, 1] (0.6 -/+ 1.96 * 0.709)
-    assert res.bounds(res.alpha, res.alternative) == (0.0, 1.0)
+    low, high = res.bounds(res.alpha, res.alternative)
+    assert high - low > 0.9 and low < 0.1 and high > 0.95
     assert any(
         w.startswith("PPI++ calibration has m1 = 1 human-valid and m0 = 1") for w in res.warnings
     )
