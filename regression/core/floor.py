@@ -83,8 +83,8 @@ graded outcome the weight is the one whose normal half-widths and shifts
 its floor is measured from the sample's extremes, so it holds no room for
 the sampling error of the outputs the sample did see, and where the sample
 missed a blind spot while its ratings spread the two errors add. Chosen by
-the narrowest interval, the weight sat where floor and normal part are
-equal, and such draws covered 0.55 (docs/intervals.md measures it).
+the narrowest interval, the weight would sit where floor and normal part are
+equal, and such draws cover 0.55 (docs/intervals.md measures it).
 
 The floor binds where the sample shows less spread than its size could reveal
 (small ``n``, strong judges, precision near 0 or 1) and vanishes against the
@@ -380,18 +380,15 @@ def unseen_shifts(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The most ``count`` units the sample missed can move the mean of ``rest`` units, down and up, per ``lam``.
 
-    A missed unit ``i`` has a residual ``y_i - lam f_i`` of at least
-    ``low - lam f_i`` and at most ``high - lam f_i``, and its prediction
-    ``f_i`` is known: the population's predictions are all at hand. So the
+    A missed unit ``i`` has a residual ``y_i - lam f_i`` between ``low - lam
+    f_i`` and ``high - lam f_i``, and every prediction is at hand. So the
     ``count`` missed units that move the mean furthest down are those the
-    judges rate highest, each by its gap ``from_low + lam f_i`` (``from_low``:
-    the sample's residual, or its least, less ``low``), and furthest up those
-    they rate lowest, by ``to_high - lam f_i``; a fractional ``count`` takes that
-    part of the last. A blind spot can only lie where the judges' predictions
-    leave room for one: at a precision of 0.99 with 1 % of outputs rejected,
-    an unseen share of 3.6 % can raise the mean by the 1 % of rejected outputs'
-    gaps and no more. With every prediction equal this is ``count / rest``
-    times the one gap, the bound at the predictions' extremes.
+    judges rate highest, each by ``from_low + lam f_i`` (``from_low``: the
+    sample's residual, or its least, less ``low``), and furthest up those they
+    rate lowest, by ``to_high - lam f_i``; a fractional ``count`` takes that
+    part of the last. A blind spot lies only where the predictions leave room
+    for one. With every prediction equal this is ``count / rest`` times the
+    one gap.
 
     Examples
     --------

@@ -17,9 +17,12 @@ and the floor's shift, the share of outputs the design's smallest chance can
 miss (:func:`~regression.core.floor.design_floor`) times the expected gap
 between the sample's most extreme residual and the worst one
 (:class:`ExtremeGaps`, each rating read as a beta variable of mean ``f_u``
-and variance ``v_u``); at the weight of :data:`PLAN_LAMS` the floored
-interval would choose: the narrowest, or where the floor binds the one whose
-normal part and shift together are least. An active
+and variance ``v_u``); the narrowest over the weights :data:`PLAN_LAMS`.
+Where the floor binds, the interval takes the weight whose normal part and
+shift together are least, which can be wider than planned (0.85 of the
+realised width at the least, ``benchmarks/bench_scores_plan.py``); planning
+by that rule from expected gaps overshot by a quarter where the floor binds
+in some samples only. An active
 draw, whose smallest chance is below the uniform one, is chosen only where
 it is planned at most :data:`ACTIVE_GAIN` of the uniform draw's width, the
 floor counted (the betting interval is wider at a few ratings: plan with a
@@ -136,8 +139,8 @@ class WidthPlan:
     The default interval's width as planned (module docstring): each side the longest
     of Student's half-width, the bounded-spread score side and the floor's
     shift, the floor's gap the expected distance from the sample's most
-    extreme residual to the worst one (:class:`ExtremeGaps`); at the judges'
-    weight of :data:`PLAN_LAMS` the interval would choose, output ``u``'s residual
+    extreme residual to the worst one (:class:`ExtremeGaps`); the narrowest
+    over the judges' weights :data:`PLAN_LAMS`, output ``u``'s residual
     variance ``k f_u (1 - f_u) + (1 - lam)^2 (f_u - mean f)^2``. The
     residuals' distributions are computed once, for every ``n`` and design
     asked (a bisection asks many).
@@ -191,17 +194,10 @@ class WidthPlan:
                 gap_low = gap_high = np.zeros(PLAN_LAMS.size)  # the floor cannot bind
             else:
                 gap_low, gap_high = self.gaps.expected(pi)
-            normal_low, normal_high = (
-                np.maximum(student, spread_low),
-                np.maximum(student, spread_high),
+            width = np.maximum.reduce([student, spread_low, share * gap_low]) + np.maximum.reduce(
+                [student, spread_high, share * gap_high]
             )
-            shift_low, shift_high = share * gap_low, share * gap_high
-            width = np.maximum(normal_low, shift_low) + np.maximum(normal_high, shift_high)
-            # the weight as the interval chooses it where the floor binds: normal part and
-            # shift together least
-            binds = (shift_low > normal_low) | (shift_high > normal_high)
-            chosen = normal_low + shift_low + normal_high + shift_high if binds.any() else width
-            widths.append(min(float(width[int(np.argmin(chosen))]), 1.0))
+            widths.append(min(float(width.min()), 1.0))
         return np.array(widths)
 
     def drawn(self, n: int) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from regression.core.floor import unseen_share
+from regression.core.floor import residual_range, unseen_share
 from regression.core.sampling import active_probabilities, systematic_sample
 from regression.labels.design import label_design
 from regression.labels.partial import ppi_design_mean
@@ -79,15 +79,18 @@ def test_unknown_interval_method_is_named(world):
 
 def test_the_floor_of_an_active_draw_is_that_of_its_smallest_chance() -> None:
     q = np.random.default_rng(0).beta(0.3, 0.1, 1000)
-    spread = 1 + float(q.max() - q.min())
     uniform = unseen_share(0.05, 25 / 1000, 1000, uniform=True)
-    assert floor_width(q, 25)[0] == pytest.approx(uniform * spread)
+    # the residual's range over the unseen share: the highest share's predictions against the
+    # lowest's, no more than the predictions' whole range
+    reach = residual_range(q, uniform)
+    assert 1.0 < reach <= 1 + float(q.max() - q.min())
+    assert floor_width(q, 25)[0] == pytest.approx(uniform * reach)
     smallest = float(active_probabilities(q, 25).min())
-    assert floor_width(q, 25, "active")[0] == pytest.approx(
-        unseen_share(0.05, smallest, 1000) * spread
-    )
-    # the defensive mixture keeps half the uniform chance: about twice the share unseen
-    assert 1.8 < floor_width(q, 25, "active")[0] / floor_width(q, 25)[0] < 2.2
+    active = unseen_share(0.05, smallest, 1000)
+    assert floor_width(q, 25, "active")[0] == pytest.approx(active * residual_range(q, active))
+    # the defensive mixture keeps half the uniform chance: about twice the share unseen, a
+    # little less in width (over the larger share the residual's range is narrower)
+    assert 1.7 < floor_width(q, 25, "active")[0] / floor_width(q, 25)[0] < 2.2
 
 
 def test_judges_sure_of_most_items_get_a_uniform_draw_of_few_labels() -> None:
