@@ -19,7 +19,7 @@ between the sample's most extreme residual and the worst one
 (:class:`ExtremeGaps`, each rating read as a beta variable of mean ``f_u``
 and variance ``v_u``); the narrowest over the weights :data:`PLAN_LAMS`.
 Where the floor binds, the interval takes the weight whose normal part and
-shift together are least, which can be wider than planned (0.85 of the
+shift together are least, which can be wider than planned (0.80 of the
 realised width at the least, ``benchmarks/bench_scores_plan.py``); planning
 by that rule from expected gaps overshot by a quarter where the floor binds
 in some samples only. An active
