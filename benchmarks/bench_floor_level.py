@@ -1,6 +1,6 @@
 """The floor's level: what the width targets would cost in the blind spots the floor guards.
 
-Run: ``python benchmarks/run.py floor_level`` (about three minutes), or
+Run: ``python benchmarks/run.py floor_level`` (about four minutes), or
 ``python benchmarks/bench_floor_level.py --quick`` (the smoke test in
 ``tests/regression/test_bench_floor_level.py``).
 
@@ -32,6 +32,15 @@ and the humans ``0.99 - s`` (the grid's blind spots at 0.99 are at most the
 standard error of a coverage of 0.93 is 0.013); every level on the same
 draws. A level meets both targets where its width is within them and its
 lowest coverage is at least 0.93.
+
+The graded part (:func:`graded_study`, :func:`hanna_study`) does the same for
+issue 38's target, 0.90 times cje-eval's width at ten ratings: the
+blind-spot generators of ``bench_adversarial_scores``' ``spread`` and
+``piled`` worlds (``GRADED_DRAWS`` uniform draws a cell, one
+:class:`~regression.ScoreModel` fit a draw, every level on its estimates), and
+HANNA's width over the ratings' t-interval. :func:`caught_study` splits the
+``spread`` world's 10 % blind spot at 20 ratings by the blind outputs each
+draw caught, with and without the judges.
 """
 
 from __future__ import annotations
