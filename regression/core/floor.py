@@ -169,18 +169,19 @@ def unseen_share(
     return share if rare.size == 0 else min(share, float(rare[0] + 1) / population)
 
 
-def design_floor(probabilities: np.ndarray, residual_range: float, alpha: float = 0.05) -> float:
-    """The least width the floored interval keeps under a design: its unseen share times the residual's range.
+def design_floor(probabilities: np.ndarray, alpha: float = 0.05) -> float:
+    """The least width the floored interval keeps under a design, per unit of the residual's range.
 
     :func:`unseen_share` at the smallest inclusion probability of the units
     not drawn for sure (exact for a design whose probabilities are all equal,
-    a uniform draw), times ``residual_range``, the sum of the two sides'
-    gaps. What :mod:`regression.labels.plan` and
-    :mod:`regression.scores.suggest` plan with, beside the variance.
+    a uniform draw): the share the design can miss. What
+    :mod:`regression.labels.plan` and :mod:`regression.scores.suggest` plan
+    with beside the variance, times the gaps they plan (:func:`residual_range`
+    for a calibrated predictor).
 
     Examples
     --------
-    >>> round(design_floor(np.full(1000, 0.025), 1.0), 3)  # 25 uniform labels, lam = 0: 136 units
+    >>> round(design_floor(np.full(1000, 0.025)), 3)  # 25 uniform labels, lam = 0: 136 units
     0.136
     """
     pi = np.asarray(probabilities, dtype=float)
@@ -188,8 +189,7 @@ def design_floor(probabilities: np.ndarray, residual_range: float, alpha: float 
     if by_chance.size == 0:
         return 0.0
     smallest = float(by_chance.min())
-    share = unseen_share(alpha, smallest, by_chance.size, uniform=bool(np.ptp(by_chance) == 0))
-    return share * float(residual_range)
+    return unseen_share(alpha, smallest, by_chance.size, uniform=bool(np.ptp(by_chance) == 0))
 
 
 def residual_range(predictions: np.ndarray, share: float = 0.0) -> float:
@@ -199,7 +199,7 @@ def residual_range(predictions: np.ndarray, share: float = 0.0) -> float:
     mean of the lowest (``1 + max(f) - min(f)`` for a share of a single unit
     or less): the two sides' shifts of :func:`floored_ppi_interval` at ``lam =
     1`` (:func:`unseen_shifts`) add up to ``share`` times it, as the plans take
-    it beside :func:`design_floor`'s share.
+    it beside :func:`design_floor`.
 
     Examples
     --------

@@ -125,11 +125,13 @@ def floor_width(
     the variance, sets the width. Vectorised in ``n``.
     """
     q = np.asarray(q, dtype=float)
-    floors = []
-    for pi in _designs(q, n, design):
-        share = design_floor(pi, 1.0, alpha)
-        floors.append(share * (residual_range(q, share) if judges else 1.0))
-    return np.array(floors)
+    return np.array([_floors(q, pi, alpha)[0 if judges else 1] for pi in _designs(q, n, design)])
+
+
+def _floors(q: np.ndarray, pi: np.ndarray, alpha: float) -> tuple[float, float]:
+    """The floor's width under design ``pi``: the judges' (``lam = 1``) and the labels' alone."""
+    share = design_floor(pi, alpha)
+    return share * residual_range(q, share), share
 
 
 def predicted_width(
@@ -156,9 +158,8 @@ def predicted_width(
     widths = []
     for pi in _designs(q, n, design):
         judged, alone = _sizes(q, pi)
-        share = design_floor(pi, 1.0, alpha)
-        judged_floor = share * residual_range(q, share)
-        widths.append(min(max(wilson(judged), judged_floor), max(wilson(alone), share)))
+        judged_floor, alone_floor = _floors(q, pi, alpha)
+        widths.append(min(max(wilson(judged), judged_floor), max(wilson(alone), alone_floor)))
     return np.array(widths)
 
 

@@ -173,7 +173,7 @@ class WidthPlan:
             if np.all(pi >= 1.0):
                 widths.append(0.0)
                 continue
-            share = design_floor(pi, 1.0, self.alpha)
+            share = design_floor(pi, self.alpha)
             variance = (
                 np.array(
                     [
