@@ -56,7 +56,7 @@ import numpy as np
 import pandas as pd
 from bench_adversarial import PRECISIONS, adversarial_world
 from bench_adversarial_scores import SCALE, score_adversarial_world
-from bench_scores import ratings_alone
+from bench_scores import draw_labels, ratings_alone
 
 import regression.core.floor as floor_module
 from regression import ScoreModel
@@ -157,13 +157,14 @@ def _level_name(level: float | None) -> str | float:
     return "none" if level is None else level
 
 
-def _uniform_ratings(human: pd.DataFrame, n: int, rng: np.random.Generator) -> pd.DataFrame:
-    """``n`` uniformly drawn rated outputs of every generator, with their inclusion probability."""
-    frames = []
-    for _, block in human.groupby("generator", sort=False):
-        pick = np.sort(rng.choice(len(block), n, replace=False))
-        frames.append(block.iloc[pick].assign(inclusion_probability=n / len(block)))
-    return pd.concat(frames, ignore_index=True)
+def _per_cell(rows: list[dict[str, object]], cell: list[str]) -> pd.DataFrame:
+    """Coverage, mean width and mean t-interval width of :func:`_graded_draw`'s rows per ``cell``."""
+    return (
+        pd.DataFrame(rows)
+        .groupby(cell, sort=False)
+        .agg(coverage=("hit", "mean"), width=("width", "mean"), t_width=("t width", "mean"))
+        .reset_index()
+    )
 
 
 def _graded_draw(
@@ -213,15 +214,10 @@ def graded_study(
         rng = np.random.default_rng([seed, GRADED_WORLDS.index(world)])
         for n in n_values:
             for _ in range(draws):
-                rated = _uniform_ratings(human, n, rng)
+                rated = draw_labels(human, n, rng)
                 for row in _graded_draw(scores, rated, SCALE, truth, levels):
                     rows.append({"world": world, "n": n, **row})
-    return (
-        pd.DataFrame(rows)
-        .groupby(["world", "generator", "n", "level"], sort=False)
-        .agg(coverage=("hit", "mean"), width=("width", "mean"), t_width=("t width", "mean"))
-        .reset_index()
-    )
+    return _per_cell(rows, ["world", "generator", "n", "level"])
 
 
 def hanna_study(
@@ -239,15 +235,10 @@ def hanna_study(
         rng = np.random.default_rng([seed, HANNA_CRITERIA.index(criterion)])
         for n in n_values:
             for _ in range(draws):
-                rated = _uniform_ratings(human, n, rng)
+                rated = draw_labels(human, n, rng)
                 for row in _graded_draw(scores, rated, HANNA_SCALE, truth, levels):
                     rows.append({"criterion": criterion, "n": n, **row})
-    table = (
-        pd.DataFrame(rows)
-        .groupby(["criterion", "n", "level"], sort=False)
-        .agg(coverage=("hit", "mean"), width=("width", "mean"), t_width=("t width", "mean"))
-        .reset_index()
-    )
+    table = _per_cell(rows, ["criterion", "n", "level"])
     return table.assign(ratio=table["width"] / table["t_width"])
 
 
@@ -268,7 +259,7 @@ def caught_study(n: int = CAUGHT_N, draws: int = CAUGHT_DRAWS, seed: int = 5) ->
     rng = np.random.default_rng([seed, 3])
     rows = []
     for _ in range(draws):
-        rated = _uniform_ratings(human, n, rng)
+        rated = draw_labels(human, n, rng)
         caught = int(rated.loc[rated["generator"] == name, "item"].isin(blind).sum())
         row: dict[str, object] = {"caught": min(caught, 3)}
         for judges in (True, False):

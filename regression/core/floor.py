@@ -84,7 +84,7 @@ its floor is measured from the sample's extremes, so it holds no room for
 the sampling error of the outputs the sample did see, and where the sample
 missed a blind spot while its ratings spread the two errors add. Chosen by
 the narrowest interval, the weight would sit where floor and normal part are
-equal, and such draws cover 0.55 (docs/intervals.md measures it).
+equal, and such draws cover 0.50 (docs/intervals.md measures it).
 
 The floor binds where the sample shows less spread than its size could reveal
 (small ``n``, strong judges, precision near 0 or 1) and vanishes against the
