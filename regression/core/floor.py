@@ -106,18 +106,21 @@ from regression.checks import check_alpha, check_alternative
 from regression.core.bounded import check_design_sample, design_lam, ppi_interval
 from regression.core.covariance import dof_scale
 from regression.core.sampling import count_short, design_weights, hajek_mean
+from regression.core.sides import (
+    bounded_spread_half_widths,
+    score_half_widths,
+    skewed_half_widths,
+    student_half_widths,
+)
 from regression.core.tuning import design_moments
 from regression.intervals import ConfidenceInterval, normal_quantile, student_quantile
 
 __all__ = [
     "LAM_GRID",
-    "bounded_spread_half_widths",
     "design_floor",
     "design_mean_interval",
     "floored_ppi_interval",
     "residual_range",
-    "score_half_widths",
-    "student_half_widths",
     "unseen_share",
     "unseen_shifts",
 ]
@@ -334,7 +337,10 @@ def floored_ppi_interval(
         from_low, to_high = seen.min(axis=1) - low_y, high_y - seen.max(axis=1)
         student = student_half_widths(variance, y_r.size, alpha, alternative)
         spread_low, spread_high = bounded_spread_half_widths(centre, variance, z, (low_y, high_y))
-        normal_low, normal_high = np.maximum(student, spread_low), np.maximum(student, spread_high)
+        t_scaled = student_quantile(y_r.size - 1, alpha, alternative) * np.sqrt(dof_scale(y_r.size))
+        skew_low, skew_high = skewed_half_widths(student, seen, w, variance, t_scaled)
+        normal_low = np.maximum.reduce([student, spread_low, skew_low])
+        normal_high = np.maximum.reduce([student, spread_high, skew_high])
     else:
         from_low, to_high = residual - low_y, high_y - residual
         normal_low = normal_high = z * np.sqrt(variance)
@@ -412,153 +418,6 @@ def unseen_shifts(
     down = np.maximum(np.asarray(from_low, dtype=float)[:, None] + lams * highest, 0.0) @ part
     up = np.maximum(np.asarray(to_high, dtype=float)[:, None] - lams * lowest, 0.0) @ part
     return down / rest, up / rest
-
-
-def score_half_widths(
-    high_class: np.ndarray,
-    predictions: np.ndarray,
-    weights: np.ndarray,
-    lams: np.ndarray,
-    centre: np.ndarray,
-    variance: np.ndarray,
-    z: float,
-    bounds: tuple[float, float],
-) -> tuple[np.ndarray, np.ndarray]:
-    """The normal part's half-widths below and above ``centre`` where every outcome is at a bound.
-
-    Wilson's score interval carried to the prediction-powered mean. A Wald
-    interval near a bound undercovers because the sample's spread is least
-    exactly where the mean is overestimated toward the bound (Brown, Cai &
-    DasGupta, 2001); Wilson's takes the spread at each hypothesised mean ``t``
-    instead. Here the outcome is ``y = low + (high - low) b``, ``b`` in {0, 1},
-    and the judges' behaviour given ``b`` is held as the sample shows it (the
-    predictions' design-weighted mean gap ``d`` between the two classes and
-    their spreads ``v_0``, ``v_1`` within each, as in Rogan & Gladen's model),
-    so that the residual ``y - lam f`` has, in units of the scale,
-
-        M(u) = (1 - lam d)^2 u (1 - u) + lam^2 ((1 - u) v_0 + u v_1)
-
-    at ``u = (t - low) / (high - low)``; the variance at ``t`` is the design
-    variance scaled by ``M(u) / M(u_hat)``, and the interval every ``t`` with
-    ``(t - centre)^2 <= z^2 V(t)``, the roots of a quadratic. With ``lam = 0``
-    and a uniform design it is Wilson's interval with the finite-population
-    factor. A class the sample lacks gives no gap (``d = 0``, the
-    predictions' whole spread in ``v``): the floor decides there.
-    Where ``M(u_hat) = 0`` (every outcome on one side, ``lam = 0``): no
-    normal width, and the floor alone stands.
-    """
-    low, high = bounds
-    scale = high - low
-    f = predictions / scale
-    u_hat = hajek_mean(high_class.astype(float), weights)
-    both = 0.0 < u_hat < 1.0
-
-    def spread_of(part: np.ndarray) -> tuple[float, float]:
-        mean = hajek_mean(f[part], weights[part])
-        return mean, hajek_mean((f[part] - mean) ** 2, weights[part])
-
-    if both:
-        (mean_1, v_1), (mean_0, v_0) = spread_of(high_class), spread_of(~high_class)
-        gap = mean_1 - mean_0
-    else:
-        gap = 0.0
-        v_0 = v_1 = spread_of(np.ones(f.size, dtype=bool))[1]
-    slope = (1.0 - lams * gap) ** 2
-    at_hat = slope * u_hat * (1 - u_hat) + lams**2 * ((1 - u_hat) * v_0 + u_hat * v_1)
-    # M(u) = slope u (1 - u) + lam^2 (v_1 - v_0) u + lam^2 v_0
-    return _modelled_score_sides(
-        (centre - low) / scale,
-        variance / scale**2,
-        at_hat,
-        z,
-        scale,
-        slope=slope,
-        tilt=lams**2 * (v_1 - v_0),
-        offset=lams**2 * v_0,
-    )
-
-
-def bounded_spread_half_widths(
-    centre: np.ndarray, variance: np.ndarray, z: float, bounds: tuple[float, float]
-) -> tuple[np.ndarray, np.ndarray]:
-    """A graded outcome's score side: the sample's spread carried to each candidate mean as the bound allows.
-
-    An outcome on ``[low, high]`` with mean ``t`` has variance at most
-    ``(t - low)(high - t)`` (Bhatia & Davis, 2000); the spread a sample shows
-    is read as that share of the bound at its own mean and carried to every
-    candidate ``t``, ``V(t) = V B(u) / B(u_hat)``, ``B(u) = u (1 - u)`` at
-    ``u = (t - low) / (high - low)``, and the interval is every ``t`` with
-    ``(t - centre)^2 <= z^2 V(t)``. For outcomes at the two bounds it is
-    Wilson's; for ratings piled near a bound it lengthens the side away from
-    it, where a kind of low rating the sample caught once or twice hides: the
-    sample's spread is least exactly where its mean is pushed to the bound.
-    A centre at a bound (no spread the bound allows) gives no width: the
-    floor decides there.
-
-    Examples
-    --------
-    >>> below, above = bounded_spread_half_widths(np.array([4.6]), np.array([0.01]), 1.96, (1, 5))
-    >>> bool(below[0] > 1.96 * 0.1 > above[0])  # near the top, the side below is the longer
-    True
-    """
-    low, high = bounds
-    scale = high - low
-    c = np.clip((np.asarray(centre, dtype=float) - low) / scale, 0.0, 1.0)
-    return _modelled_score_sides(c, variance / scale**2, c * (1.0 - c), z, scale)
-
-
-def _modelled_score_sides(
-    c: np.ndarray,
-    variance: np.ndarray,
-    at_sample: np.ndarray,
-    z: float,
-    scale: float,
-    *,
-    slope: np.ndarray | float = 1.0,
-    tilt: np.ndarray | float = 0.0,
-    offset: np.ndarray | float = 0.0,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Half-widths below and above ``c`` of every ``u`` with ``(u - c)^2 <= z^2 V(u)``, on ``[0, 1]``.
-
-    ``V(u) = k M(u)``, ``M(u) = slope u (1 - u) + tilt u + offset``, ``k`` the
-    design ``variance`` (in the scale's units) over ``at_sample``, ``M`` at the
-    sample's mean (no width where that is 0); the roots of a quadratic in ``u``,
-    returned on the scale. :func:`score_half_widths` and
-    :func:`bounded_spread_half_widths` are its two models.
-    """
-    k = np.where(at_sample > 0, variance / np.where(at_sample > 0, at_sample, 1.0), 0.0)
-    zz = z * z
-    qa = 1.0 + zz * k * slope
-    qb = 2.0 * c + zz * k * (slope + tilt)
-    qc = c**2 - zz * k * offset
-    root = np.sqrt(np.maximum(qb * qb - 4.0 * qa * qc, 0.0))
-    below = np.maximum(c - (qb - root) / (2.0 * qa), 0.0) * scale
-    above = np.maximum((qb + root) / (2.0 * qa) - c, 0.0) * scale
-    return below, above
-
-
-def student_half_widths(
-    variance: np.ndarray, drawn: int, alpha: float, alternative: str
-) -> np.ndarray:
-    """The normal part of a graded outcome's floored interval: Student's ``t`` on the Bessel-corrected variance.
-
-    ``t_{m - 1} sqrt(V m / (m - 1))`` for ``m`` drawn units: at ``lam = 0``
-    under a uniform design, the Student ``t``-interval of the outcomes with
-    the finite-population factor. The design variance ``V`` divides the
-    squared deviations by ``m`` and the normal quantile ignores that the
-    spread is estimated; at ten ratings the two together make the interval
-    0.82 times the ``t``-interval's. With one drawn unit (no spread to
-    estimate, ``V = 0``) the normal quantile stands and the floor decides.
-
-    Examples
-    --------
-    >>> float(student_half_widths(np.array([0.01]), 10, 0.05, "two-sided")[0].round(4))
-    0.2384
-    """
-    variance = np.asarray(variance, dtype=float)
-    if drawn < 2:
-        return normal_quantile(alpha, alternative) * np.sqrt(variance)
-    return student_quantile(drawn - 1, alpha, alternative) * np.sqrt(variance * dof_scale(drawn))
 
 
 def design_mean_interval(

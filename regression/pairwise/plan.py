@@ -22,7 +22,7 @@ with inclusion probabilities ``pi_b`` (Poisson sampling; the optimum
 Inference), plus the two pseudo-votes of :mod:`regression.pairwise.win_rate`.
 The width is that of the default interval's normal part, ``2 t sqrt(V)`` with ``t``
 Student's quantile on ``m - 1`` degrees of freedom for ``m`` new votes (the graded rule of
-:func:`~regression.core.floor.student_half_widths`; votes with ties are graded). Its floor is
+:func:`~regression.core.sides.student_half_widths`; votes with ties are graded). Its floor is
 not planned: at the votes a plan asks for it seldom binds (docs/pairwise.md measures the
 planned against the realised widths).
 

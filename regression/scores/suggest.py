@@ -48,17 +48,14 @@ import pandas as pd
 from scipy import special
 
 from regression.checks import PROBABILITY_COLUMN, check_alpha, check_budget
-from regression.core.floor import (
-    bounded_spread_half_widths,
-    design_floor,
-    student_half_widths,
-)
+from regression.core.floor import design_floor
 from regression.core.sampling import (
     BudgetWarning,
     design_probabilities,
     design_variance,
     systematic_sample,
 )
+from regression.core.sides import bounded_spread_half_widths, student_half_widths
 from regression.intervals import normal_quantile
 from regression.labels.suggest import split_budget
 from regression.registry import BOUNDED_INTERVAL_METHODS

@@ -9,12 +9,15 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from regression.core.floor import (
-    bounded_spread_half_widths,
     design_mean_interval,
     floored_ppi_interval,
-    score_half_widths,
     unseen_share,
     unseen_shifts,
+)
+from regression.core.sides import (
+    bounded_spread_half_widths,
+    likelihood_half_widths,
+    score_half_widths,
 )
 from regression.intervals import normal_quantile
 from regression.labels.interval import score_interval
@@ -125,6 +128,26 @@ def test_a_graded_sample_that_missed_a_blind_spot_does_not_lean_on_the_judges_fo
     assert hits / 200 >= 0.7
 
 
+def test_a_graded_sample_that_caught_a_blind_spot_a_few_times_leans_toward_it():
+    """300 outputs, 15 rated 0 that the judges score 0.95 (a 5 % blind spot), the rest spread over
+    the scale and scored near their rating; 400 uniform samples of 100, which catch it about five
+    times. The floor does not bind; the normal part's side toward the blind spot takes the
+    likelihood interval's shape: 0.955 (a symmetric normal part: 0.93, 6 % narrower)."""
+    rng = np.random.default_rng(0)
+    size, blind, n = 300, 15, 100
+    y = np.r_[np.zeros(blind), rng.choice([0.25, 0.5, 0.75, 1], size - blind)]
+    scored = np.clip(0.8 * y[blind:] + 0.1 + rng.normal(0, 0.1, size - blind), 0, 1)
+    f = np.r_[np.full(blind, 0.95), scored]
+    draws, hits = np.random.default_rng(1), 0
+    for _ in range(400):
+        pick = draws.choice(size, n, replace=False)
+        _, (low, high) = floored_ppi_interval(
+            y[pick], f[pick], f, np.full(n, n / size), None, **BOUNDS
+        )
+        hits += int(low <= y.mean() <= high)
+    assert hits / 400 >= 0.945
+
+
 def test_without_the_floor_it_is_the_normal_interval_of_ppi() -> None:
     rng = np.random.default_rng(3)
     q = rng.uniform(0.05, 0.95, 2000)
@@ -162,8 +185,9 @@ def test_ten_ratings_that_all_agree_keep_the_whole_floor(rating: float) -> None:
 
 def test_ratings_that_span_the_scale_get_the_t_interval_not_the_floor() -> None:
     """A graded sample with a rating at each end of the scale shows the extremes: no gap is left
-    to floor, and the interval is Student's t-interval of the ratings with the
-    finite-population factor, narrower than the share times the gap from the mean."""
+    to floor, and, the sample being symmetric, the interval is Student's t-interval of the
+    ratings with the finite-population factor, narrower than the share times the gap from the
+    mean."""
     ratings = np.r_[0.0, np.full(28, 0.5), 1.0]
     population = np.full(1000, 0.6)
     n = ratings.size
@@ -175,6 +199,26 @@ def test_ratings_that_span_the_scale_get_the_t_interval_not_the_floor() -> None:
     assert (low, high) == pytest.approx((0.5 - half, 0.5 + half), rel=1e-9)
     assert estimate == pytest.approx(0.5, rel=1e-12)
     assert half < unseen_share(0.05, n / 1000, 1000, uniform=True) * 0.5  # the floor from the mean
+
+
+def test_a_skewed_sample_shares_students_width_as_the_likelihood_interval_does() -> None:
+    """Ratings spread over the middle of the scale with two at 0, spanning nothing above: the side
+    below is Student's width times twice the likelihood interval's share below, the side above
+    Student's."""
+    ratings = np.r_[0.0, 0.0, np.tile([0.5, 0.75], 14)]
+    population = np.full(1000, 0.6)
+    n = ratings.size
+    estimate, (low, high) = floored_ppi_interval(
+        ratings, population[:n], population, np.full(n, n / 1000), 0.0, **BOUNDS
+    )
+    variance = ratings.var() / n * (1 - n / 1000)
+    quantile = stats.t.ppf(0.975, n - 1) * np.sqrt(n / (n - 1))
+    student = quantile * np.sqrt(variance)
+    below, above = likelihood_half_widths(ratings[None], np.ones(n), np.array([variance]), quantile)
+    assert estimate - low > 1.05 * student
+    # the design variance and the t quantile by two routes (sums, scipy.stats): rounding only
+    assert estimate - low == pytest.approx(2 * student * below[0] / (below[0] + above[0]), rel=1e-9)
+    assert high - estimate == pytest.approx(student, rel=1e-9)
 
 
 def test_the_bounded_spread_side_with_a_binomial_variance_is_wilsons() -> None:
