@@ -333,9 +333,7 @@ def main(argv: list[str] | None = None) -> None:
         "(0 %: diffuse errors), and the lowest."
     )
     print()
-    print("```text")
     print(table.round(3).to_string())
-    print("```")
     print()
     for n, part in table.groupby(level="n", observed=True):
         target = TARGET_STRONG if n == 100 else 1.0
@@ -374,9 +372,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     cover.insert(0, "width / t", ratio["ratio"].mean())
     cover["lowest"] = cover.drop(columns="width / t").min(axis=1)
-    print("```text")
     print(cover.round(3).to_string())
-    print("```")
     print()
     caught = caught_study(draws=4) if args.quick else caught_study()
     print(
@@ -384,9 +380,7 @@ def main(argv: list[str] | None = None) -> None:
         f"outputs the draw caught (default floor; {CAUGHT_DRAWS if not args.quick else 4} draws)"
     )
     print()
-    print("```text")
     print(caught.round(3).to_string())
-    print("```")
     print()
     print(
         f"### HANNA: width over the ratings' t-interval, by the floor's level "
@@ -396,9 +390,7 @@ def main(argv: list[str] | None = None) -> None:
     summary = hanna.groupby(["n", "level"], sort=False).agg(
         ratio_low=("ratio", "min"), ratio_high=("ratio", "max"), coverage_lowest=("coverage", "min")
     )
-    print("```text")
     print(summary.round(3).to_string())
-    print("```")
     print()
     print(f"({time.perf_counter() - start:.0f} s)")
 

@@ -79,7 +79,7 @@ def to_markdown(text: str) -> str:
     """Turn a benchmark's printed output into Markdown.
 
     Paragraphs (runs of lines between blank lines) that are Markdown tables (every
-    line starts with ``|``) or headings (``#``) pass through; a paragraph with a run
+    line starts with ``|``), headings (``#``) and fenced blocks pass through; a paragraph with a run
     of two spaces inside a line (fixed-width columns) is fenced as ``text``; any other
     paragraph is prose and passes through.
 
@@ -97,7 +97,9 @@ def to_markdown(text: str) -> str:
     out = []
     for paragraph in paragraphs:
         lines = paragraph.rstrip().split("\n")
-        if all(line.lstrip().startswith("|") for line in lines) or lines[0].startswith("#"):
+        if lines[0].startswith("```"):
+            out.append("\n".join(lines))
+        elif all(line.lstrip().startswith("|") for line in lines) or lines[0].startswith("#"):
             out.append("\n".join(line.strip() for line in lines))
         elif any("  " in line.strip() for line in lines):
             out.append("```text\n" + "\n".join(lines) + "\n```")

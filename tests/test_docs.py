@@ -177,11 +177,13 @@ def test_benchmark_output_becomes_markdown() -> None:
     run = _benchmark_runner()
     printed = (
         "### 1. Speed\n\n| method | s |\n|---|---|\n| a | 1.0 |\n\n"
-        "  method  rows  seconds\nstreamed   100      1.5\n\nthe last line, in prose\n"
+        "  method  rows  seconds\nstreamed   100      1.5\n\nthe last line, in prose\n\n"
+        "```text\n  fenced  already\n```\n"
     )
     assert run.to_markdown(printed) == (
         "### 1. Speed\n\n| method | s |\n|---|---|\n| a | 1.0 |\n\n"
-        "```text\n  method  rows  seconds\nstreamed   100      1.5\n```\n\nthe last line, in prose"
+        "```text\n  method  rows  seconds\nstreamed   100      1.5\n```\n\nthe last line, in prose\n\n"
+        "```text\n  fenced  already\n```"
     )
 
 

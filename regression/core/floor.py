@@ -29,19 +29,24 @@ normal part ``N`` are read depends on the outcome:
 * **At two values** (every outcome at one of its two bounds: binary labels,
   win or loss): ``D_j`` is measured from the sample's mean residual, and each
   side's normal part is the longer of ``z sqrt(V)`` and the score interval's
-  (:func:`score_half_widths`: Wilson's interval carried to the
+  (:func:`~regression.core.sides.score_half_widths`: Wilson's interval carried to the
   prediction-powered mean), because near a bound the sample's spread errs
   with the mean it is taken at: a Wald interval for a precision of 0.93 at
   100 labels covers about 0.93, not 0.95.
 * **Graded** (ratings): ``D_j`` is measured from the sample's most extreme
   residual, ``D_j = min_i(y_i - lam f_i) - (y_low - lam f_j)`` below over the
-  drawn units ``i`` (the mirror above), and each side's ``N`` is the longer
-  of Student's (:func:`student_half_widths`, ``t`` with ``m - 1`` degrees of
-  freedom on the Bessel-corrected variance) and the bounded-spread score
-  side (:func:`bounded_spread_half_widths`: the sample's spread carried to
-  each candidate mean as the Bhatia-Davis bound ``(t - low)(high - t)``
-  allows, Wilson's interval for outcomes at the two bounds), which lengthens
-  the side away from a bound the ratings pile at. The share of the population beyond the
+  drawn units ``i`` (the mirror above), and each side's ``N`` is the longest
+  of three (:mod:`regression.core.sides`): Student's
+  (:func:`~regression.core.sides.student_half_widths`, ``t`` with ``m - 1``
+  degrees of freedom on the Bessel-corrected variance); the bounded-spread
+  score side (:func:`~regression.core.sides.bounded_spread_half_widths`: the
+  sample's spread carried to each candidate mean as the Bhatia-Davis bound
+  ``(t - low)(high - t)`` allows, Wilson's interval for outcomes at the two
+  bounds), which lengthens the side away from a bound the ratings pile at;
+  and Student's width shared between the sides as the empirical likelihood
+  interval shares its own (:func:`~regression.core.sides.skewed_half_widths`),
+  which lengthens the side toward a tail a few extreme residuals make. The
+  share of the population beyond the
   sample's least residual exceeds ``eps`` with chance at most ``(1 - eps)^m``
   (the same event as above: every drawn unit missed it), and only that share
   can lie past what the sample showed; the outputs within the sample's range
@@ -53,8 +58,8 @@ normal part ``N`` are read depends on the outcome:
   the ``t``-interval's width on bundled and simulated ratings,
   docs/scores.md). The price: a kind of output seen once or twice at an
   extreme residual is left to ``N``, which a skewed rating's spread
-  understates; the score side recovers part of it (docs/intervals.md
-  measures it).
+  understates; the score and skewed sides recover part of it
+  (docs/intervals.md measures it).
 
 ``N pi_min`` the sample size
 of a uniform design (``n``) and, for an unequal one, the population's smallest
