@@ -117,7 +117,7 @@ def study(
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a few hundred draws of three cells")
-    args = parser.parse_args(argv)
+    args = parser.parse_args([] if argv is None else argv)
     cells, draws = (CELLS[:1] + CELLS[5:6] + CELLS[9:10], 300) if args.quick else (CELLS, DRAWS)
     table = study(cells, draws)
     print("### The skewed side: coverage and width over Student's, three normal parts")
@@ -132,4 +132,6 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1:])

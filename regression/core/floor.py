@@ -336,16 +336,16 @@ def floored_ppi_interval(
     z = normal_quantile(alpha, alternative)
     centre = np.clip(lams * f_mean + residual, low_y, high_y)
     two_valued = bool(np.all((y_r == low_y) | (y_r == high_y)))
-    if floor and not two_valued:
-        # graded: each gap from the sample's most extreme residual, the normal part Student's
+    graded = floor and not two_valued
+    if graded:
+        # graded: each gap from the sample's most extreme residual, the normal part the longest
+        # of Student's, the bounded-spread side and the skewed side
         seen = y_r - np.outer(lams, f_r)
         from_low, to_high = seen.min(axis=1) - low_y, high_y - seen.max(axis=1)
         student = student_half_widths(variance, y_r.size, alpha, alternative)
         spread_low, spread_high = bounded_spread_half_widths(centre, variance, z, (low_y, high_y))
+        normal_low, normal_high = np.maximum(student, spread_low), np.maximum(student, spread_high)
         t_scaled = student_quantile(y_r.size - 1, alpha, alternative) * np.sqrt(dof_scale(y_r.size))
-        skew_low, skew_high = skewed_half_widths(student, seen, w, variance, t_scaled)
-        normal_low = np.maximum.reduce([student, spread_low, skew_low])
-        normal_high = np.maximum.reduce([student, spread_high, skew_high])
     else:
         from_low, to_high = residual - low_y, high_y - residual
         normal_low = normal_high = z * np.sqrt(variance)
@@ -358,10 +358,22 @@ def floored_ppi_interval(
                 np.maximum(score_high, normal_high),
             )
     shift_low, shift_high = unseen_shifts(share * rest, rest, q, lams, from_low, to_high)
+
+    def skewed(rows: slice) -> None:
+        skew_low, skew_high = skewed_half_widths(
+            student[rows], seen[rows], w, variance[rows], t_scaled
+        )
+        normal_low[rows] = np.maximum(normal_low[rows], skew_low)
+        normal_high[rows] = np.maximum(normal_high[rows], skew_high)
+
+    if graded:  # the other weights' skewed sides only where the floor may choose among them
+        skewed(slice(-1, None))
+    binds = max(shift_low[-1], shift_high[-1]) > max(normal_low[-1], normal_high[-1])
+    if graded and binds:
+        skewed(slice(None, -1))
     lo_all = np.maximum(centre - np.maximum(normal_low, shift_low), low_y)
     hi_all = np.minimum(centre + np.maximum(normal_high, shift_high), high_y)
-    binds = max(shift_low[-1], shift_high[-1]) > max(normal_low[-1], normal_high[-1])
-    if floor and not two_valued:
+    if graded:
         # a graded floor is measured from the sample's extremes, so it leaves no room for the
         # sampling error of what the sample did see: where a share was missed, the two add
         # (a blind spot missed while the ratings spread), and a weight is judged by their sum

@@ -86,8 +86,9 @@ class ScoreResult(Ranked, Result):
         """What the intervals account for, in a sentence."""
         kind = {
             "floored": "Student's interval, each side at least the score side the rating "
-            "scale's bounds allow and the shift of a share of outputs beyond the ratings' "
-            "extremes that they may have missed",
+            "scale's bounds allow, the side a skewed sample's empirical likelihood interval "
+            "lengthens, and the shift of a share of outputs beyond the ratings' extremes that "
+            "they may have missed",
             "betting": "bounded betting interval (Waudby-Smith & Ramdas, 2024) on the rating scale",
         }.get(
             self.interval_method,
