@@ -553,13 +553,14 @@ def report(
     shown = [c for c in (truth, "cells", "coverage", "coverage_min") if c in pooled]
     print(pooled[shown].round(3).to_string())
     print()
-    worst = default.nsmallest(12, "coverage")
-    columns = [c for c in (*axes, "generator", "share", "shift", truth, "n") if c in worst]
-    columns += ["design", "method", "coverage", "se", "width", "ratio"]
-    print("The twelve lowest cells (default option):")
-    print()
-    print(worst[list(dict.fromkeys(columns))].round(3).to_string(index=False))
-    print()
+    columns = [c for c in (*axes, "generator", "share", "shift", truth, "n") if c in default]
+    columns += ["design", "coverage", "se", "width", "ratio"]
+    for method, of_method in default.groupby("method", sort=False):
+        print(f"The eight lowest cells of the {method} interval (default option):")
+        print()
+        worst = of_method.nsmallest(8, "coverage")
+        print(worst[list(dict.fromkeys(columns))].round(3).to_string(index=False))
+        print()
     held = counted[counted["option"] == "held-out"]
     if len(held):
         inside = held[held["bias"].abs() <= held["bound"]]
