@@ -3,8 +3,10 @@
 Run: ``python benchmarks/run.py scores`` (or ``make bench``);
 ``JURYCAL_BENCH_DRAWS=N`` sets the draws per cell (default 40: cje-eval's fit
 takes about 0.6 s a generator), ``JURYCAL_BENCH_QUICK=1`` runs four,
-``JURYCAL_BENCH_CJE=0`` leaves cje-eval out (a long run of the others). Two
-parts, on the same label draws for every method:
+``JURYCAL_BENCH_CJE=0`` leaves cje-eval out (a long run of the others), and
+``JURYCAL_BENCH_CELL="ratings spread:100"`` runs that one cell of the
+simulated worlds alone, jurycal's default per generator (:func:`bench_cell`).
+Two parts, on the same label draws for every method:
 
 1. **HANNA** (bundled, ``regression.datasets.load_hanna``): 11 systems x 96
    stories, the truth the mean of the 3 raters over all 96 stories of a system.
@@ -301,7 +303,31 @@ def bench_simulated() -> None:
     print()
 
 
+def bench_cell(cell: str) -> None:
+    """One cell of the simulated worlds, ``"<world>:<n>"``: jurycal's default coverage per generator."""
+    from regression.scores.simulate import score_world
+
+    title, n = cell.rsplit(":", 1)
+    found = {name: (keywords, kept) for name, keywords, kept in SIM_WORLDS}
+    if title not in found:
+        raise SystemExit(f"no simulated world {title!r}; one of {sorted(found)}")
+    keywords, kept = found[title]
+    world = score_world(SIM_GENERATORS, SIM_ITEMS, 10, seed=7, **keywords)
+    scores = world.scores if kept is None else world.scores[world.scores["validator"].isin(kept)]
+    human = world.all_ratings
+    truth = world.truth.reindex(human["generator"].unique())
+    runs = study(scores, human, truth, int(n), {"jurycal": jurycal()}, world.scale, seed=int(n))
+    table = runs.groupby("generator").agg(coverage=("covered", "mean"), width=("width", "mean"))
+    print(f"### {title}, {n} ratings per generator: jurycal's default per generator, {DRAWS} draws")
+    print()
+    print(table.round(3).to_string())
+
+
 def main() -> None:
+    cell = os.environ.get("JURYCAL_BENCH_CELL")
+    if cell:
+        bench_cell(cell)
+        return
     bench_simulated()
     bench_hanna()
 

@@ -17,7 +17,9 @@ and the floor's shift, the share of outputs the design's smallest chance can
 miss (:func:`~regression.core.floor.design_floor`) times the expected gap
 between the sample's most extreme residual and the worst one
 (:class:`ExtremeGaps`, each rating read as a beta variable of mean ``f_u``
-and variance ``v_u``); the narrowest over the weights :data:`PLAN_LAMS`.
+and variance ``v_u``), but not the skewed side
+(:func:`~regression.core.sides.skewed_half_widths`, which needs a sample's
+residuals); the narrowest over the weights :data:`PLAN_LAMS`.
 Where the floor binds, the interval takes the weight whose normal part and
 shift together are least, which can be wider than planned (0.80 of the
 realised width at the least, ``benchmarks/bench_scores_plan.py``); planning
