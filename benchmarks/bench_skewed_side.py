@@ -13,7 +13,7 @@ three normal parts on the same draws:
 * **Student**: ``t_{m-1} s / sqrt(m)``, symmetric;
 * **likelihood**: each side the longer of Student's and Owen's empirical
   likelihood interval's (:func:`~regression.core.sides.likelihood_half_widths`,
-  on the same variance and quantile);
+  read on Student's half-width);
 * **shape** (the default's): each side the longer of Student's and
   :func:`~regression.core.sides.skewed_half_widths`, Student's width shared
   between the sides as the likelihood interval shares its own.
@@ -96,10 +96,8 @@ def study(
         shown = spread > 0
         quantile = stats.t.ppf(0.975, n - 1)
         student = quantile * spread / np.sqrt(n)
-        variance = x.var(axis=1) / n  # the design variance of a uniform draw with replacement
-        scaled = quantile * np.sqrt(n / (n - 1))  # Student's half-width on that variance
-        whole = likelihood_half_widths(x, np.ones(n), variance, scaled)
-        shaped = skewed_half_widths(student, x, np.ones(n), variance, scaled)
+        whole = likelihood_half_widths(x, np.ones(n), student)
+        shaped = skewed_half_widths(student, x, np.ones(n))
         row: dict[str, object] = {"samples": kind, "n": n}
         for name, (below, above) in {
             "Student": (student, student),

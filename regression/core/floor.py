@@ -109,7 +109,6 @@ import numpy as np
 
 from regression.checks import check_alpha, check_alternative
 from regression.core.bounded import check_design_sample, design_lam, ppi_interval
-from regression.core.covariance import dof_scale
 from regression.core.sampling import count_short, design_weights, hajek_mean
 from regression.core.sides import (
     bounded_spread_half_widths,
@@ -118,7 +117,7 @@ from regression.core.sides import (
     student_half_widths,
 )
 from regression.core.tuning import design_moments
-from regression.intervals import ConfidenceInterval, normal_quantile, student_quantile
+from regression.intervals import ConfidenceInterval, normal_quantile
 
 __all__ = [
     "LAM_GRID",
@@ -345,7 +344,6 @@ def floored_ppi_interval(
         student = student_half_widths(variance, y_r.size, alpha, alternative)
         spread_low, spread_high = bounded_spread_half_widths(centre, variance, z, (low_y, high_y))
         normal_low, normal_high = np.maximum(student, spread_low), np.maximum(student, spread_high)
-        t_scaled = student_quantile(y_r.size - 1, alpha, alternative) * np.sqrt(dof_scale(y_r.size))
     else:
         from_low, to_high = residual - low_y, high_y - residual
         normal_low = normal_high = z * np.sqrt(variance)
@@ -360,9 +358,7 @@ def floored_ppi_interval(
     shift_low, shift_high = unseen_shifts(share * rest, rest, q, lams, from_low, to_high)
 
     def skewed(rows: slice) -> None:
-        skew_low, skew_high = skewed_half_widths(
-            student[rows], seen[rows], w, variance[rows], t_scaled
-        )
+        skew_low, skew_high = skewed_half_widths(student[rows], seen[rows], w)
         normal_low[rows] = np.maximum(normal_low[rows], skew_low)
         normal_high[rows] = np.maximum(normal_high[rows], skew_high)
 

@@ -189,7 +189,7 @@ def student_half_widths(
 
 
 def likelihood_half_widths(
-    residuals: np.ndarray, weights: np.ndarray, variance: np.ndarray, quantile: float
+    residuals: np.ndarray, weights: np.ndarray, half_width: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """The empirical likelihood interval's half-widths below and above the sample's mean, per row.
 
@@ -200,11 +200,12 @@ def likelihood_half_widths(
     reweighting the sample to mean ``t`` keeps of its likelihood; its
     statistic is ``2 sum_i d_i log(1 + eta (r_i - t))`` at the ``eta`` solving
     ``sum_i d_i (r_i - t) / (1 + eta (r_i - t)) = 0``. Near the mean it is
-    ``(t - mean)^2 / s^2`` with ``s^2`` the weighted spread, so it is scaled by
-    ``s^2 / V`` to read on the design variance ``V`` (Wu & Rao, 2006), and the
-    interval is every ``t`` with a scaled statistic at most ``quantile^2``: where
-    the residuals are symmetric, the normal interval on ``V``. Where a few
-    extreme residuals skew them, the interval is longer on their side:
+    ``(t - mean)^2 / s^2`` with ``s^2`` the weighted spread; it is scaled to
+    read on the design's variance (Wu & Rao, 2006) through the row's normal
+    half-width ``h`` (a quantile times the design standard error), and the
+    interval is every ``t`` with a statistic at most ``h^2 / s^2``: where the
+    residuals are symmetric, the normal interval of half-width ``h``. Where a
+    few extreme residuals skew them, the interval is longer on their side:
     reweighting the sample to a mean toward them costs little likelihood,
     the spread read at the sample's mean does not see that.
 
@@ -213,31 +214,32 @@ def likelihood_half_widths(
     ``-min r`` (means below the sample's, ``c`` falling to ``-min r`` as ``t``
     falls to the least residual) or below ``-max r`` (above it); each side's
     endpoint is found by bisection on the log of ``c``'s distance to that
-    bound, every row at once. A row with no spread, or no variance, gets no
-    width: the floor decides there.
+    bound, every row at once. A row with no spread, or no normal width, gets
+    no width: the floor decides there.
 
     Examples
     --------
     Nine residuals near 0 and one at -4: the side toward -4 is the longer.
 
     >>> r = np.array([[0.1, -0.2, 0.0, 0.2, -0.1, 0.1, 0.0, -0.1, 0.2, -4.0]])
-    >>> below, above = likelihood_half_widths(r, np.ones(10), np.array([r.var() / 10]), 2.0)
-    >>> bool(below[0] > 2.0 * np.sqrt(r.var() / 10) > above[0])
+    >>> normal = 2.0 * np.sqrt(r.var() / 10)
+    >>> below, above = likelihood_half_widths(r, np.ones(10), np.array([normal]))
+    >>> bool(below[0] > normal > above[0])
     True
     """
     r = np.atleast_2d(np.asarray(residuals, dtype=float))
     d = np.asarray(weights, dtype=float)
     d = d / d.sum()
-    variance = np.broadcast_to(np.asarray(variance, dtype=float), r.shape[:1])
+    half_width = np.broadcast_to(np.asarray(half_width, dtype=float), r.shape[:1])
     mean = r @ d
     spread = ((r - mean[:, None]) ** 2) @ d
     span = r.max(axis=1) - r.min(axis=1)
-    ok = (span > 0) & (spread > 0) & (variance > 0)
+    ok = (span > 0) & (spread > 0) & (half_width > 0)
     below, above = np.zeros(r.shape[0]), np.zeros(r.shape[0])
     if not ok.any():
         return below, above
     rows, span, mean = r[ok], span[ok], mean[ok]
-    target = quantile**2 * variance[ok] / spread[ok]
+    target = half_width[ok] ** 2 / spread[ok]
 
     def endpoint(edge: np.ndarray, sign: float) -> np.ndarray:
         # c = sign * x - edge, x > 0 its distance to the bound; the statistic falls as x grows
@@ -262,11 +264,7 @@ def likelihood_half_widths(
 
 
 def skewed_half_widths(
-    student: np.ndarray,
-    residuals: np.ndarray,
-    weights: np.ndarray,
-    variance: np.ndarray,
-    quantile: float,
+    student: np.ndarray, residuals: np.ndarray, weights: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Student's width shared between the sides as the empirical likelihood interval shares its own.
 
@@ -275,7 +273,7 @@ def skewed_half_widths(
     residual: when it caught too few, its mean errs toward the bulk and its
     spread is too small, and the truth lies beyond the side toward the tail.
     A symmetric interval is short there. The empirical likelihood interval
-    (:func:`likelihood_half_widths`, on ``variance`` and ``quantile``) has the
+    (:func:`likelihood_half_widths`, read on Student's half-width) has the
     sample's shape, but it also lengthens both sides where a few extremes lie
     on both (kurtosis), at no gain in coverage; so only its shape is taken:
     each side is ``student`` times twice the likelihood side's share of the
@@ -291,12 +289,12 @@ def skewed_half_widths(
     Examples
     --------
     >>> r = np.array([[0.1, -0.2, 0.0, 0.2, -0.1, 0.1, 0.0, -0.1, 0.2, -4.0]])
-    >>> below, above = skewed_half_widths(np.array([1.0]), r, np.ones(10), np.array([0.2]), 2.0)
+    >>> below, above = skewed_half_widths(np.array([1.0]), r, np.ones(10))
     >>> bool(below[0] > 1.0 > above[0]), float(round(below[0] + above[0], 12))
     (True, 2.0)
     """
     student = np.asarray(student, dtype=float)
-    below, above = likelihood_half_widths(residuals, weights, variance, quantile)
+    below, above = likelihood_half_widths(residuals, weights, student)
     whole = below + above
     share = np.where(whole > 0, 2.0 * below / np.where(whole > 0, whole, 1.0), 1.0)
     return student * share, student * (2.0 - share)

@@ -214,7 +214,7 @@ def test_a_skewed_sample_shares_students_width_as_the_likelihood_interval_does()
     variance = ratings.var() / n * (1 - n / 1000)
     quantile = stats.t.ppf(0.975, n - 1) * np.sqrt(n / (n - 1))
     student = quantile * np.sqrt(variance)
-    below, above = likelihood_half_widths(ratings[None], np.ones(n), np.array([variance]), quantile)
+    below, above = likelihood_half_widths(ratings[None], np.ones(n), np.array([student]))
     assert estimate - low > 1.05 * student
     # the design variance and the t quantile by two routes (sums, scipy.stats): rounding only
     assert estimate - low == pytest.approx(2 * student * below[0] / (below[0] + above[0]), rel=1e-9)

@@ -56,7 +56,8 @@ def test_the_likelihood_sides_are_owens_interval_by_root_finding(
     residuals = rng.gamma(1.0 / (0.1 + skew), size=size) * rng.choice([-1, 1])
     weights = rng.uniform(1.0, 4.0, size)
     variance = float(residuals.var() / size)
-    below, above = likelihood_half_widths(residuals[None], weights, np.array([variance]), quantile)
+    half_width = np.array([quantile * np.sqrt(variance)])
+    below, above = likelihood_half_widths(residuals[None], weights, half_width)
     # bisection on c against brentq on t (two routes): rounding only
     assert (below[0], above[0]) == pytest.approx(
         brute_force_sides(residuals, weights, variance, quantile), rel=1e-7
@@ -77,7 +78,7 @@ def test_for_outcomes_at_two_values_it_is_the_binomial_likelihood_ratio_interval
 
     low, high = optimize.brentq(excess, 1e-12, p), optimize.brentq(excess, p, 1 - 1e-12)
     below, above = likelihood_half_widths(
-        outcomes[None], np.ones(size), np.array([p * (1 - p) / size]), z
+        outcomes[None], np.ones(size), np.array([z * np.sqrt(p * (1 - p) / size)])
     )
     # the closed form against the bisection: rounding only
     assert (p - below[0], p + above[0]) == pytest.approx((low, high), rel=1e-8)
@@ -86,9 +87,9 @@ def test_for_outcomes_at_two_values_it_is_the_binomial_likelihood_ratio_interval
 def test_it_follows_a_shift_and_a_scale_of_the_residuals() -> None:
     rng = np.random.default_rng(3)
     residuals = np.r_[rng.normal(0, 0.2, 29), -3.0]
-    variance = np.array([residuals.var() / 30])
-    below, above = likelihood_half_widths(residuals[None], np.ones(30), variance, 2.0)
-    moved = likelihood_half_widths(7.0 + 2.5 * residuals[None], np.ones(30), 6.25 * variance, 2.0)
+    normal = np.array([2.0 * residuals.std() / np.sqrt(30)])
+    below, above = likelihood_half_widths(residuals[None], np.ones(30), normal)
+    moved = likelihood_half_widths(7.0 + 2.5 * residuals[None], np.ones(30), 2.5 * normal)
     # the same interval computed on moved numbers: rounding only
     assert (moved[0][0], moved[1][0]) == pytest.approx((2.5 * below[0], 2.5 * above[0]), rel=1e-9)
 
@@ -98,21 +99,20 @@ def test_one_extreme_residual_lengthens_its_side_and_only_its_side() -> None:
     interval longer toward -3 and shorter away from it; symmetric residuals give symmetric sides."""
     rng = np.random.default_rng(4)
     residuals = np.r_[rng.normal(0, 0.2, 29), -3.0]
-    variance = residuals.var() / 30
-    normal = 2.0 * np.sqrt(variance)
-    below, above = likelihood_half_widths(residuals[None], np.ones(30), np.array([variance]), 2.0)
+    normal = 2.0 * residuals.std() / np.sqrt(30)
+    below, above = likelihood_half_widths(residuals[None], np.ones(30), np.array([normal]))
     assert below[0] > 1.2 * normal and above[0] < 0.9 * normal
     symmetric = np.r_[residuals[:29], -residuals[:29]]
     below, above = likelihood_half_widths(
-        symmetric[None], np.ones(58), np.array([symmetric.var() / 58]), 2.0
+        symmetric[None], np.ones(58), np.array([2.0 * symmetric.std() / np.sqrt(58)])
     )
     # mirrored residuals: the two sides by the same arithmetic on mirrored sums
     assert below[0] == pytest.approx(above[0], rel=1e-9)
 
 
-def test_a_sample_without_spread_or_variance_gets_no_width() -> None:
+def test_a_sample_without_spread_or_normal_width_gets_no_width() -> None:
     rows = np.array([[0.5, 0.5, 0.5], [0.0, 1.0, 0.5]])
-    below, above = likelihood_half_widths(rows, np.ones(3), np.array([0.1, 0.0]), 2.0)
+    below, above = likelihood_half_widths(rows, np.ones(3), np.array([0.6, 0.0]))
     assert below.tolist() == above.tolist() == [0.0, 0.0]  # exact: the rows are skipped
 
 
@@ -121,7 +121,7 @@ def test_the_skewed_sides_share_students_width_and_leave_a_symmetric_sample_alon
     bulk = rng.normal(0, 0.2, 29)
     rows = np.array([np.r_[bulk, -3.0], np.r_[bulk[:15], -bulk[:15]]])
     student = np.array([0.3, 0.2])
-    below, above = skewed_half_widths(student, rows, np.ones(30), rows.var(axis=1) / 30, 2.0)
+    below, above = skewed_half_widths(student, rows, np.ones(30))
     # the sides' sum is two shares that add to 2 times student: rounding only
     assert below + above == pytest.approx(2 * student, rel=1e-12)
     assert below[0] > 1.2 * student[0]
