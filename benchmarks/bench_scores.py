@@ -35,12 +35,16 @@ import os
 import time
 import warnings
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from regression.datasets import HANNA_CRITERIA, HANNA_SCALE, load_hanna
+
+if TYPE_CHECKING:
+    from regression.scores.simulate import ScoreWorld
 
 ALPHA = 0.05
 QUICK = os.environ.get("JURYCAL_BENCH_QUICK") == "1"
@@ -252,9 +256,20 @@ SIM_WORLDS = (
 SIM_GENERATORS, SIM_ITEMS = 5, 400
 
 
-def bench_simulated() -> None:
+def simulated_world(
+    keywords: dict[str, float], kept: tuple[str, ...] | None
+) -> tuple[ScoreWorld, pd.DataFrame, pd.DataFrame, pd.Series]:
+    """One of :data:`SIM_WORLDS`: the world, the scores of the judges ``kept`` (all: None), every
+    output's rating and each generator's true mean rating."""
     from regression.scores.simulate import score_world
 
+    world = score_world(SIM_GENERATORS, SIM_ITEMS, 10, seed=7, **keywords)
+    scores = world.scores if kept is None else world.scores[world.scores["validator"].isin(kept)]
+    human = world.all_ratings
+    return world, scores, human, world.truth.reindex(human["generator"].unique())
+
+
+def bench_simulated() -> None:
     print("### Simulated worlds: each generator's mean rating, n ratings per generator")
     print()
     print(
@@ -276,11 +291,7 @@ def bench_simulated() -> None:
         "|---|---|" + "---|" * (2 * len(names)),
     ]
     for title, keywords, kept in SIM_WORLDS:
-        world = score_world(SIM_GENERATORS, SIM_ITEMS, 10, seed=7, **keywords)
-        scores = (
-            world.scores if kept is None else world.scores[world.scores["validator"].isin(kept)]
-        )
-        human = world.all_ratings
+        world, scores, human, truth = simulated_world(keywords, kept)
         methods: dict[str, Intervals] = {
             "jurycal": jurycal(),
             "jurycal without judges": jurycal(judges=False),
@@ -289,7 +300,6 @@ def bench_simulated() -> None:
         }
         if with_cje:
             methods["cje-eval"] = cje_one_judge(best_judge(scores, human))
-        truth = world.truth.reindex(human["generator"].unique())
         for n in SIM_N:
             table = summarise(study(scores, human, truth, n, methods, world.scale, seed=n))
             cells = [title, str(n)]
@@ -305,17 +315,11 @@ def bench_simulated() -> None:
 
 def bench_cell(cell: str) -> None:
     """One cell of the simulated worlds, ``"<world>:<n>"``: jurycal's default coverage per generator."""
-    from regression.scores.simulate import score_world
-
     title, n = cell.rsplit(":", 1)
     found = {name: (keywords, kept) for name, keywords, kept in SIM_WORLDS}
     if title not in found:
         raise SystemExit(f"no simulated world {title!r}; one of {sorted(found)}")
-    keywords, kept = found[title]
-    world = score_world(SIM_GENERATORS, SIM_ITEMS, 10, seed=7, **keywords)
-    scores = world.scores if kept is None else world.scores[world.scores["validator"].isin(kept)]
-    human = world.all_ratings
-    truth = world.truth.reindex(human["generator"].unique())
+    world, scores, human, truth = simulated_world(*found[title])
     runs = study(scores, human, truth, int(n), {"jurycal": jurycal()}, world.scale, seed=int(n))
     table = runs.groupby("generator").agg(coverage=("covered", "mean"), width=("width", "mean"))
     print(f"### {title}, {n} ratings per generator: jurycal's default per generator, {DRAWS} draws")
