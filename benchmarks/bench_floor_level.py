@@ -199,6 +199,28 @@ def _graded_draw(
     return rows
 
 
+def _graded_rows(
+    cell: dict[str, object],
+    scores: pd.DataFrame,
+    human: pd.DataFrame,
+    scale: tuple[float, float],
+    n_values: Sequence[int],
+    levels: Sequence[float | None],
+    draws: int,
+    rng: np.random.Generator,
+) -> list[dict[str, object]]:
+    """``draws`` uniform draws of ``n`` ratings per generator for each ``n``: :func:`_graded_draw`'s rows,
+    each with ``cell`` and ``n``; the truth each generator's mean over all its ratings."""
+    truth = human.groupby("generator")["human"].mean()
+    rows = []
+    for n in n_values:
+        for _ in range(draws):
+            rated = draw_labels(human, n, rng)
+            for row in _graded_draw(scores, rated, scale, truth, levels):
+                rows.append({**cell, "n": n, **row})
+    return rows
+
+
 def graded_study(
     worlds: Sequence[str] = GRADED_WORLDS,
     n_values: Sequence[int] = GRADED_N,
@@ -210,13 +232,9 @@ def graded_study(
     rows = []
     for world in worlds:
         scores, human = score_adversarial_world(world, seed=seed)
-        truth = human.groupby("generator")["human"].mean()
         rng = np.random.default_rng([seed, GRADED_WORLDS.index(world)])
-        for n in n_values:
-            for _ in range(draws):
-                rated = draw_labels(human, n, rng)
-                for row in _graded_draw(scores, rated, SCALE, truth, levels):
-                    rows.append({"world": world, "n": n, **row})
+        cell = {"world": world}
+        rows += _graded_rows(cell, scores, human, SCALE, n_values, levels, draws, rng)
     return _per_cell(rows, ["world", "generator", "n", "level"])
 
 
@@ -231,13 +249,9 @@ def hanna_study(
     rows = []
     for criterion in criteria:
         scores, human = load_hanna(criterion)
-        truth = human.groupby("generator")["human"].mean()
         rng = np.random.default_rng([seed, HANNA_CRITERIA.index(criterion)])
-        for n in n_values:
-            for _ in range(draws):
-                rated = draw_labels(human, n, rng)
-                for row in _graded_draw(scores, rated, HANNA_SCALE, truth, levels):
-                    rows.append({"criterion": criterion, "n": n, **row})
+        cell = {"criterion": criterion}
+        rows += _graded_rows(cell, scores, human, HANNA_SCALE, n_values, levels, draws, rng)
     table = _per_cell(rows, ["criterion", "n", "level"])
     return table.assign(ratio=table["width"] / table["t_width"])
 
