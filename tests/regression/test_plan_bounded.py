@@ -88,9 +88,10 @@ def test_the_floor_of_an_active_draw_is_that_of_its_smallest_chance() -> None:
     smallest = float(active_probabilities(q, 25).min())
     active = unseen_share(0.05, smallest, 1000)
     assert floor_width(q, 25, "active")[0] == pytest.approx(active * residual_range(q, active))
-    # the defensive mixture keeps half the uniform chance: about twice the share unseen, a
-    # little less in width (over the larger share the residual's range is narrower)
-    assert 1.7 < floor_width(q, 25, "active")[0] / floor_width(q, 25)[0] < 2.2
+    # the defensive mixture keeps half the uniform chance: nearly twice the share unseen (1.76x
+    # by Wilson's bound at 12.5 units against 25), a little less in width (over the larger
+    # share the residual's range is narrower)
+    assert 1.6 < floor_width(q, 25, "active")[0] / floor_width(q, 25)[0] < 2.2
 
 
 def test_judges_sure_of_most_items_get_a_uniform_draw_of_few_labels() -> None:
