@@ -7,9 +7,9 @@ partial-label interval (:mod:`regression.labels`) is checked against its
 full-label precision, beside the Wilson interval of ``n`` uniform labels alone.
 Two data sets: the bundled agreeableness votes (weak judges, J ~ 0.2) and a
 simulated world of strong judges (J ~ 0.8, ``simulate_item_votes``), each with
-the labels-and-votes interval (``interval_method="normal"``, whose calibration these
-tables check; the betting default is measured in ``bench_bounded.py``) and with
-``transfer_bias="held-out"`` (bias-aware, the transfer's held-out bound).
+the labels-and-votes interval (the default, ``interval_method="floored"``; the
+normal interval beside it on worlds built to break it: ``bench_adversarial.py``) and
+with ``transfer_bias="held-out"`` (bias-aware, the transfer's held-out bound).
 The moved transfer and the two active worlds are in ``bench_moved_transfer.py``.
 """
 
@@ -23,9 +23,8 @@ from jurycal.datasets import load_agreeableness_judgments
 from regression import TransferModel, suggest_labels
 from regression.latent.simulate import simulate_item_votes
 
-#: The interval these tables measure: the normal one, whose calibration they check (the betting
-#: default's coverage and price: bench_bounded.py).
-INTERVAL_METHOD = "normal"
+#: The interval these tables measure: the default.
+INTERVAL_METHOD = "floored"
 DRAWS = 200
 N_VALUES = (25, 50, 100)
 OPTIONS = (None, "held-out")

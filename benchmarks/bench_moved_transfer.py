@@ -9,7 +9,8 @@ Run: ``python benchmarks/run.py moved_transfer``.
    ``move_labels``). ``n`` = 25, 50, 100, 200 labels, uniform and active
    (the draw ``suggest_labels`` makes); ``DRAWS`` draws per cell. Coverage and
    width of the labels-and-votes interval (``interval_method="normal"``, whose
-   calibration these tables check; the betting default: ``bench_bounded.py``) and of ``transfer_bias="held-out"`` (bias-aware for the transfer's
+   calibration these tables check; the floored default: ``bench_labels.py`` and
+   ``bench_adversarial.py``) and of ``transfer_bias="held-out"`` (bias-aware for the transfer's
    held-out bound), width over the labels-alone Wilson width, and the
    transfer's worth in labels.
 2. **Active worlds** (issue 30, item 2): N = 1,000 items whose predicted
@@ -38,8 +39,8 @@ from label_study import WORLDS, active_world, label_study, strong_judge_world
 
 from jurycal.datasets import load_agreeableness_judgments
 
-#: The interval these tables measure: the normal one, whose calibration they check (the betting
-#: default's coverage and price: bench_bounded.py).
+#: The interval these tables measure: the normal one, whose calibration they check (the floored
+#: default's coverage and price: bench_labels.py, bench_adversarial.py).
 INTERVAL_METHOD = "normal"
 DRAWS = 1000
 N_VALUES = (25, 50, 100, 200)
