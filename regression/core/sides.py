@@ -238,7 +238,9 @@ def likelihood_half_widths(
     below, above = np.zeros(r.shape[0]), np.zeros(r.shape[0])
     if not ok.any():
         return below, above
-    rows, span, mean = r[ok], span[ok], mean[ok]
+    # centred, so that c's distance to a bound, down to 1e-12 of the span, is not lost to rounding
+    # against residuals far from 0 (a span of 1e-10 around 1 would divide by zero)
+    rows, span = r[ok] - mean[ok, None], span[ok]
     target = half_width[ok] ** 2 / spread[ok]
 
     def endpoint(edge: np.ndarray, sign: float) -> np.ndarray:
@@ -258,8 +260,8 @@ def likelihood_half_widths(
             low_x, high_x = np.where(too_far, middle, low_x), np.where(too_far, high_x, middle)
         return at(0.5 * (low_x + high_x))[1]
 
-    below[ok] = np.maximum(mean - endpoint(rows.min(axis=1), 1.0), 0.0)
-    above[ok] = np.maximum(endpoint(rows.max(axis=1), -1.0) - mean, 0.0)
+    below[ok] = np.maximum(-endpoint(rows.min(axis=1), 1.0), 0.0)
+    above[ok] = np.maximum(endpoint(rows.max(axis=1), -1.0), 0.0)
     return below, above
 
 

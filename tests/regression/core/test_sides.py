@@ -110,6 +110,22 @@ def test_one_extreme_residual_lengthens_its_side_and_only_its_side() -> None:
     assert below[0] == pytest.approx(above[0], rel=1e-9)
 
 
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("offset", [0.0, 1.0, -4.0, 100.0])
+def test_a_spread_of_rounding_size_far_from_zero_gets_finite_sides(offset: float) -> None:
+    """Residuals that differ by 1e-10 around ``offset`` (a graded sample whose ratings agree up to
+    the predictions' rounding; hypothesis found one at 1): finite sides of the spread's size, no
+    division by zero, the same as around 0 up to the offset's rounding of the residuals."""
+    residuals = offset + 1e-10 * np.r_[-5.0, np.arange(9.0)]
+    normal = np.array([1e-10])
+    below, above = likelihood_half_widths(residuals[None], np.ones(10), normal)
+    at_zero = likelihood_half_widths((residuals - offset)[None], np.ones(10), normal)
+    assert np.isfinite([below[0], above[0]]).all()
+    assert 0 < below[0] < 1e-9 and 0 < above[0] < 1e-9
+    # 100 rounds residuals 1e-10 apart by about 1e-14: relative 1e-4
+    assert (below[0], above[0]) == pytest.approx((at_zero[0][0], at_zero[1][0]), rel=1e-3)
+
+
 def test_a_sample_without_spread_or_normal_width_gets_no_width() -> None:
     rows = np.array([[0.5, 0.5, 0.5], [0.0, 1.0, 0.5]])
     below, above = likelihood_half_widths(rows, np.ones(3), np.array([0.6, 0.0]))
