@@ -8,9 +8,10 @@ The floored interval (:mod:`regression.core.floor`) keeps on each side the
 shift that a share of the population every drawn unit missed could cause,
 the share a sample misses with chance at most ``alpha / 2`` (0.025 per side at
 95 %), or Wilson's bound for no success where that is smaller (7 to 45 units;
-every level below keeps that rule at its own chance). Issue 37 asks for two widths besides coverage: never wider than the
-Wilson interval of the labels alone, and, with strong judges and diffuse errors
-at 100 labels, at most 0.60 times it. Where the grid misses them (precision
+every level below keeps that rule at its own chance). Issue 37 asks for two
+widths besides coverage: never wider than the Wilson interval of the labels
+alone, and, with strong judges and diffuse errors at 100 labels, at most 0.60
+times it. Where the grid misses them (precision
 near 0 or 1, ten labels) the floor sets the width. This study lowers the
 floor's guard, the chance per side ``LEVELS`` it allows a missed share (and
 ``none``: no floor), and measures on the same draws:

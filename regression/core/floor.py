@@ -150,7 +150,7 @@ def unseen_share(
     (without replacement, at most that), and a design that draws every unit
     with probability at least ``pi_min`` misses it no more often than a
     uniform one of ``m`` units. For ``m`` draws that all show no error this is
-    the Clopper-Pearson bound (``3 / m`` by the rule of three).
+    the Clopper-Pearson bound (about ``3.7 / m`` at 95 %), or else Wilson's.
 
     Wilson's upper bound for no success in ``m`` trials, ``z^2 / (m + z^2)``
     with ``z`` the normal quantile at ``alpha / sides``, where it is the
