@@ -8,6 +8,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 TORCH := torch==2.13.0
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+#: How `make test` spreads the suite over processes (benchmarks/bench_test_suite.py times the same).
+PYTEST_PROCESSES := -n auto --maxprocesses 4
 
 .PHONY: demo test bench lint blas-check clean
 
@@ -29,11 +31,12 @@ demo: $(VENV)/.installed
 
 # One BLAS / OpenMP thread per test process, set before Python starts (numpy and torch read it when
 # they load): results and times then do not depend on the machine's load. A value already set wins.
+# The suite runs on one process per core, four at most (pytest-xdist): 2 min on 2 cores, not 4.
 test: export OPENBLAS_NUM_THREADS ?= 1
 test: export OMP_NUM_THREADS ?= 1
 test: export MKL_NUM_THREADS ?= 1
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_PROCESSES)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check regression ensemble repair jurycal tests benchmarks docs

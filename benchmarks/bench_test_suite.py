@@ -1,7 +1,8 @@
 """The unit suite's own time: what ``make test`` runs, timed (a benchmark, never a timed test).
 
 Run: ``python benchmarks/run.py test_suite``. Runs ``python -m pytest`` in a fresh process from
-the repository root with one BLAS / OpenMP thread, as ``make test`` does, and prints its wall
+the repository root with one BLAS / OpenMP thread and the Makefile's ``PYTEST_PROCESSES`` (one
+process per core, four at most), as ``make test`` does, and prints its wall
 time, the CPU time of the run and its subprocesses (the CLI's, the notebooks' kernels), the sum
 of the tests' durations (setup, call and teardown, each over 5 ms), and the ten slowest. The
 target is ``make test`` within 3 minutes on 2 cores from a warm environment; on a machine that
@@ -20,6 +21,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: The Makefile's line that says how ``make test`` spreads the suite over processes.
+_PROCESSES = re.compile(r"^PYTEST_PROCESSES\s*:=\s*(?P<arguments>.*)$", re.MULTILINE)
 #: pytest's ``--durations`` line: ``1.23s call     tests/x.py::test_y``
 _DURATION = re.compile(r"^(?P<seconds>\d+\.\d+)s (?P<phase>setup|call|teardown)\s+(?P<test>\S.*)$")
 #: pytest's closing line: ``1 failed, 1234 passed, 2 warnings in 150.00s (0:02:30)`` (with
@@ -32,8 +35,14 @@ def _cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def make_test_processes() -> list[str]:
+    """The pytest arguments ``make test`` spreads the suite with (the Makefile's ``PYTEST_PROCESSES``)."""
+    found = _PROCESSES.search((ROOT / "Makefile").read_text(encoding="utf-8"))
+    return found["arguments"].split() if found else []
+
+
 def run_suite(*arguments: str) -> tuple[float, float, str, int]:
-    """Run the unit suite as ``make test`` does (one thread), plus ``arguments``.
+    """Run the unit suite as ``make test`` does (one thread a process), plus ``arguments``.
 
     Returns
     -------
@@ -49,7 +58,15 @@ def run_suite(*arguments: str) -> tuple[float, float, str, int]:
     )
     cpu, start = _cpu_seconds(), time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *arguments],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            *make_test_processes(),
+            *arguments,
+        ],
         cwd=ROOT,
         env=environment,
         capture_output=True,
@@ -77,8 +94,9 @@ def main() -> None:
     for seconds, _, test in times:
         per_test[test] = per_test.get(test, 0.0) + seconds
     print(
-        "`python -m pytest --durations=0` with OPENBLAS_NUM_THREADS=OMP_NUM_THREADS=1 (as "
-        "`make test`), from a warm environment\n"
+        f"`python -m pytest {' '.join(make_test_processes())} --durations=0` with "
+        "OPENBLAS_NUM_THREADS=OMP_NUM_THREADS=1 (as `make test`), from a warm environment; "
+        "the durations are summed over the processes\n"
     )
     print("| measure | value |\n|---|---:|")
     print(f"| outcome | {outcome[-1] if outcome else f'pytest exited with {status}'} |")
