@@ -107,7 +107,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import special
 
 from regression.checks import check_alpha, check_alternative
 from regression.core.bounded import check_design_sample, design_lam, ppi_interval
@@ -183,7 +182,7 @@ def unseen_share(
     size = population * smallest_probability
     tail = alpha / sides
     share = float(1.0 - tail ** (1.0 / size))
-    z = float(-special.ndtri(tail))
+    z = normal_quantile(tail, "greater")
     wilson = z**2 / (size + z**2)
     if wilson < share and (1.0 - wilson) ** size <= 2.0 * tail:
         share = wilson
@@ -193,7 +192,7 @@ def unseen_share(
     # the chance of missing k given units, k = 1 ... up to the binomial share (never larger)
     reach = min(int(np.ceil(share * population)) + 1, population - drawn)
     missed = np.cumsum(np.log1p(-drawn / (population - np.arange(reach))))
-    rare = np.flatnonzero(missed <= np.log(alpha / sides))
+    rare = np.flatnonzero(missed <= np.log(tail))
     return share if rare.size == 0 else min(share, float(rare[0] + 1) / population)
 
 
