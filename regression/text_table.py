@@ -50,7 +50,9 @@ def _cell(value: Any, digits: int | None) -> str:
             return MISSING
         if digits is None:  # a count stored as a float
             return f"{int(value):,}"
-        return f"{value:.{digits}f}"
+        text = f"{value:.{digits}f}"
+        # a tiny negative value rounds to "-0.0000", which reads as a sign the number lacks
+        return text[1:] if text.startswith("-") and float(text) == 0 else text  # exact: a rounded zero
     if isinstance(value, (int, np.integer)):
         return f"{int(value):,}"
     return str(value)

@@ -24,7 +24,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-README_MAX_LINES = 230
+README_MAX_LINES = 215
 _FENCE = re.compile(r"^(?P<indent>\s*)```(?P<info>.*)$")
 _LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)")
 
