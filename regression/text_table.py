@@ -52,7 +52,9 @@ def _cell(value: Any, digits: int | None) -> str:
             return f"{int(value):,}"
         text = f"{value:.{digits}f}"
         # a tiny negative value rounds to "-0.0000", which reads as a sign the number lacks
-        return text[1:] if text.startswith("-") and float(text) == 0 else text  # exact: a rounded zero
+        if text.startswith("-") and float(text) == 0:  # exact: a rounded zero
+            return text[1:]
+        return text
     if isinstance(value, (int, np.integer)):
         return f"{int(value):,}"
     return str(value)

@@ -8,7 +8,9 @@ from regression.text_table import table_cells, text_table
 
 
 def test_a_tiny_negative_value_prints_as_zero():
-    frame = pd.DataFrame({"judges_worth": [-1e-12, -0.00006, 0.0, -0.0]}, index=["a", "b", "c", "d"])
+    frame = pd.DataFrame(
+        {"judges_worth": [-1e-12, -0.00006, 0.0, -0.0]}, index=["a", "b", "c", "d"]
+    )
     _, rows, _ = table_cells(frame)
     assert [row[1] for row in rows] == ["0.0000", "-0.0001", "0.0000", "0.0000"]
     assert "-0.0000" not in text_table(frame)
