@@ -46,6 +46,7 @@ __all__ = [
     "check_probability",
     "coerce_binary",
     "fresh_rng",
+    "missing_columns_message",
     "plain",
     "rank_in_order",
     "require_columns",
@@ -267,17 +268,45 @@ def _decode_objects(name: str, flat: np.ndarray) -> np.ndarray:
     return table[codes]
 
 
+#: Separators a header read as one column may hold: the file was split on another character.
+_OTHER_SEPARATORS = {";": "semicolons", "\t": "tabs", "|": "bars"}
+
+
+def missing_columns_message(name: str, expected: Iterable[str], found: Iterable[Any]) -> str:
+    """What a table lacking columns is told: the columns missing, expected and found.
+
+    A header that reads as one column holding another separator says so (a
+    ``.csv`` file separated by semicolons, as spreadsheets in many locales
+    write it).
+
+    Examples
+    --------
+    >>> missing_columns_message("judgments", ["generator", "item"], ["generator;item"])
+    "judgments is missing column(s) ['generator', 'item']; expected columns ['generator', 'item'], got ['generator;item'] (one column whose name holds semicolons: save the file separated by commas, or as .tsv with tabs)."
+    """
+    expected, found = list(expected), [str(c) for c in found]
+    absent = [c for c in expected if c not in found]
+    message = f"{name} is missing column(s) {absent}; expected columns {expected}, got {found}"
+    if len(found) == 1:
+        held = [word for mark, word in _OTHER_SEPARATORS.items() if mark in found[0]]
+        if held:
+            message += (
+                f" (one column whose name holds {held[0]}: save the file separated by commas, "
+                "or as .tsv with tabs)"
+            )
+    return message + "."
+
+
 def require_columns(frame: pd.DataFrame, columns: Iterable[str], name: str) -> None:
-    """Raise a :class:`~regression.errors.MissingColumnError` listing the expected columns when
-    ``frame`` lacks any of them."""
+    """Raise a :class:`~regression.errors.MissingColumnError` (:func:`missing_columns_message`)
+    when ``frame`` lacks any of ``columns``."""
     if not isinstance(frame, pd.DataFrame):
         raise ValueError(f"{name} must be a pandas DataFrame; got {type(frame).__name__}.")
     expected = list(columns)
     absent = [c for c in expected if c not in frame.columns]
     if absent:
         raise MissingColumnError(
-            f"{name} is missing column(s) {absent}; expected columns {expected}, "
-            f"got {list(map(str, frame.columns))}.",
+            missing_columns_message(name, expected, frame.columns),
             column=absent[0],
             value=absent,
         )

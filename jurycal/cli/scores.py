@@ -103,11 +103,21 @@ SCORE_HELP = (
 
 
 def refuse_scale(args: argparse.Namespace, path: Path) -> None:
-    """Refuse ``--scale`` with a table that is not a score table (it sets nothing there)."""
+    """Refuse ``--scale`` with a table that is not a score table (it sets nothing there),
+    naming the columns it has."""
     if getattr(args, "scale", None) is not None:
+        from jurycal.io import table_columns
+        from regression.checks import missing_columns_message
+        from regression.scores import SCORE_COLUMNS
+
+        columns = table_columns(path)
+        if not set(SCORE_COLUMNS) <= set(columns):  # not a score table: what it lacks
+            reason = missing_columns_message(repr(str(path)), SCORE_COLUMNS, columns)
+        else:
+            reason = f"{str(path)!r} has a label column: it is a judgments table."
         raise ValueError(
-            f"--scale sets the rating scale of a score table (generator, item, validator, "
-            f"score); {str(path)!r} is not one."
+            "--scale sets the rating scale of a score table (generator, item, validator, "
+            f"score); {reason}"
         )
 
 

@@ -151,16 +151,24 @@ def register(subparsers: Any) -> None:
         parser.description = f"{parser.description}\n\n{textwrap.fill(SCORE_HELP, 79)}"
 
 
+#: Why a pairwise plan asks for about as many new votes as a fresh sample would.
+HELD_VOTES_NOTE = (
+    "The votes held (n_labels) stay fixed and stand only for their own battles: the new votes "
+    "are drawn among the others, and the interval rests on them (docs/pairwise.md)."
+)
+
+
 def _plan_text(table: Any, width: float, alpha: float, what: str = "labels") -> str:
     from regression.text_table import text_table
 
-    return "\n".join(
-        [
-            f"{what} needed for a {1 - alpha:.0%} interval at most {100 * width:.1f} points wide "
-            "(uniform: a random sample; active: drawn by jurycal suggest):",
-            text_table(table, digits=3, empty="no generator to plan for."),
-        ]
-    )
+    lines = [
+        f"{what} needed for a {1 - alpha:.0%} interval at most {100 * width:.1f} points wide "
+        "(uniform: a random sample; active: drawn by jurycal suggest):",
+        text_table(table, digits=3, empty="no generator to plan for."),
+    ]
+    if what == "human votes" and len(table) and (table["n_labels"] > 0).any():
+        lines.append(HELD_VOTES_NOTE)
+    return "\n".join(lines)
 
 
 def _pairwise(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None] | None:

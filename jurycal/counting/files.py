@@ -35,7 +35,13 @@ from jurycal.counting.tally import (
 )
 from jurycal.errors import FileError
 from jurycal.formats import GZIP_ERRORS, csv_fault, incomplete_gzip, table_format
-from regression.checks import FALSE_STRINGS, HUMAN_COLUMNS, JUDGMENT_COLUMNS, TRUE_STRINGS
+from regression.checks import (
+    FALSE_STRINGS,
+    HUMAN_COLUMNS,
+    JUDGMENT_COLUMNS,
+    TRUE_STRINGS,
+    missing_columns_message,
+)
 from regression.data import Counts
 
 __all__ = [
@@ -161,10 +167,7 @@ def _code_sql(column: str, sql_type: str, text: bool) -> str:
 def _require(columns: Sequence[str], found: list[str], name: str, where: Any) -> None:
     absent = [c for c in columns if c not in found]
     if absent:
-        raise ValueError(
-            f"{name} in {where} is missing column(s) {absent}; expected columns "
-            f"{list(columns)}, got {found}."
-        )
+        raise ValueError(missing_columns_message(f"{name} in {where}", columns, found))
 
 
 def _source(con: Any, files: Sequence[str], columns: Sequence[str], label: str, name: str) -> str:

@@ -17,7 +17,12 @@ import pandas as pd
 
 from jurycal.counting.labels import CODE, label_code
 from jurycal.counting.tally import confusion_lazy, count_lazy
-from regression.checks import HUMAN_COLUMNS, JUDGMENT_COLUMNS, coerce_binary
+from regression.checks import (
+    HUMAN_COLUMNS,
+    JUDGMENT_COLUMNS,
+    coerce_binary,
+    missing_columns_message,
+)
 from regression.data import Counts
 
 __all__ = ["confusion_frame", "count_frame"]
@@ -47,10 +52,7 @@ def _as_lazy(frame: Any, columns: Sequence[str], label: str, name: str) -> nw.La
     present = list(schema.names())
     absent = [c for c in columns if c not in present]
     if absent:
-        raise ValueError(
-            f"{name} is missing column(s) {absent}; expected columns {list(columns)}, "
-            f"got {present}."
-        )
+        raise ValueError(missing_columns_message(name, columns, present))
     if CODE in present:  # the file route decodes labels in SQL already
         return lazy
     return lazy.with_columns(label_code(label, schema[label]).alias(CODE))

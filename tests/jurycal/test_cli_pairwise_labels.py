@@ -54,6 +54,9 @@ def test_plan_text_and_json(files, capsys):
     assert main([*argv, "--width", "0.15", "--generator", "g01", "g02"]) == 0
     text = capsys.readouterr().out
     assert "human votes needed for a 95% interval at most 15.0 points wide" in text
+    assert "stand only for their own battles" in text  # why the votes held count so little
+    assert main(["plan", str(root / "verdicts.csv"), "--width", "0.15"]) == 0
+    assert "stand only for their own battles" not in capsys.readouterr().out  # no vote held
     assert main([*argv, "--width", "0.15", "--json"]) == 0
     plan = json.loads(capsys.readouterr().out)["plan"]
     assert {row["generator"] for row in plan} == {"g00", "g01", "g02", "g03", "g04"}

@@ -117,6 +117,17 @@ def test_scale_is_refused_with_a_judgments_table(tmp_path, run_cli):
     code, _, err = run_cli(["rank", str(tmp_path / "j.csv"), str(tmp_path / "h.csv"),
                             "--scale", "0", "1"])  # fmt: skip
     assert code == 1 and "--scale sets the rating scale of a score table" in err
+    assert "'label' column" not in err and "got ['generator', 'item', 'validator', 'label']" in err
+
+
+def test_a_file_separated_by_semicolons_is_named_as_such(hanna, tmp_path, run_cli):
+    text = (hanna / "scores.csv").read_text(encoding="utf-8").replace(",", ";")
+    (tmp_path / "scores.csv").write_text(text, encoding="utf-8")
+    for extra in ([], ["--scale", "1", "5"]):
+        code, _, err = run_cli(["rank", str(tmp_path / "scores.csv"), str(hanna / "ratings.csv"),
+                                *extra])  # fmt: skip
+        assert code == 1 and "one column whose name holds semicolons" in err, extra
+        assert "got ['generator;item;validator;score']" in err
 
 
 @pytest.fixture(scope="module")
