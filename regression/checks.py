@@ -269,7 +269,7 @@ def _decode_objects(name: str, flat: np.ndarray) -> np.ndarray:
 
 
 #: Separators a header read as one column may hold: the file was split on another character.
-_OTHER_SEPARATORS = {";": "semicolons", "\t": "tabs", "|": "bars"}
+_OTHER_SEPARATORS = {";": "semicolons", "\t": "tabs", ",": "commas", "|": "bars"}
 
 
 def missing_columns_message(name: str, expected: Iterable[str], found: Iterable[Any]) -> str:
@@ -282,7 +282,7 @@ def missing_columns_message(name: str, expected: Iterable[str], found: Iterable[
     Examples
     --------
     >>> missing_columns_message("judgments", ["generator", "item"], ["generator;item"])
-    "judgments is missing column(s) ['generator', 'item']; expected columns ['generator', 'item'], got ['generator;item'] (one column whose name holds semicolons: save the file separated by commas, or as .tsv with tabs)."
+    "judgments is missing column(s) ['generator', 'item']; expected columns ['generator', 'item'], got ['generator;item'] (one column whose name holds semicolons: a .csv file is read as separated by commas, a .tsv file by tabs)."
     """
     expected, found = list(expected), [str(c) for c in found]
     absent = [c for c in expected if c not in found]
@@ -291,8 +291,8 @@ def missing_columns_message(name: str, expected: Iterable[str], found: Iterable[
         held = [word for mark, word in _OTHER_SEPARATORS.items() if mark in found[0]]
         if held:
             message += (
-                f" (one column whose name holds {held[0]}: save the file separated by commas, "
-                "or as .tsv with tabs)"
+                f" (one column whose name holds {held[0]}: a .csv file is read as separated by "
+                "commas, a .tsv file by tabs)"
             )
     return message + "."
 

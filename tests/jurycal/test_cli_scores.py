@@ -126,7 +126,7 @@ def test_a_file_separated_by_semicolons_is_named_as_such(hanna, tmp_path, run_cl
     for extra in ([], ["--scale", "1", "5"]):
         code, _, err = run_cli(["rank", str(tmp_path / "scores.csv"), str(hanna / "ratings.csv"),
                                 *extra])  # fmt: skip
-        assert code == 1 and "one column whose name holds semicolons" in err, extra
+        assert code == 1 and "one column whose name holds semicolons: a .csv file" in err, extra
         assert "got ['generator;item;validator;score']" in err
 
 
