@@ -418,8 +418,20 @@ class ScoreResult(Ranked, Result):
                 "can be as far off for a generator like it."
             )
         if (self.roles() == "transported").any():
-            notes.append(
-                f"Transport bound: {self.transport_bound(alpha):.3g} rating points "
-                f"({self.transport_bias if isinstance(self.transport_bias, str) else 'set'})."
-            )
+            bound = self.transport_bound(alpha)
+            if np.isfinite(bound):
+                notes.append(
+                    f"Transport bound: {bound:.3g} rating points "
+                    f"({self.transport_bias if isinstance(self.transport_bias, str) else 'set'})."
+                )
+            elif self.transport_bias is None:
+                notes.append(
+                    "No transport bound (transport_bias=None): the transported generators' "
+                    "intervals are the whole scale."
+                )
+            else:
+                notes.append(
+                    "No transport bound could be learnt: it needs two rated generators, each "
+                    "held out in turn; the transported generators' intervals are the whole scale."
+                )
         return tuple(notes)

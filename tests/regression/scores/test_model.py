@@ -197,7 +197,11 @@ def test_one_rated_generator_transports_without_a_bound_and_says_so():
     # exact: no held-out generator: the bound is infinite and the interval the scale's ends
     assert table.loc["model-1", ["low", "high"]].tolist() == [1.0, 5.0]
     assert set(fit.joint_error().reasons) == {"model-1", "model-2"}
-    assert "Transport bound: inf" in fit.summary().as_text()
+    text = fit.summary().as_text()
+    assert "No transport bound could be learnt: it needs two rated generators" in text
+    assert "Transport bound: inf" not in text
+    unbounded = ScoreModel(transport_bias=None).fit_table(world.scores, world.ratings, scale=(1, 5))
+    assert "No transport bound (transport_bias=None)" in unbounded.summary().as_text()
 
 
 def test_too_few_ratings_transport_the_generator_with_a_warning_kept_on_the_result():
