@@ -252,7 +252,8 @@ class ScoreResult(Ranked, Result):
         interval: where the floor binds, the floored interval takes the weight
         of :data:`~regression.core.floor.LAM_GRID` whose normal part and
         shift together are least, and worth 0 with ``lam`` above 0 says that
-        was the ratings alone); ``transported`` (the mean rating the calibration carried
+        was the ratings alone, worth below 0 that it is wider than the ratings'
+        own interval); ``transported`` (the mean rating the calibration carried
         over from the other rated generators gives: for a rated generator with
         its own ratings held out), ``held_out_error`` (that minus its own
         estimate) and ``carries_over`` (whether the held-out transported mean
