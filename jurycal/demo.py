@@ -464,9 +464,13 @@ def pairwise_section(report: Report, seed: int, n_votes: int = PAIRWISE_VOTES) -
     report.add(section("6. Pairwise leaderboard: Chatbot Arena, three judges", notes))
     add_pairwise_leaderboard(report, result, board, level=3)
     report.highlight(f"first: {_leader(board)}")
+    over_draws = (
+        f" (over 60 seeded draws: {COVERAGE_OVER_DRAWS})" if n_votes == PAIRWISE_VOTES else ""
+    )
     report.highlight(
         f"{inside} of {len(truth)} true win rates (all {len(human):,} votes) in their 95 % "
-        f"intervals on this draw; {ranked} of {len(truth)} true ranks in their rank sets"
+        f"intervals on this draw{over_draws}; {ranked} of {len(truth)} true ranks in their rank "
+        "sets"
     )
 
 

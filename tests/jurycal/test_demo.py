@@ -161,6 +161,8 @@ def test_demo_prints_the_numbers_that_matter_and_a_link_to_the_card(demo):
     assert leader is not None and f"First: gpt-4 {leader.group(1)}, rank set 1-2" in text
     held_out = re.search(r"gpt-4-turbo, its labels held out: (\S+ \[\S+ \S+\]), human", printed)
     assert held_out is not None and f"puts it at {held_out.group(1)} against" in text
+    # one draw's count of true win rates held is read beside what seeded draws give
+    assert re.search(r"\d+ of 12 true win rates .* on this draw \(over 60 seeded draws: ", printed)
     # links a terminal can open, absolute whatever the working directory
     assert f"the report card: {(out / 'report.html').resolve().as_uri()}" in printed
     assert f"as Markdown: {(out / 'report.md').resolve().as_uri()}" in printed
