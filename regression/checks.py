@@ -9,7 +9,7 @@ column set, seed or bootstrap count is reported the same way everywhere.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -45,10 +45,13 @@ __all__ = [
     "check_positive",
     "check_probability",
     "coerce_binary",
+    "duplicate_error",
+    "first_repeat",
     "fresh_rng",
     "missing_columns_message",
     "plain",
     "rank_in_order",
+    "repeat_of",
     "require_columns",
 ]
 
@@ -268,6 +271,62 @@ def _decode_objects(name: str, flat: np.ndarray) -> np.ndarray:
     return table[codes]
 
 
+def first_repeat(frame: pd.DataFrame, columns: Sequence[str]) -> tuple[int, int] | None:
+    """The position of the first row whose ``columns`` repeat an earlier row's, and of that row.
+
+    Missing values count as equal (as :meth:`pandas.DataFrame.duplicated` counts them).
+
+    Examples
+    --------
+    >>> first_repeat(pd.DataFrame({"g": ["a", "b", "a"], "i": [1, 1, 1]}), ["g", "i"])
+    (2, 0)
+    >>> first_repeat(pd.DataFrame({"g": ["a", "b"]}), ["g"]) is None
+    True
+    """
+    groups = frame.groupby(list(columns), dropna=False, sort=False).ngroup().to_numpy()
+    return repeat_of(groups)
+
+
+def repeat_of(codes: np.ndarray) -> tuple[int, int] | None:
+    """For integer keys ``codes``: the first position repeating an earlier one, and that one."""
+    codes = np.asarray(codes)
+    _, first_seen = np.unique(codes, return_index=True)
+    repeated = np.ones(codes.size, dtype=bool)
+    repeated[first_seen] = False
+    if not repeated.any():
+        return None
+    row = int(np.flatnonzero(repeated)[0])
+    return row, int(np.flatnonzero(codes == codes[row])[0])
+
+
+def duplicate_error(
+    name: str,
+    columns: Sequence[str],
+    key: tuple[Any, ...],
+    rows: tuple[int, int],
+    reason: str,
+    column: str | None = None,
+) -> DuplicateRowError:
+    """The one error for a key that repeats: ``name repeats (columns) = key at row R, first
+    seen at row F; reason.`` (the command line reads both rows as file lines).
+
+    Examples
+    --------
+    >>> err = duplicate_error("human", ["generator", "item"], ("g", 1), (3, 1), "one label an item")
+    >>> str(err), err.row, err.first_row, err.column
+    ("human repeats (generator, item) = ('g', 1) at row 3, first seen at row 1; one label an item.", 3, 1, 'item')
+    """
+    row, first = rows
+    return DuplicateRowError(
+        f"{name} repeats ({', '.join(columns)}) = {key!r} at row {row}, first seen at row "
+        f"{first}; {reason}.",
+        row=row,
+        first_row=first,
+        column=column if column is not None else list(columns)[-1],
+        value=key,
+    )
+
+
 #: Separators a header read as one column may hold: the file was split on another character.
 _OTHER_SEPARATORS = {";": "semicolons", "\t": "tabs", ",": "commas", "|": "bars"}
 
@@ -383,14 +442,8 @@ def check_human_labels(human_labels: pd.DataFrame, name: str = "human_labels") -
             row=row,
             column="human",
         )
-    repeated = human.duplicated(["generator", "item"])
-    if repeated.any():
-        row = int(np.flatnonzero(repeated.to_numpy())[0])
-        first = tuple(plain(v) for v in human[["generator", "item"]].iloc[row])
-        raise DuplicateRowError(
-            f"{name} has a duplicate (generator, item) = {first!r} (first repeated at row {row}).",
-            row=row,
-            column="item",
-            value=first,
-        )
+    rows = first_repeat(human, ["generator", "item"])
+    if rows is not None:
+        key = tuple(plain(v) for v in human[["generator", "item"]].iloc[rows[0]])
+        raise duplicate_error(name, ["generator", "item"], key, rows, "an item has one human label")
     return human

@@ -107,7 +107,14 @@ class MissingValueError(InputError):
 
 
 class DuplicateRowError(InputError):
-    """A key that must be unique repeats; ``value`` is the repeated key, ``row`` its second row."""
+    """A key that must be unique repeats; ``value`` is the repeated key, ``row`` its second row.
+
+    ``first_row``: the row it repeats (0-based position, as ``row``), or None.
+    """
+
+    def __init__(self, message: str, *, first_row: int | None = None, **where: Any) -> None:
+        super().__init__(message, **where)
+        self.first_row = first_row
 
 
 class JurycalWarning(UserWarning):

@@ -17,6 +17,7 @@ This module imports nothing heavy: ``jurycal CMD --help`` loads it.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -51,8 +52,6 @@ def file_line(path: str | Path, row: int) -> int:
 
 def _without_position(message: str) -> str:
     """The library's message without its 0-based ``at position N`` / ``at row N``: the line says it."""
-    import re
-
     return re.sub(
         r"\s*\((?:[^()]*?\s)?at (?:position|row) \d+\)|\s+at (?:position|row) \d+", "", message
     )
@@ -75,7 +74,13 @@ def in_file(err: InputError, path: str | Path, what: str) -> FileError:
     where = f"{what} {str(path)!r}" + (f" line {line}" if line is not None else "")
     if err.column is not None:
         where += f", column {err.column!r}"
-    message = _without_position(str(err)) if line is not None else str(err)
+    message = str(err)
+    first = getattr(err, "first_row", None)
+    if line is not None and isinstance(first, int):  # a repeated key: the line it repeats
+        message = re.sub(
+            r", first seen at row \d+", f", first seen at line {file_line(path, first)}", message
+        )
+    message = _without_position(message) if line is not None else message
     return FileError(
         f"{where}: {message}",
         file=path,
@@ -126,6 +131,8 @@ def located(sources: Sequence[tuple[Any, ...]]) -> Iterator[None]:
             source = matches[0]
             if source.rows is not None and isinstance(err.row, int):
                 err.row = int(source.rows[err.row])
+                if isinstance(getattr(err, "first_row", None), int):  # a repeated key's first
+                    err.first_row = int(source.rows[err.first_row])  # type: ignore[attr-defined]
             raise in_file(err, source.path, source.what) from None
         raise
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jurycal.cli.errors import FileError, file_line, in_file
+from jurycal.cli.errors import FileError, in_file
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -163,37 +163,20 @@ def refuse_duplicates(frame: pd.DataFrame, keys: Sequence[str], path: Path, what
 
     Raises
     ------
-    ValueError
-        Naming the file lines (1-based, a CSV header being line 1) of the first
-        repeat and of the row it repeats, and the key values.
+    FileError
+        The library's one message for a repeated key
+        (:func:`regression.checks.duplicate_error`), at the file line of the
+        first repeat and naming the line it repeats (1-based, a CSV header
+        being line 1).
     """
-    import numpy as np
+    from regression.checks import duplicate_error, first_repeat, plain
 
-    from regression.checks import plain
-
-    repeated = frame.duplicated(list(keys), keep=False).to_numpy()
-    if not repeated.any():
+    rows = first_repeat(frame, keys)
+    if rows is None:
         return
-    seen: dict[tuple[Any, ...], int] = {}
-    for position in np.flatnonzero(repeated):
-        row = frame.iloc[position]
-        values = tuple(plain(row[k]) for k in keys)
-        if values in seen:
-            first, again = seen[values], int(position)
-            break
-        seen[values] = int(position)
-    else:  # keys that pandas calls equal and Python does not (NaN): name the first
-        first = again = int(np.flatnonzero(repeated)[0])
-        row = frame.iloc[first]
-    key = ", ".join(f"{k} {plain(row[k])!r}" for k in keys)
-    line = file_line(path, again)
-    raise FileError(
-        f"{what} {str(path)!r} line {line}: repeats line {file_line(path, first)} "
-        f"({key}); keep one row per ({', '.join(keys)}).",
-        file=path,
-        line=line,
-        kind="DuplicateRowError",
-    )
+    key = tuple(plain(v) for v in frame[list(keys)].iloc[rows[0]])
+    reason = f"keep one row per ({', '.join(keys)})"
+    raise in_file(duplicate_error("the row", keys, key, rows, reason), path, what)
 
 
 def read_judgments(path: Path, *, check: bool = True) -> pd.DataFrame:

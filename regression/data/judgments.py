@@ -23,10 +23,12 @@ from regression.checks import (
     JUDGMENT_COLUMNS,
     check_human_labels,
     coerce_binary,
+    duplicate_error,
+    first_repeat,
     plain,
     require_columns,
 )
-from regression.errors import DuplicateRowError, MissingValueError
+from regression.errors import MissingValueError
 
 __all__ = ["EncodedJudgments", "HumanLabels", "checked_human_labels", "encode_judgments"]
 
@@ -171,18 +173,11 @@ def encode_judgments(
     (['g1', 'g2'], [0, 1, 0], [1.0, 0.0, 1.0])
     """
     require_columns(judgments, JUDGMENT_COLUMNS, "judgments")
-    keys = judgments[["generator", "item", "validator"]]
-    repeated = keys.duplicated()
-    if repeated.any():
-        row = int(np.flatnonzero(repeated.to_numpy())[0])
-        first = tuple(plain(v) for v in keys.iloc[row])
-        raise DuplicateRowError(
-            f"judgments has a duplicate (generator, item, validator) = {first!r} "
-            f"(first repeated at row {row}); each validator labels each item once.",
-            row=row,
-            column="validator",
-            value=first,
-        )
+    columns = ["generator", "item", "validator"]
+    rows = first_repeat(judgments, columns)
+    if rows is not None:
+        key = tuple(plain(v) for v in judgments[columns].iloc[rows[0]])
+        raise duplicate_error("judgments", columns, key, rows, "a validator labels an item once")
     label = coerce_binary("label", judgments["label"], allow_missing=True)
     gen_code, generators = pd.factorize(judgments["generator"])
     val_code, validators = pd.factorize(judgments["validator"])

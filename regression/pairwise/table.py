@@ -26,11 +26,13 @@ import pandas as pd
 
 from regression.checks import (
     check_inclusion_probabilities,
+    duplicate_error,
     plain,
     rank_in_order,
+    repeat_of,
     require_columns,
 )
-from regression.errors import DuplicateRowError, InputError, MissingValueError, from_table
+from regression.errors import InputError, MissingValueError, from_table
 from regression.pairwise.verdicts import POSITIONS, VERDICTS, decode_positions, decode_verdicts
 
 __all__ = [
@@ -204,12 +206,6 @@ def _same_generator(frame: pd.DataFrame, name: str) -> None:
         )
 
 
-def _first_repeat(keys: np.ndarray) -> int | None:
-    """The row of the first key seen before, or None."""
-    repeated = pd.Series(keys).duplicated().to_numpy()
-    return int(np.flatnonzero(repeated)[0]) if repeated.any() else None
-
-
 def check_pairwise(verdicts: pd.DataFrame, human: pd.DataFrame | None = None) -> PairwiseTable:
     """Check the judges' pairwise verdicts (and the human votes) and encode them.
 
@@ -296,16 +292,18 @@ def _encode(verdicts: pd.DataFrame, human: pd.DataFrame | None) -> PairwiseTable
     score = np.where(flipped, 1.0 - score, score)
     position = np.where(flipped, 1 - position, position).astype(np.int8)
     val_code, validators = pd.factorize(verdicts["validator"])
-    row = _first_repeat((battle.astype(np.int64) * len(validators) + val_code) * 2 + position)
-    if row is not None:
+    rows = repeat_of((battle.astype(np.int64) * len(validators) + val_code) * 2 + position)
+    if rows is not None:
+        row = rows[0]
         key = (*(plain(v) for v in verdicts[[*_PAIR, "validator"]].iloc[row]), str(shown[row]))
-        raise DuplicateRowError(
-            f"verdicts repeats (item, generator_a, generator_b, validator, position) = {key!r} "
-            f"at row {row}: a judge gives one verdict per battle and position shown (a pair "
-            "listed either way is one battle).",
-            row=row,
+        raise duplicate_error(
+            "verdicts",
+            [*_PAIR, "validator", "position"],
+            key,
+            rows,
+            "a judge gives one verdict per battle and position shown (a pair listed either way "
+            "is one battle)",
             column="validator",
-            value=key,
         )
     battles = pd.DataFrame({
         "item": items.take(item_code[first]),
@@ -374,15 +372,16 @@ def _human_votes(
     if (at < 0).any():
         row = int(np.flatnonzero(at < 0)[0])
         raise _unjudged(human, row, item_at[row], items, generators, keys, n_gen)
-    repeat = _first_repeat(at)
-    if repeat is not None:
-        pair = tuple(plain(v) for v in human[list(_PAIR)].iloc[repeat])
-        raise DuplicateRowError(
-            f"human repeats (item, generator_a, generator_b) = {pair!r} at row {repeat}: a battle "
-            "has one human vote (a pair listed either way is one battle).",
-            row=repeat,
+    rows = repeat_of(at)
+    if rows is not None:
+        pair = tuple(plain(v) for v in human[list(_PAIR)].iloc[rows[0]])
+        raise duplicate_error(
+            "human",
+            list(_PAIR),
+            pair,
+            rows,
+            "a battle has one human vote (a pair listed either way is one battle)",
             column="human",
-            value=pair,
         )
     flipped = code_a != battle_a[at]
     return (

@@ -33,11 +33,13 @@ import pandas as pd
 from regression.checks import (
     PROBABILITY_COLUMN,
     check_inclusion_probabilities,
+    duplicate_error,
+    first_repeat,
     plain,
     rank_in_order,
     require_columns,
 )
-from regression.errors import DuplicateRowError, InputError, JurycalWarning, MissingValueError
+from regression.errors import InputError, JurycalWarning, MissingValueError
 
 __all__ = [
     "RATING_COLUMNS",
@@ -94,16 +96,10 @@ def _keys(table: pd.DataFrame, columns: Sequence[str], name: str) -> None:
             raise MissingValueError(
                 f"{name} has a missing {column} at row {row}.", row=row, column=column
             )
-    repeated = table.duplicated(list(columns)).to_numpy()
-    if repeated.any():
-        row = int(np.flatnonzero(repeated)[0])
-        key = tuple(plain(v) for v in table[list(columns)].iloc[row])
-        raise DuplicateRowError(
-            f"{name} has a duplicate ({', '.join(columns)}) = {key!r} at row {row}.",
-            row=row,
-            column=columns[-1],
-            value=key,
-        )
+    rows = first_repeat(table, columns)
+    if rows is not None:
+        key = tuple(plain(v) for v in table[list(columns)].iloc[rows[0]])
+        raise duplicate_error(name, columns, key, rows, f"keep one row per ({', '.join(columns)})")
 
 
 def validate_scores(scores: pd.DataFrame, name: str = "scores") -> pd.DataFrame:

@@ -111,8 +111,8 @@ def test_a_repeated_label_is_named_by_its_file_line(files, capsys, tmp_path):
     assert code == 1
     # the header is line 1, so row 3 (0-based) is line 5
     assert (
-        f"human-label file {str(tmp_path / 'h.csv')!r} line 5, column 'item': human_labels has a "
-        "duplicate (generator, item) = ('g0', 0)." in err
+        f"human-label file {str(tmp_path / 'h.csv')!r} line 5, column 'item': human_labels repeats "
+        "(generator, item) = ('g0', 0), first seen at line 2; an item has one human label." in err
     )
 
 

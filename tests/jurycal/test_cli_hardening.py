@@ -203,11 +203,15 @@ def test_duplicates_are_reported_by_file_line(votes, tmp_path, run_cli):
     code, _, err = run_cli(["vote", str(path)])
     assert code == 1
     # the header is line 1, so rows 1 and 3 (0-based) are lines 3 and 5
-    assert "line 5: repeats line 3 (generator 'g', item 1, validator 'v')" in _one_line_error(err)
+    assert (
+        "line 5, column 'validator': the row repeats (generator, item, validator) = ('g', 1, 'v'), "
+        "first seen at line 3" in _one_line_error(err)
+    )
     jsonl = tmp_path / "h.jsonl"
     jsonl.write_text('{"generator":"g","item":0,"human":1}\n{"generator":"g","item":0,"human":0}\n')
     code, _, err = run_cli(["pick-threshold", str(votes / "j.csv"), str(jsonl)])
-    assert code == 1 and "line 2: repeats line 1" in _one_line_error(err)
+    assert code == 1 and "line 2, column 'item'" in _one_line_error(err)
+    assert "first seen at line 1" in _one_line_error(err)
 
 
 # --- arguments out of bounds: refused up front (usage, exit 2) --------------------------------

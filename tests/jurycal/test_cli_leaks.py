@@ -90,7 +90,7 @@ def test_count_takes_a_memory_limit_with_any_unit(files, run_cli):
     ("content", "line", "column"),
     [
         ("generator,item,validator,label\na,1,v,1\na,2,v,maybe\n", 3, "label"),
-        ("generator,item,validator,label\na,1,v,1\na,1,v,0\n", 3, None),
+        ("generator,item,validator,label\na,1,v,1\na,1,v,0\n", 3, "validator"),
         ("generator,item,validator,label\na,1,v,1\na,2\n", 3, "validator"),
         ('generator,item,validator,label\na,1,v,1\na,"2,v,1\n', 3, None),
         ("generator,item,validator\na,1,v\n", None, "label"),

@@ -68,7 +68,8 @@ def test_a_repeated_rating_names_both_lines(hanna, run_cli):
     pd.concat([ratings, ratings.iloc[[3]]]).to_csv(hanna / "twice.csv", index=False)
     code, _, err = run_cli(["rank", str(hanna / "scores.csv"), str(hanna / "twice.csv")])
     assert code == 1
-    assert f"line {len(ratings) + 2}: repeats line 5" in err
+    assert f"line {len(ratings) + 2}, column 'item': the row repeats (generator, item)" in err
+    assert "first seen at line 5" in err
 
 
 def test_a_rating_that_is_not_a_number_in_json_lines_names_its_record(hanna, run_cli):

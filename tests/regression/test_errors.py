@@ -49,10 +49,20 @@ def test_a_repeated_vote_and_a_repeated_human_label_give_the_key_and_row():
     with pytest.raises(DuplicateRowError) as caught:
         encode_judgments(pd.concat([VOTES, VOTES.iloc[[1]]], ignore_index=True))
     assert (caught.value.row, caught.value.value) == (3, ("g", 2, "v"))
+    assert caught.value.first_row == 1  # the row it repeats
     human = pd.DataFrame({"generator": ["g", "g"], "item": [1, 1], "human": [1, 0]})
     with pytest.raises(DuplicateRowError) as caught:
         check_human_labels(human)
-    assert (caught.value.row, caught.value.value) == (1, ("g", 1))
+    assert (caught.value.row, caught.value.value, caught.value.first_row) == (1, ("g", 1), 0)
+    assert "repeats (generator, item) = ('g', 1) at row 1, first seen at row 0" in str(caught.value)
+
+
+def test_a_repeated_key_with_a_missing_value_finds_the_row_it_repeats():
+    from regression.checks import first_repeat
+
+    frame = pd.DataFrame({"g": ["a", None, "b", None], "i": [1, 2, 1, 2]})
+    assert first_repeat(frame, ["g", "i"]) == (3, 1)  # missing values count as equal, as pandas'
+    assert first_repeat(frame.iloc[:3], ["g", "i"]) is None
 
 
 def test_missing_values_name_their_row():

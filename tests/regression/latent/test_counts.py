@@ -44,7 +44,7 @@ def test_duplicate_triple_is_an_error_naming_it():
     table = _judgments([("g", 1, "v", 1), ("g", 2, "v", 0), ("g", 1, "v", 0)])
     with pytest.raises(
         ValueError,
-        match=r"duplicate \(generator, item, validator\) = \('g', 1, 'v'\) \(first repeated at row 2\)",
+        match=r"repeats \(generator, item, validator\) = \('g', 1, 'v'\) at row 2, first seen at row 0",
     ):
         counts_from_judgments(table)
 

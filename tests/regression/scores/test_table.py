@@ -33,7 +33,7 @@ def _ratings() -> pd.DataFrame:
         ("score", "high", InputError, "score 'high' at row 2"),
         ("score", np.inf, InputError, "score inf at row 2"),
         ("score", None, MissingValueError, "missing score at row 2"),
-        ("item", 1, DuplicateRowError, r"duplicate \(generator, item, validator\).*row 2"),
+        ("item", 1, DuplicateRowError, r"repeats \(generator, item, validator\).*row 2, first"),
         ("generator", None, MissingValueError, "missing generator at row 2"),
     ],
 )
@@ -58,7 +58,7 @@ def test_a_table_without_its_columns_is_refused():
         (1, "human", 6, "human 6 at row 1, outside the rating scale"),
         (1, "human", "five", "human 'five' at row 1"),
         (2, "item", 3, r"rate \(generator, item\) = \('b', 3\) at row 2, which no judge scored"),
-        (1, "item", 1, r"duplicate \(generator, item\)"),
+        (1, "item", 1, r"repeats \(generator, item\)"),
         (0, "inclusion_probability", 1.5, "inclusion_probability 1.5 at row 0"),
     ],
 )
