@@ -283,12 +283,20 @@ def first_repeat(frame: pd.DataFrame, columns: Sequence[str]) -> tuple[int, int]
     >>> first_repeat(pd.DataFrame({"g": ["a", "b"]}), ["g"]) is None
     True
     """
+    if not frame.duplicated(list(columns)).any():  # the common case, at hashing's speed
+        return None
     groups = frame.groupby(list(columns), dropna=False, sort=False).ngroup().to_numpy()
     return repeat_of(groups)
 
 
 def repeat_of(codes: np.ndarray) -> tuple[int, int] | None:
-    """For integer keys ``codes``: the first position repeating an earlier one, and that one."""
+    """For integer keys ``codes``: the first position repeating an earlier one, and that one.
+
+    Examples
+    --------
+    >>> repeat_of(np.array([4, 7, 9, 7, 4])), repeat_of(np.array([1, 2]))
+    ((3, 1), None)
+    """
     codes = np.asarray(codes)
     _, first_seen = np.unique(codes, return_index=True)
     repeated = np.ones(codes.size, dtype=bool)
