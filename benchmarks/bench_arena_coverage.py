@@ -9,9 +9,10 @@ battles, three LLM judges on every battle, a human vote on every battle) is the 
 real arena whose truth is known: each generator's win rate over all its battles as
 the human votes say (a win 1, a tie 1/2, a loss 0). Each draw keeps ``VOTES``
 human votes drawn uniformly (seeded), fits :class:`regression.PairwiseModel` (the
-default: prediction-powered win rates, floored intervals) and checks every
-generator's 95 % interval against that truth; the votes alone
-(``PairwiseModel(judges=False)``) on the same draws are the baseline. Coverage is
+default: prediction-powered win rates, floored intervals; the tables checked
+once a draw and handed to :func:`~regression.pairwise.win_rates`, as
+``fit_table`` does) and checks every generator's 95 % interval against that
+truth; the votes alone (``judges=False``) on the same draws are the baseline. Coverage is
 read per generator, not on average: the demo's one draw (``jurycal demo``, step 6)
 is one of these.
 """
@@ -25,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from jurycal.datasets import load_chatbot_arena
-from regression import PairwiseModel
+from regression.pairwise import check_pairwise, win_rates
 
 ALPHA = 0.05
 VOTES = 1_000
@@ -35,16 +36,16 @@ DRAWS = 1_000
 def study(draws: int, votes: int = VOTES) -> pd.DataFrame:
     """Per generator and method: coverage of its true win rate, its standard error and mean width."""
     verdicts, human = load_chatbot_arena()
-    truth = PairwiseModel(judges=False).fit_table(verdicts, human).estimate
-    models = {"jurycal": PairwiseModel(), "votes alone": PairwiseModel(judges=False)}
+    truth = win_rates(check_pairwise(verdicts, human), judges=False).estimate
+    models = {"jurycal": True, "votes alone": False}  # judges used or not
     hits = {name: np.zeros(truth.size) for name in models}
     width = {name: np.zeros(truth.size) for name in models}
     for draw in range(draws):
-        sample = human.sample(votes, random_state=draw)
-        for name, model in models.items():
+        table = check_pairwise(verdicts, human.sample(votes, random_state=draw))
+        for name, judges in models.items():
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # a few votes' notes, the same every draw
-                interval = model.fit_table(verdicts, sample).interval(ALPHA).loc[truth.index]
+                interval = win_rates(table, judges=judges).interval(ALPHA).loc[truth.index]
             hits[name] += ((interval["low"] <= truth) & (truth <= interval["high"])).to_numpy()
             width[name] += (interval["high"] - interval["low"]).to_numpy()
     rows = []
