@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from jurycal.errors import FileError
-from regression.errors import InputError
+from regression.errors import DuplicateRowError, InputError
 
 __all__ = [
     "FileError",
@@ -75,11 +75,9 @@ def in_file(err: InputError, path: str | Path, what: str) -> FileError:
     if err.column is not None:
         where += f", column {err.column!r}"
     message = str(err)
-    first = getattr(err, "first_row", None)
-    if line is not None and isinstance(first, int):  # a repeated key: the line it repeats
-        message = re.sub(
-            r", first seen at row \d+", f", first seen at line {file_line(path, first)}", message
-        )
+    if line is not None and isinstance(err, DuplicateRowError) and err.first_row is not None:
+        first = file_line(path, err.first_row)  # a repeated key: the line it repeats
+        message = re.sub(r", first seen at row \d+", f", first seen at line {first}", message)
     message = _without_position(message) if line is not None else message
     return FileError(
         f"{where}: {message}",
@@ -131,8 +129,8 @@ def located(sources: Sequence[tuple[Any, ...]]) -> Iterator[None]:
             source = matches[0]
             if source.rows is not None and isinstance(err.row, int):
                 err.row = int(source.rows[err.row])
-                if isinstance(getattr(err, "first_row", None), int):  # a repeated key's first
-                    err.first_row = int(source.rows[err.first_row])  # type: ignore[attr-defined]
+                if isinstance(err, DuplicateRowError) and err.first_row is not None:
+                    err.first_row = int(source.rows[err.first_row])  # the row it repeats
             raise in_file(err, source.path, source.what) from None
         raise
 
