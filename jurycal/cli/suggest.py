@@ -158,7 +158,10 @@ HELD_VOTES_NOTE = (
 )
 
 
-def _plan_text(table: Any, width: float, alpha: float, what: str = "labels") -> str:
+def _plan_text(
+    table: Any, width: float, alpha: float, what: str = "labels", held_note: str = ""
+) -> str:
+    """The plan as text; ``held_note`` under it where a generator has outcomes held."""
     from regression.text_table import text_table
 
     lines = [
@@ -166,8 +169,8 @@ def _plan_text(table: Any, width: float, alpha: float, what: str = "labels") -> 
         "(uniform: a random sample; active: drawn by jurycal suggest):",
         text_table(table, digits=3, empty="no generator to plan for."),
     ]
-    if what == "human votes" and len(table) and (table["n_labels"] > 0).any():
-        lines.append(HELD_VOTES_NOTE)
+    if held_note and len(table) and (table["n_labels"] > 0).any():
+        lines.append(held_note)
     return "\n".join(lines)
 
 
@@ -192,6 +195,7 @@ _WORDS = {
         "next": "label the rows of {path}, add a human column and pass them, "
         "inclusion_probability and all, with your earlier labels",
         "needed": "labels",
+        "held": "",
     },
     "ratings": {
         "rows": "outputs to rate",
@@ -201,6 +205,7 @@ _WORDS = {
         "next": "rate the rows of {path}, add a human column (on the rating scale) and pass "
         "them, inclusion_probability and all, with your earlier ratings",
         "needed": "human ratings",
+        "held": "",
     },
     "votes": {
         "rows": "battles to vote",
@@ -210,6 +215,7 @@ _WORDS = {
         "next": "vote the battles of {path}, add a human column (a, b or tie) and pass them, "
         "inclusion_probability and all, with your earlier votes given inclusion_probability 1",
         "needed": "human votes",
+        "held": HELD_VOTES_NOTE,
     },
 }
 
@@ -248,7 +254,11 @@ def _emit_suggestion(
     elif len(table):
         lines += ["", text_table(table)]
     if plan is not None:
-        lines += ["", plan_as_text or _plan_text(plan, args.width, args.alpha, words["needed"])]
+        lines += [
+            "",
+            plan_as_text
+            or _plan_text(plan, args.width, args.alpha, words["needed"], words["held"]),
+        ]
         payload["plan"] = plan.reset_index()
     payload["output"] = args.output
     emit(args, "\n".join(lines), payload, written=[args.output] if args.output else [])
@@ -332,7 +342,7 @@ def run_plan(args: argparse.Namespace) -> int:
 
         with located(pairwise_sources(args.judgments, args.labels)):
             votes = plan_votes(*pairwise, args.width, args.alpha, args.generator)
-        text = _plan_text(votes, args.width, args.alpha, "human votes")
+        text = _plan_text(votes, args.width, args.alpha, "human votes", HELD_VOTES_NOTE)
         emit(args, text, {"plan": votes.reset_index()})
         return 0
 
