@@ -28,6 +28,7 @@ from regression.checks import (
     check_alternative,
     coerce_binary,
     plain,
+    refuse_repeats,
     require_columns,
 )
 from regression.intervals import ConfidenceInterval, OneEstimate, wilson_interval
@@ -479,11 +480,7 @@ def align_human_labels(index: pd.MultiIndex, human: pd.DataFrame) -> np.ndarray:
     human_keys = pd.MultiIndex.from_arrays(
         [human["generator"].to_numpy(dtype=object), human["item"].to_numpy()]
     )
-    if human_keys.has_duplicates:
-        first = human_keys[human_keys.duplicated()][0]
-        raise ValueError(
-            f"human labels repeat item {tuple(plain(v) for v in first)!r} (generator, item)."
-        )
+    refuse_repeats(human, ["generator", "item"], "human", "an item has one human label")
     position = keys.get_indexer(human_keys)
     if (position < 0).any():
         absent = human_keys[position < 0]

@@ -51,6 +51,7 @@ __all__ = [
     "missing_columns_message",
     "plain",
     "rank_in_order",
+    "refuse_repeats",
     "repeat_of",
     "require_columns",
 ]
@@ -335,6 +336,38 @@ def duplicate_error(
     )
 
 
+def refuse_repeats(
+    frame: pd.DataFrame,
+    columns: Sequence[str],
+    name: str,
+    reason: str,
+    *,
+    positions: np.ndarray | None = None,
+) -> None:
+    """Raise :func:`duplicate_error` for the first row of ``frame`` whose ``columns`` repeat an earlier row's.
+
+    ``positions``: each row's position in the table the user passed, where
+    ``frame`` is a selection of it (the error names the user's rows).
+
+    Examples
+    --------
+    >>> refuse_repeats(pd.DataFrame({"g": ["a", "b"], "i": [1, 1]}), ["g", "i"], "t", "once")
+    >>> try:
+    ...     refuse_repeats(pd.DataFrame({"g": ["a", "a"], "i": [1, 1]}), ["g", "i"], "t", "once",
+    ...                    positions=np.array([4, 9]))
+    ... except DuplicateRowError as err:
+    ...     print(err)
+    t repeats (g, i) = ('a', 1) at row 9, first seen at row 4; once.
+    """
+    rows = first_repeat(frame, columns)
+    if rows is None:
+        return
+    key = tuple(plain(v) for v in frame[list(columns)].iloc[rows[0]])
+    if positions is not None:
+        rows = (int(positions[rows[0]]), int(positions[rows[1]]))
+    raise duplicate_error(name, columns, key, rows, reason)
+
+
 #: Separators a header read as one column may hold: the file was split on another character.
 _OTHER_SEPARATORS = {";": "semicolons", "\t": "tabs", ",": "commas", "|": "bars"}
 
@@ -450,8 +483,5 @@ def check_human_labels(human_labels: pd.DataFrame, name: str = "human_labels") -
             row=row,
             column="human",
         )
-    rows = first_repeat(human, ["generator", "item"])
-    if rows is not None:
-        key = tuple(plain(v) for v in human[["generator", "item"]].iloc[rows[0]])
-        raise duplicate_error(name, ["generator", "item"], key, rows, "an item has one human label")
+    refuse_repeats(human, ["generator", "item"], name, "an item has one human label")
     return human

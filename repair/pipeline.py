@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression.checks import JUDGMENT_COLUMNS, plain, require_columns
+from regression.checks import JUDGMENT_COLUMNS, plain, refuse_repeats, require_columns
 
 from .alignment import FeedbackTexts
 from .entries import parse_responses, read_entries
@@ -62,22 +62,18 @@ def _check_inputs(
             if missing.any():
                 row = plain(frame.index[missing.argmax()])
                 raise ValueError(f"{name}[{column!r}] has a missing value at row {row!r}.")
-    duplicated = generator_items.duplicated(["generator", "item"]).to_numpy()
-    if duplicated.any():
-        row = generator_items.iloc[int(duplicated.argmax())]
-        raise ValueError(
-            f"generator_items has duplicate items: generator {plain(row['generator'])!r}, "
-            f"item {plain(row['item'])!r} "
-            "appears more than once; item must be unique within a generator."
-        )
-    duplicated = validator_outputs.duplicated(["generator", "task", "validator"]).to_numpy()
-    if duplicated.any():
-        row = validator_outputs.iloc[int(duplicated.argmax())]
-        raise ValueError(
-            "validator_outputs has more than one response for generator "
-            f"{plain(row['generator'])!r}, task {plain(row['task'])!r}, validator "
-            f"{plain(row['validator'])!r}; keep one per (generator, task, validator)."
-        )
+    refuse_repeats(
+        generator_items,
+        ["generator", "item"],
+        "generator_items",
+        "an item is unique within a generator",
+    )
+    refuse_repeats(
+        validator_outputs,
+        ["generator", "task", "validator"],
+        "validator_outputs",
+        "keep one response per (generator, task, validator)",
+    )
     feedback = generator_items["feedback"].to_numpy(dtype=object)
     for position, text in enumerate(feedback):
         if not isinstance(text, str):

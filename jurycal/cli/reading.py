@@ -169,14 +169,13 @@ def refuse_duplicates(frame: pd.DataFrame, keys: Sequence[str], path: Path, what
         first repeat and naming the line it repeats (1-based, a CSV header
         being line 1).
     """
-    from regression.checks import duplicate_error, first_repeat, plain
+    from regression.checks import refuse_repeats
+    from regression.errors import DuplicateRowError
 
-    rows = first_repeat(frame, keys)
-    if rows is None:
-        return
-    key = tuple(plain(v) for v in frame[list(keys)].iloc[rows[0]])
-    reason = f"keep one row per ({', '.join(keys)})"
-    raise in_file(duplicate_error("the row", keys, key, rows, reason), path, what)
+    try:
+        refuse_repeats(frame, keys, "the row", f"keep one row per ({', '.join(keys)})")
+    except DuplicateRowError as error:
+        raise in_file(error, path, what) from None
 
 
 def read_judgments(path: Path, *, check: bool = True) -> pd.DataFrame:

@@ -21,7 +21,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from regression.checks import check_counts, check_probability, plain, require_columns
+from regression.checks import (
+    check_counts,
+    check_probability,
+    plain,
+    refuse_repeats,
+    require_columns,
+)
 from regression.data.judgments import EncodedJudgments, encode_judgments
 
 __all__ = [
@@ -345,14 +351,15 @@ def paired_precision_correlation(labels: pd.DataFrame, generators: Iterable[str]
     """
     names = list(generators)
     require_columns(labels, ("generator", "item", "human"), "labels")
-    chosen = labels[labels["generator"].isin(names) & labels["human"].notna()]
-    repeated = chosen.duplicated(["generator", "item"])
-    if repeated.any():
-        row = chosen[repeated].iloc[0]
-        raise ValueError(
-            f"labels has generator {plain(row['generator'])!r} and item {plain(row['item'])!r} "
-            "more than once."
-        )
+    kept = (labels["generator"].isin(names) & labels["human"].notna()).to_numpy()
+    chosen = labels[kept]
+    refuse_repeats(
+        chosen,
+        ["generator", "item"],
+        "labels",
+        "an item has one human label",
+        positions=np.flatnonzero(kept),
+    )
     table = chosen.pivot(index="item", columns="generator", values="human").reindex(columns=names)
     values = table.to_numpy(dtype=float)
     present = ~np.isnan(values)
@@ -424,13 +431,12 @@ class ConfusionCounts:
         counts = np.column_stack(
             [check_counts(column, table[column].to_numpy()) for column in ("tp", "fn", "fp", "tn")]
         )
-        repeated = table.duplicated(["generator", "validator"])
-        if repeated.any():
-            row = table[repeated].iloc[0]
-            raise ValueError(
-                f"confusion has generator {row['generator']!r} and validator "
-                f"{row['validator']!r} more than once."
-            )
+        refuse_repeats(
+            table,
+            ["generator", "validator"],
+            "confusion",
+            "a validator has one row of counts per generator",
+        )
         gen_codes, self.generators = pd.factorize(table["generator"])
         val_codes, self.validators = pd.factorize(table["validator"])
         shape = (len(self.generators), len(self.validators))

@@ -23,9 +23,7 @@ from regression.checks import (
     JUDGMENT_COLUMNS,
     check_human_labels,
     coerce_binary,
-    duplicate_error,
-    first_repeat,
-    plain,
+    refuse_repeats,
     require_columns,
 )
 from regression.errors import MissingValueError
@@ -174,10 +172,7 @@ def encode_judgments(
     """
     require_columns(judgments, JUDGMENT_COLUMNS, "judgments")
     columns = ["generator", "item", "validator"]
-    rows = first_repeat(judgments, columns)
-    if rows is not None:
-        key = tuple(plain(v) for v in judgments[columns].iloc[rows[0]])
-        raise duplicate_error("judgments", columns, key, rows, "a validator labels an item once")
+    refuse_repeats(judgments, columns, "judgments", "a validator labels an item once")
     label = coerce_binary("label", judgments["label"], allow_missing=True)
     gen_code, generators = pd.factorize(judgments["generator"])
     val_code, validators = pd.factorize(judgments["validator"])

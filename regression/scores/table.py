@@ -33,10 +33,9 @@ import pandas as pd
 from regression.checks import (
     PROBABILITY_COLUMN,
     check_inclusion_probabilities,
-    duplicate_error,
-    first_repeat,
     plain,
     rank_in_order,
+    refuse_repeats,
     require_columns,
 )
 from regression.errors import InputError, JurycalWarning, MissingValueError
@@ -96,10 +95,7 @@ def _keys(table: pd.DataFrame, columns: Sequence[str], name: str) -> None:
             raise MissingValueError(
                 f"{name} has a missing {column} at row {row}.", row=row, column=column
             )
-    rows = first_repeat(table, columns)
-    if rows is not None:
-        key = tuple(plain(v) for v in table[list(columns)].iloc[rows[0]])
-        raise duplicate_error(name, columns, key, rows, f"keep one row per ({', '.join(columns)})")
+    refuse_repeats(table, columns, name, f"keep one row per ({', '.join(columns)})")
 
 
 def validate_scores(scores: pd.DataFrame, name: str = "scores") -> pd.DataFrame:

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from ensemble import ensemble_precision, ensemble_rates, vote
 from ensemble.metrics import Proportion
+from regression.errors import DuplicateRowError
 from regression.intervals import wilson_interval
 
 
@@ -161,7 +162,10 @@ def test_mismatched_generator_names():
 
 def test_repeated_human_labels():
     human = pd.DataFrame({"generator": ["g", "g"], "item": [0, 0], "human": [1, 0]})
-    with pytest.raises(ValueError, match=r"human labels repeat item \('g', 0\)"):
+    with pytest.raises(
+        DuplicateRowError,
+        match=r"human repeats \(generator, item\) = \('g', 0\) at row 1, first seen at row 0",
+    ):
         ensemble_rates(table_labels(), human)
 
 

@@ -14,6 +14,7 @@ from jurycal.cli import main
 from regression import LatentTraitModel
 from regression.data.anchors import Anchors, paired_precision_correlation
 from regression.data.judgments import encode_judgments
+from regression.errors import DuplicateRowError
 from regression.latent.items import draw_item_weights, encode_items
 from regression.ranking import compare
 from regression.transfer.joint import positive_definite
@@ -92,7 +93,11 @@ def test_no_shared_items_or_constant_labels_give_no_pairing():
         np.eye(3)
     )
     repeated = pd.concat([labels, labels.iloc[[0]]])
-    with pytest.raises(ValueError, match="generator 'a' and item 1 more than once"):
+    # the rows named are the caller's, though c's rows are set aside before the check
+    with pytest.raises(
+        DuplicateRowError,
+        match=r"labels repeats \(generator, item\) = \('a', 1\) at row 6, first seen at row 0",
+    ):
         paired_precision_correlation(repeated, ["a", "b"])
 
 

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from regression.errors import DuplicateRowError
 from repair import (
     ALL,
     FAILURE_TYPES,
@@ -386,12 +387,16 @@ def test_bad_input_raises_clear_errors():
         repair_judgments(items, outputs.rename(columns={"raw": "response"}))
     with pytest.raises(ValueError, match=r"generator_items must be a pandas DataFrame; got dict"):
         repair_judgments(items.to_dict(), outputs)
-    with pytest.raises(ValueError, match=r"duplicate items: generator 'gpt-4o', item 10"):
+    with pytest.raises(
+        DuplicateRowError,
+        match=r"generator_items repeats \(generator, item\) = \('gpt-4o', 10\) at row \d+, "
+        r"first seen at row 0",
+    ):
         repair_judgments(pd.concat([items, items.iloc[:1]]), outputs)
     with pytest.raises(
-        ValueError,
-        match=r"more than one response for generator 'gpt-4o', task 1, "
-        r"validator 'claude_3_opus'",
+        DuplicateRowError,
+        match=r"validator_outputs repeats \(generator, task, validator\) = "
+        r"\('gpt-4o', 1, 'claude_3_opus'\) at row \d+, first seen at row 0",
     ):
         repair_judgments(items, pd.concat([outputs, outputs]))
     with pytest.raises(

@@ -6,6 +6,7 @@ import pytest
 
 from regression.data.anchors import Anchors, confusion_from_judgments
 from regression.datasets import load_agreeableness_judgments, load_confusion
+from regression.errors import DuplicateRowError
 
 
 def test_pooled_anchors_match_the_data_readme_facts():
@@ -81,7 +82,8 @@ def test_bad_anchor_inputs_name_the_value():
     with pytest.raises(ValueError, match=r"tpr must lie in \[0, 1\]; got 1.5"):
         Anchors(tpr={"v": 1.5})
     with pytest.raises(
-        ValueError, match=r"confusion has generator 'gpt-4o' and validator 'gpt-4o' more than once"
+        DuplicateRowError,
+        match=r"confusion repeats \(generator, validator\) = \('gpt-4o', 'gpt-4o'\) at row \d+",
     ):
         Anchors.from_confusion(pd.concat([conf, conf.iloc[[2]]]))
     with pytest.raises(ValueError, match=r"tp must be non-negative whole counts; got -1"):
