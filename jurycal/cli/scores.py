@@ -352,6 +352,31 @@ def write_score_card(
     return card, card.write(path)
 
 
+def terminal_summary(fit: ScoreFit, summary: Any) -> Any:
+    """The leaderboard's summary as ``rank`` prints it: each generator's ``judges_worth`` beside
+    its row and the judges' table below, as a pairwise leaderboard shows them (the card has
+    both in its own section)."""
+    import dataclasses
+
+    result = fit.result
+    # whole ratings, as a pairwise leaderboard counts whole votes
+    worth = result.diagnostics()["judges_worth"].round().astype("Int64")
+    board = summary.tables["leaderboard"]
+    tables = {
+        "leaderboard": board.join(worth.reindex(board.index)),
+        **{name: table for name, table in summary.tables.items() if name != "leaderboard"},
+        "judges": result.judges(),
+    }
+    columns = (
+        "judges_worth: the human ratings the judges are worth to a generator's interval (0: "
+        "they add nothing; below 0: its interval is wider than the ratings' own). Judges: "
+        "spearman is the rank correlation of a judge's score with the rating on the rated "
+        "outputs, weight its weight in the stacked predictor (0: it adds nothing to the "
+        "others), calibrated_range the span of ratings its curve maps its scores to."
+    )
+    return dataclasses.replace(summary, tables=tables, notes=(*summary.notes, columns))
+
+
 def run_score_rank(args: argparse.Namespace) -> int:
     """``rank SCORES HUMAN``: the leaderboard of mean human ratings, with intervals and rank sets."""
     from jurycal.cli.common import check_files, emit, plot_path, save_plot, summary_text
@@ -389,7 +414,8 @@ def run_score_rank(args: argparse.Namespace) -> int:
         "warnings": list(fit.result.warnings),
         "plot": plot,
     }
-    emit(args, summary_text(summary), payload, warnings=fit.result.warnings, written=written)
+    text = summary_text(terminal_summary(fit, summary))
+    emit(args, text, payload, warnings=fit.result.warnings, written=written)
     return 0
 
 

@@ -164,6 +164,30 @@ def test_rank_gives_the_leaderboard_of_mean_ratings_as_json(ranked):
     assert "note:" not in err  # the scale was declared
 
 
+def test_rank_prints_what_the_judges_are_worth_beside_the_board_and_the_judges_below(
+    hanna, run_cli
+):
+    import pandas as pd
+
+    from regression.scores import ScoreModel
+
+    files = [str(hanna / "scores.csv"), str(hanna / "ratings.csv")]
+    code, out, err = run_cli(["rank", *files, "--scale", "1", "5"])
+    assert code == 0, err
+    result = ScoreModel().fit_table(pd.read_csv(files[0]), pd.read_csv(files[1]), scale=(1, 5))
+    worth = result.diagnostics()["judges_worth"].round()
+    board = out.split("leaderboard:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert board[0].split()[-1] == "judges_worth"
+    printed = {}
+    for line in board[1:]:
+        name = next(g for g in worth.index if line.startswith(f"{g} "))
+        printed[name] = float(line.split()[-1])
+    assert printed == pytest.approx(worth.to_dict(), abs=1e-9)
+    judges = out.split("judges:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert judges[0].split()[:2] == ["validator", "n_scored"]
+    assert sorted(line.split()[0] for line in judges[1:]) == sorted(result.judges().index)
+
+
 def test_an_undeclared_scale_is_taken_from_the_ratings_with_a_note(hanna, run_cli):
     import pandas as pd
 
