@@ -609,6 +609,18 @@ def report(
                 f"{strong_label}: ratio {strong_chosen['ratio'].min():.2f} to "
                 f"{strong_chosen['ratio'].max():.2f}."
             )
+            # the width target against the coverage target: the interval it is measured by
+            wider = chosen[chosen["ratio"] > 1]
+            own = chosen[f"{key} coverage"]
+            print(
+                f"The labels-alone {alone} interval itself, on the same draws: cells under "
+                f"{TARGET_CELL} {int((own < TARGET_CELL).sum())} of {len(chosen)} (lowest "
+                f"{own.min():.3f}); in the {len(wider)} cells the {method} interval is wider, "
+                f"{int((wider[f'{key} coverage'] < TARGET_CELL).sum())} under {TARGET_CELL} "
+                f"(lowest {wider[f'{key} coverage'].min() if len(wider) else float('nan'):.3f}), "
+                f"where the {method} interval's lowest is "
+                f"{wider['coverage'].min() if len(wider) else float('nan'):.3f}."
+            )
     print()
     return cells
 

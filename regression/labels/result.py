@@ -118,7 +118,11 @@ class PartialLabels(Result):
         """Per generator: role, labels used and what the judges and the other generators are worth in labels.
 
         Columns ``role, n_labels, judges_worth, transfer_worth, n_eff``,
-        ``lam`` and ``guarantee``; ``n_eff`` is the effective sample size of
+        ``lam`` and ``guarantee``; ``lam`` is the estimate's weight on the
+        judges' prediction (PPI++'s power tuning; 0: the labels alone), which
+        the floored interval lowers where its floor binds (a weight of
+        :data:`~regression.core.floor.LAM_GRID` below it, docs/intervals.md);
+        ``n_eff`` is the effective sample size of
         the interval (labels plus what the votes and the other generators
         add); NaN where it does not apply (calibration rows: their labels
         alone; unlabelled rows: no labels to count from). ``guarantee`` says

@@ -32,6 +32,14 @@ def test_quick_grid_reports_every_column(grid, records, capsys):
     printed = capsys.readouterr().out
     for heading in ("per generator", "lowest cells", "Held-out option", "Targets, normal"):
         assert heading in printed, heading
+    # the labels-alone interval's own coverage on the draws the suggested design makes
+    chosen = cells[(cells["design"] == cells["suggest"]) & (cells["option"] == "default")]
+    floored = chosen[chosen["method"] == "floored"]
+    under = int((floored["wilson coverage"] < grid.TARGET_CELL).sum())
+    assert (
+        f"The labels-alone Wilson interval itself, on the same draws: cells under "
+        f"{grid.TARGET_CELL} {under} of {len(floored)}" in printed
+    )
 
 
 def test_active_cells_are_checked_to_be_active(grid, records):
