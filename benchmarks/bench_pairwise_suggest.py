@@ -17,7 +17,10 @@ votes per generator in each):
 
 The draws are those of ``suggest_labels`` (:func:`~regression.pairwise.suggest.draw_design`
 and its systematic pi-ps sample, on the checked table). The pilot votes are passed back
-with inclusion probability 1, the batch with its own; the win rates are
+with inclusion probability 1, the batch with its own; and, as ``uniform, one
+draw``, the uniform batch's votes with the pilot's as one uniform draw of
+them all (a uniform draw from what a uniform pilot left is one, with the
+pilot), none held. The win rates are
 prediction-powered (:func:`~regression.pairwise.win_rates`) and ranked by
 the step-down rank sets at 95 % (:func:`~regression.ranking.rank_sets`).
 Scored against the true win rates as ``bench_pairwise_study`` scores them:
@@ -46,6 +49,8 @@ __all__ = ["WAYS", "suggest_study", "summarise"]
 
 #: The three ways to draw the second batch, in the order of the tables.
 WAYS = ("uniform", "win rates", "undecided pairs")
+#: The uniform batch's votes and the pilot's passed as one uniform draw, none held.
+POOLED = "uniform, one draw"
 ALPHA = 0.05
 #: Worlds per regime.
 WORLDS = 100
@@ -133,6 +138,12 @@ def suggest_study(
                 tables[way] = with_votes(
                     full, voted[order], np.concatenate([np.ones(held.size), pi])[order]
                 )
+                if way == "uniform":
+                    # a uniform batch from what a uniform pilot left: with the pilot, one uniform
+                    # draw of them all, which holds no vote fixed
+                    tables[POOLED] = with_votes(
+                        full, voted[order], np.full(voted.size, voted.size / full.n_battles)
+                    )
             for way, table in tables.items():
                 fit = win_rates(table, seed=world_seed)
                 sets = rank_sets(fit.joint_error(), ALPHA, n_draws=n_draws, seed=world_seed)
@@ -193,7 +204,8 @@ def main() -> None:
         "per generator in each); 95 % step-down rank sets of the prediction-powered win rates, "
         f"{N_DRAWS} draws of the joint error. Coverage and pairs decided in %; size: the mean "
         "rank-set size; size_vs_uniform: its ratio to the uniform batch's; pilot only: the pilot "
-        "votes alone.\n"
+        f"votes alone; {POOLED}: the uniform batch's votes and the pilot's passed together as "
+        "one uniform draw (none held at probability 1).\n"
     )
     print(summarise(study, ["regime"]).to_string())
     # the regimes in order, the bands in increasing order within each

@@ -154,7 +154,10 @@ def register(subparsers: Any) -> None:
 #: Why a pairwise plan asks for about as many new votes as a fresh sample would.
 HELD_VOTES_NOTE = (
     "The votes held (n_labels) stay fixed and stand only for their own battles: the new votes "
-    "are drawn among the others, and the interval rests on them (docs/pairwise.md)."
+    "are drawn among the others, and the interval rests on them. Where the votes held are a "
+    "uniform draw, new votes drawn uniformly can be passed with them as one uniform draw (no "
+    "inclusion_probability), none held, and then fewer are needed than the uniform column "
+    "says (docs/pairwise.md)."
 )
 
 

@@ -55,6 +55,7 @@ def test_plan_text_and_json(files, capsys):
     text = capsys.readouterr().out
     assert "human votes needed for a 95% interval at most 15.0 points wide" in text
     assert "stand only for their own battles" in text  # why the votes held count so little
+    assert "as one uniform draw" in text  # and how votes drawn uniformly need not be held
     assert main(["plan", str(root / "verdicts.csv"), "--width", "0.15"]) == 0
     assert "stand only for their own battles" not in capsys.readouterr().out  # no vote held
     assert main([*argv, "--width", "0.15", "--json"]) == 0
