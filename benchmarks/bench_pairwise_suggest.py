@@ -5,8 +5,8 @@ simulated arena (:func:`regression.simulate.pairwise_world`: 8 to 20
 generators, unbalanced battles, Davidson ties, three judges with position
 bias, per-generator leniency and their own tie rates) with every battle's
 human verdict known. A pilot of human votes is drawn uniformly; then a
-second batch among the unvoted battles, three ways (:data:`REGIMES`: the
-votes per generator in each):
+second batch among the unvoted battles, with the pilot held, three ways
+(:data:`REGIMES`: the votes per generator in each):
 
 * ``uniform``: every unvoted battle alike;
 * ``win rates``: :func:`~regression.pairwise.suggest_labels` with
@@ -20,7 +20,10 @@ and its systematic pi-ps sample, on the checked table). The pilot votes are pass
 with inclusion probability 1, the batch with its own; and, as ``uniform, one
 draw``, the uniform batch's votes with the pilot's as one uniform draw of
 them all (a uniform draw from what a uniform pilot left is one, with the
-pilot), none held. The win rates are
+pilot), none held; and, as ``suggested``, the draw ``suggest_labels`` (win
+rates) makes given the pilot's votes as a user passes a uniform draw, with no
+probabilities: it joins them as one uniform draw where that is predicted
+narrower than holding them. The win rates are
 prediction-powered (:func:`~regression.pairwise.win_rates`) and ranked by
 the step-down rank sets at 95 % (:func:`~regression.ranking.rank_sets`).
 Scored against the true win rates as ``bench_pairwise_study`` scores them:
@@ -47,10 +50,13 @@ from regression.simulate import pairwise_world
 
 __all__ = ["WAYS", "suggest_study", "summarise"]
 
-#: The three ways to draw the second batch, in the order of the tables.
+#: The three ways to draw the second batch with the pilot held, in the order of the tables.
 WAYS = ("uniform", "win rates", "undecided pairs")
 #: The uniform batch's votes and the pilot's passed as one uniform draw, none held.
 POOLED = "uniform, one draw"
+#: ``suggest_labels`` (win rates) given the pilot as a user passes it, with no probabilities: it
+#: draws to join the pilot as one uniform draw where that is predicted narrower, else held.
+SUGGESTED = "suggested"
 ALPHA = 0.05
 #: Worlds per regime.
 WORLDS = 100
@@ -111,8 +117,9 @@ def suggest_study(
     pi_correlation`` (``size`` the mean rank-set size, ``decided`` the share of pairs ordered,
     ``pi_correlation``, on the undecided pairs' row, the correlation of its inclusion
     probabilities with the win-rate objective's over the unvoted battles), and the pilot's
-    own rank sets as way ``pilot only``. Per generator, ``pilot_votes`` in the pilot and
-    ``batch_votes`` in the second batch."""
+    own rank sets as way ``pilot only``, and ``one_draw`` on the :data:`SUGGESTED` row (whether
+    ``suggest_labels`` joined the pilot as one uniform draw). Per generator, ``pilot_votes`` in
+    the pilot and ``batch_votes`` in the second batch."""
     rows = []
     for k in range(worlds):
         world_seed = seed + k
@@ -144,6 +151,16 @@ def suggest_study(
                     tables[POOLED] = with_votes(
                         full, voted[order], np.full(voted.size, voted.size / full.n_battles)
                     )
+            given = draw_design(tables["pilot only"], batch_votes * n_gen, seed=world_seed)
+            drawn = systematic_sample(given.pi, np.random.default_rng(world_seed))
+            voted = np.concatenate([held, given.candidates[drawn]])
+            order = np.argsort(voted)
+            probability = (
+                np.full(voted.size, given.one_draw)
+                if given.one_draw is not None
+                else np.concatenate([np.ones(held.size), given.pi[drawn]])[order]
+            )
+            tables[SUGGESTED] = with_votes(full, voted[order], probability)
             for way, table in tables.items():
                 fit = win_rates(table, seed=world_seed)
                 sets = rank_sets(fit.joint_error(), ALPHA, n_draws=n_draws, seed=world_seed)
@@ -154,6 +171,7 @@ def suggest_study(
                     "world": k, "generators": n_gen, "way": way, "marginal": held_set.mean(),
                     "simultaneous": held_set.all(), "size": size / n_gen, "decided": decided,
                     "pi_correlation": _correlation(designs) if way == WAYS[-1] else np.nan,
+                    "one_draw": given.one_draw is not None if way == SUGGESTED else np.nan,
                 })  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -200,12 +218,14 @@ def main() -> None:
     print(
         f"{WORLDS} simulated arenas per regime, {GENERATORS[0]} to {GENERATORS[1]} generators, "
         f"{BATTLES} battles per generator, Davidson strengths of spread {SPREAD}; a pilot of "
-        "human votes drawn uniformly, then a second batch drawn three ways (the regime: votes "
-        "per generator in each); 95 % step-down rank sets of the prediction-powered win rates, "
+        "human votes drawn uniformly, then a second batch drawn each way below (the regime: "
+        "votes per generator in each); 95 % step-down rank sets of the prediction-powered win rates, "
         f"{N_DRAWS} draws of the joint error. Coverage and pairs decided in %; size: the mean "
         "rank-set size; size_vs_uniform: its ratio to the uniform batch's; pilot only: the pilot "
         f"votes alone; {POOLED}: the uniform batch's votes and the pilot's passed together as "
-        "one uniform draw (none held at probability 1).\n"
+        f"one uniform draw (none held at probability 1); {SUGGESTED}: suggest_labels' draw "
+        "(win rates) given the pilot's votes with no probabilities, as a user passes a uniform "
+        "draw (it joins them as one uniform draw where that is predicted narrower).\n"
     )
     print(summarise(study, ["regime"]).to_string())
     # the regimes in order, the bands in increasing order within each
@@ -223,6 +243,12 @@ def main() -> None:
             f"probabilities correlate at {mine['pi_correlation'].mean():.2f} on average "
             f"({mine['pi_correlation'].min():.2f} at the least)."
         )
+    chosen = study[study["way"] == SUGGESTED].groupby("regime", sort=False)["one_draw"].mean()
+    print(
+        "\nThe share of worlds in which suggest_labels joined the pilot as one uniform draw: "
+        + "; ".join(f"{regime} {share:.0%}" for regime, share in chosen.items())
+        + "."
+    )
     print(f"\n({time.perf_counter() - start:.0f} s)")
     print(f"\nLoad average at the end: {os.getloadavg()[0]:.1f}.")
 

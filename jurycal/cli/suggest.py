@@ -154,11 +154,20 @@ def register(subparsers: Any) -> None:
 #: Why a pairwise plan asks for about as many new votes as a fresh sample would.
 HELD_VOTES_NOTE = (
     "The votes held (n_labels) stay fixed and stand only for their own battles: the new votes "
-    "are drawn among the others, and the interval rests on them. Where the votes held are a "
-    "uniform draw, new votes drawn uniformly can be passed with them as one uniform draw (no "
-    "inclusion_probability), none held, and then fewer are needed than the uniform column "
-    "says (docs/pairwise.md)."
+    "are drawn among the others, and the interval rests on them (docs/pairwise.md)."
 )
+#: The plan's note where the votes so far are one uniform draw (regression.pairwise.plan.uniform_votes).
+ONE_DRAW_NOTE = (
+    "The votes so far (n_labels) are one uniform draw: new votes drawn uniformly among the other "
+    "battles join them as one uniform draw (uniform), none held; an active draw would hold them "
+    "fixed, standing only for their own battles, so active is never planned above uniform "
+    "(docs/pairwise.md)."
+)
+
+
+def votes_note(plan: Any) -> str:
+    """The note under a pairwise plan: the votes so far joined as one draw, or held."""
+    return ONE_DRAW_NOTE if plan.attrs.get("one_draw") else HELD_VOTES_NOTE
 
 
 def _plan_text(
@@ -220,6 +229,11 @@ _WORDS = {
         "needed": "human votes",
         "held": HELD_VOTES_NOTE,
     },
+    "one draw": {
+        "next": "vote the battles of {path}, add a human column (a, b or tie) and pass them with "
+        "your earlier votes as one uniform draw: every vote, old and new, with the "
+        "inclusion_probability of {path}, or none with the column",
+    },
 }
 
 
@@ -231,10 +245,12 @@ def _emit_suggestion(
     words: dict[str, str],
     *,
     objective: str | None = None,
+    one_draw: bool | None = None,
     plan_as_text: str | None = None,
 ) -> int:
     """Print (or write with ``-o``) the rows ``suggest`` drew, their counts and the plan;
-    ``objective``: what a pairwise draw narrowed (text and JSON); ``plan_as_text``: the
+    ``objective``: what a pairwise draw narrowed (text and JSON); ``one_draw``: whether a
+    pairwise draw joins the earlier votes as one uniform draw (JSON); ``plan_as_text``: the
     plan's text where it is not :func:`_plan_text`'s (ratings)."""
     from jurycal.io import write_table
     from regression.text_table import text_table
@@ -251,6 +267,14 @@ def _emit_suggestion(
     if objective is not None:
         lines.insert(0, f"drawn to narrow: the {objective}")
         payload["objective"] = objective
+    if one_draw is not None:
+        payload["one_draw"] = one_draw
+        if one_draw:
+            lines.insert(
+                1,
+                "drawn uniformly, to join your earlier votes (a uniform draw) as one uniform "
+                "draw: held fixed, they would stand only for their own battles",
+            )
     if args.output is not None:
         write_table(table, args.output)
         lines.append("next: " + words["next"].format(path=args.output))
@@ -290,8 +314,14 @@ def _suggest_pairwise(
             plan = plan_labels(verdicts, human, args.width, args.alpha, args.generator)
     sides = pd.Series([*table["generator_a"], *table["generator_b"]], dtype=object)
     counts = sides.value_counts().sort_index().rename_axis("generator")
+    one_draw = bool(table.attrs["one_draw"])
+    words = {
+        **_WORDS["votes"],
+        **(_WORDS["one draw"] if one_draw else {}),
+        "held": votes_note(plan) if plan is not None else HELD_VOTES_NOTE,
+    }
     return _emit_suggestion(
-        args, table, counts, plan, _WORDS["votes"], objective=table.attrs["objective"]
+        args, table, counts, plan, words, objective=table.attrs["objective"], one_draw=one_draw
     )
 
 
@@ -345,7 +375,7 @@ def run_plan(args: argparse.Namespace) -> int:
 
         with located(pairwise_sources(args.judgments, args.labels)):
             votes = plan_votes(*pairwise, args.width, args.alpha, args.generator)
-        text = _plan_text(votes, args.width, args.alpha, "human votes", HELD_VOTES_NOTE)
+        text = _plan_text(votes, args.width, args.alpha, "human votes", votes_note(votes))
         emit(args, text, {"plan": votes.reset_index()})
         return 0
 

@@ -15,6 +15,13 @@ The battles voted so far are kept as they are: a new draw is made among the
 unvoted battles, and the held votes are passed back with inclusion
 probability 1 (given the held votes, their battles' scores are known and the
 new draw is the only randomness, so the estimate is exactly design-unbiased).
+Where the votes so far are one uniform draw (:func:`uniform_votes`), a uniform
+draw among the others joins them as one uniform draw of them all, none held:
+the ``uniform`` plan is then that pooled draw's, ``m`` new votes giving a
+uniform sample of ``n + m`` of the generator's ``N_g`` battles, variance
+``sum_{every b in g} (1 - p) / p v_b / N_g^2`` with ``p = (n + m) / N_g``
+(docs/pairwise.md: a held pilot counts only for its own battles, and the
+pooled draw's rank sets are 0.75-0.81x the held uniform batch's).
 Generator ``g``'s win rate, over its ``N_g`` battles, then has design
 variance ``sum_{unvoted b in g} (1 - pi_b) / pi_b v_b / N_g^2`` for a draw
 with inclusion probabilities ``pi_b`` (Poisson sampling; the optimum
@@ -54,6 +61,7 @@ __all__ = [
     "battle_variance",
     "chosen_generators",
     "plan_labels",
+    "uniform_votes",
     "vote_probabilities",
 ]
 
@@ -80,6 +88,32 @@ def battle_variance(table: PairwiseTable, *, seed: int = 0) -> np.ndarray:
     if voted.sum() >= CALIBRATION_VOTES:
         k = float(np.mean((table.human[voted] - q[voted]) ** 2) / np.mean(spread[voted]))
     return np.minimum(k * spread, 0.25)
+
+
+def uniform_votes(table: PairwiseTable) -> bool:
+    """Whether the votes so far are one uniform draw of the battles, so new ones drawn uniformly
+    among the others can join them as one draw, none held.
+
+    True where some battles but not all are voted and every vote has one inclusion
+    probability below 1: votes passed with no ``inclusion_probability`` column (a uniform
+    draw, as the table reads them), or with the one probability of an earlier pooled draw.
+    Votes held at probability 1, or drawn with unequal probabilities, are not.
+
+    Examples
+    --------
+    >>> from regression.pairwise.simulate import pairwise_world
+    >>> world = pairwise_world(4, 400, 80, seed=0)
+    >>> uniform_votes(check_pairwise(world.verdicts, world.human))
+    True
+    >>> held = world.human.assign(inclusion_probability=1.0)
+    >>> uniform_votes(check_pairwise(world.verdicts, held))
+    False
+    """
+    voted = ~np.isnan(table.human)
+    if not voted.any() or voted.all():
+        return False
+    pi = table.inclusion_probability[voted]
+    return bool(np.ptp(pi) == 0 and pi[0] < 1)  # exact: one probability given to every vote
 
 
 def vote_probabilities(v: np.ndarray, n: int) -> tuple[np.ndarray, str]:
@@ -117,31 +151,50 @@ def vote_probabilities(v: np.ndarray, n: int) -> tuple[np.ndarray, str]:
 
 
 def _predicted_width(
-    v: np.ndarray, n_held: int, n_battles: int, m: int, alpha: float, design: str
+    v: np.ndarray,
+    n_held: int,
+    n_battles: int,
+    m: int,
+    alpha: float,
+    design: str,
+    v_held: np.ndarray | None = None,
 ) -> float:
     """One generator's width with ``m`` more votes among its unvoted battles (variances ``v``),
-    drawn ``"uniform"``ly or as :func:`vote_probabilities` draws them (``"drawn"``)."""
+    drawn ``"uniform"``ly or as :func:`vote_probabilities` draws them (``"drawn"``), the votes
+    so far held; or ``"pooled"``: drawn uniformly and joined with the votes so far (variances
+    ``v_held``) as one uniform draw."""
     if m >= v.size:
         return 0.0
     if m == 0:
         return float("inf")
-    pi = np.full(v.size, m / v.size) if design == "uniform" else vote_probabilities(v, m)[0]
     n = n_held + m
     p = n / n_battles  # the mean inclusion probability behind the two pseudo-votes
     pseudo = 0.5 * (1.0 - p) / p**2
     bessel = n / (n - 2.0) if n > 2 else float("inf")
-    variance = (bessel * design_variance(v, pi) + pseudo) / n_battles**2
-    # the default interval's normal part: Student's t on the m drawn votes (held ones are known)
-    return 2.0 * student_quantile(max(m - 1, 1), alpha) * float(np.sqrt(variance))
+    if design == "pooled":
+        every = np.concatenate([v_held if v_held is not None else np.zeros(0), v])
+        spread, drawn = design_variance(every, np.full(every.size, p)), n
+    else:
+        pi = np.full(v.size, m / v.size) if design == "uniform" else vote_probabilities(v, m)[0]
+        spread, drawn = design_variance(v, pi), m  # held votes are known: only the m are drawn
+    variance = (bessel * spread + pseudo) / n_battles**2
+    # the default interval's normal part: Student's t on the votes drawn
+    return 2.0 * student_quantile(max(drawn - 1, 1), alpha) * float(np.sqrt(variance))
 
 
 def _votes_needed(
-    v: np.ndarray, n_held: int, n_battles: int, width: float, alpha: float, design: str
+    v: np.ndarray,
+    n_held: int,
+    n_battles: int,
+    width: float,
+    alpha: float,
+    design: str,
+    v_held: np.ndarray | None = None,
 ) -> int:
     """The fewest more votes (bisection) whose predicted width is at most ``width``."""
 
     def fits(m: int) -> bool:
-        return _predicted_width(v, n_held, n_battles, m, alpha, design) <= width
+        return _predicted_width(v, n_held, n_battles, m, alpha, design, v_held) <= width
 
     lo, hi = 0, v.size
     while hi - lo > 1:
@@ -185,7 +238,10 @@ def plan_labels(
         ones drawn uniformly among its unvoted battles, or by
         :func:`~regression.pairwise.suggest.suggest_labels` with
         ``generators=[g], objective="win rates"``), ``more_uniform`` and ``more_active`` (to buy).
-        Predicted as the module docstring says, for each generator alone.
+        Predicted as the module docstring says, for each generator alone: where the
+        votes so far are one uniform draw (:func:`uniform_votes`), ``uniform`` plans the
+        new votes joined with them as one draw, and ``active`` is never more;
+        ``attrs["one_draw"]`` says which.
 
     Raises
     ------
@@ -216,19 +272,22 @@ def plan_labels(
             # the default interval's width: the one the fit shows
             fit = win_rates(table, seed=seed).interval(alpha)
         now = fit["high"] - fit["low"]
+    pooled = uniform_votes(table)
     rows = []
     for g in codes:
         mine = (table.battle_a == g) | (table.battle_b == g)
         n_battles, n_held = int(mine.sum()), int((mine & voted).sum())
-        free = v[mine & ~voted]
+        free, held = v[mine & ~voted], v[mine & voted]
         scores = 0.5 + np.where(table.battle_a == g, 1.0, -1.0)[mine & voted] * (
             table.human[mine & voted] - 0.5
         )
         if n_held >= 3 and free.size and np.var(scores, ddof=1) < free.mean():
-            free = np.full(free.size, np.var(scores, ddof=1))  # the votes alone do better
+            # the votes alone do better
+            free, held = (np.full(x.size, np.var(scores, ddof=1)) for x in (free, held))
         uniform = active = 0
         if not now.iloc[g] <= width:  # not narrow enough yet, or no interval (NaN)
-            uniform = _votes_needed(free, n_held, n_battles, width, alpha, "uniform")
+            how = "pooled" if pooled else "uniform"
+            uniform = _votes_needed(free, n_held, n_battles, width, alpha, how, held)
             # the drawn design is never predicted wider than a uniform one; the min guards the
             # bisection where the predicted width is not monotone in the votes
             active = min(_votes_needed(free, n_held, n_battles, width, alpha, "drawn"), uniform)
@@ -239,7 +298,9 @@ def plan_labels(
         })  # fmt: skip
     columns = ["generator", "n_battles", "n_labels", "width_now", "uniform", "active"]
     columns += ["more_uniform", "more_active"]
-    return pd.DataFrame(rows, columns=columns).set_index("generator")
+    plan = pd.DataFrame(rows, columns=columns).set_index("generator")
+    plan.attrs["one_draw"] = pooled
+    return plan
 
 
 def chosen_generators(table: PairwiseTable, generators: list[str] | None) -> list[int]:

@@ -14,6 +14,7 @@ from regression.pairwise.simulate import pairwise_world
 WORLD = pairwise_world(5, 900, 900, seed=11)
 KEYS = ["item", "generator_a", "generator_b"]
 HELD = WORLD.votes.iloc[np.sort(np.random.default_rng(0).choice(900, 80, replace=False))]
+HELD_AT_ONE = HELD.assign(inclusion_probability=1.0)  # held fixed, as after an aimed draw
 COLUMNS = ["n_battles", "n_labels", "width_now", "uniform", "active", "more_uniform", "more_active"]
 
 
@@ -53,8 +54,15 @@ def test_unknown_generator_is_named() -> None:
 def realised_width(
     generator: str, picks: pd.DataFrame, seed: int, held: pd.DataFrame = HELD
 ) -> float:
+    """The default interval's width with the votes ``picks`` (with their inclusion
+    probabilities) beside ``held`` at probability 1; ``picks`` without the column: both
+    passed as one uniform draw."""
     voted = picks.merge(WORLD.votes, on=KEYS, how="left")
-    human = pd.concat([held.assign(inclusion_probability=1.0), voted], ignore_index=True)
+    one_draw = "inclusion_probability" not in picks
+    held = held.drop(columns="inclusion_probability", errors="ignore")
+    human = pd.concat(
+        [held if one_draw else held.assign(inclusion_probability=1.0), voted], ignore_index=True
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         # the default interval's width (plan_labels plans its normal part; the floor seldom
@@ -68,7 +76,9 @@ def test_planned_votes_give_the_planned_width() -> None:
     """Monte Carlo: at the planned votes, uniform or drawn by suggest_labels, the mean realised
     width of the generator's interval is within 15 % of the target."""
     width, generator = 0.14, "g02"
-    plan = plan_labels(WORLD.verdicts, HELD, width, generators=[generator]).loc[generator]
+    plan = plan_labels(WORLD.verdicts, HELD_AT_ONE, width, generators=[generator])
+    assert not plan.attrs["one_draw"]
+    plan = plan.loc[generator]
     mine = WORLD.votes[
         ((WORLD.votes["generator_a"] == generator) | (WORLD.votes["generator_b"] == generator))
         & ~WORLD.votes["item"].isin(HELD["item"])
@@ -80,7 +90,7 @@ def test_planned_votes_give_the_planned_width() -> None:
         uniform.append(realised_width(generator, picks, rep))
         drawn = suggest_labels(
             WORLD.verdicts,
-            HELD,
+            HELD_AT_ONE,
             int(plan["more_active"]),
             generators=[generator],
             objective="win rates",
@@ -97,6 +107,7 @@ def test_a_plan_for_few_votes_is_not_optimistic() -> None:
     mean width is at most the target (planned with the normal quantile it was 3 % over)."""
     held = WORLD.votes.iloc[np.sort(np.random.default_rng(0).choice(900, 20, replace=False))]
     width, generator = 0.28, "g02"
+    held = held.assign(inclusion_probability=1.0)
     plan = plan_labels(WORLD.verdicts, held, width, generators=[generator]).loc[generator]
     assert plan["n_labels"] == 10 and 15 <= plan["more_uniform"] <= 30
     mine = WORLD.votes[
@@ -114,3 +125,25 @@ def test_a_plan_for_few_votes_is_not_optimistic() -> None:
         for rep in range(30)
     ]
     assert np.mean(widths) <= width, np.mean(widths)
+
+
+def test_votes_so_far_a_uniform_draw_are_planned_joined_with_the_new_ones() -> None:
+    """Monte Carlo: HELD is a uniform draw (no inclusion_probability), so the uniform plan joins
+    new uniform votes to it as one draw: fewer votes than held fixed would need, and at them
+    the mean realised width (all the votes passed as one uniform draw) is within 15 % of the
+    target."""
+    width, generator = 0.14, "g02"
+    joined = plan_labels(WORLD.verdicts, HELD, width, generators=[generator])
+    held = plan_labels(WORLD.verdicts, HELD_AT_ONE, width, generators=[generator])
+    assert joined.attrs["one_draw"] and not held.attrs["one_draw"]
+    m = int(joined.loc[generator, "more_uniform"])
+    assert 0 < m < held.loc[generator, "more_uniform"]
+    assert joined.loc[generator, "active"] <= joined.loc[generator, "uniform"]
+    mine = WORLD.votes[
+        ((WORLD.votes["generator_a"] == generator) | (WORLD.votes["generator_b"] == generator))
+        & ~WORLD.votes["item"].isin(HELD["item"])
+    ]
+    widths = [
+        realised_width(generator, mine.sample(m, random_state=rep)[KEYS], rep) for rep in range(20)
+    ]
+    assert abs(np.mean(widths) / width - 1) < 0.15, np.mean(widths)

@@ -257,7 +257,9 @@ def test_the_study_of_the_three_batches_runs_small(benchmark) -> None:
     """benchmarks/bench_pairwise_suggest.py on one small world: a row per way, the sets' sizes and the pairs decided in range."""
     module = benchmark("bench_pairwise_suggest")
     study = module.suggest_study(1, generators=(5, 5), n_draws=4000)
-    assert list(study["way"]) == ["pilot only", "uniform", module.POOLED, *module.WAYS[1:]]
+    ways = ["pilot only", "uniform", module.POOLED, *module.WAYS[1:], module.SUGGESTED]
+    assert list(study["way"]) == ways
+    assert study.loc[study["way"] == module.SUGGESTED, "one_draw"].isin([True, False]).all()
     assert study["size"].between(1, 5).all() and study["decided"].between(0, 1).all()
     assert study["marginal"].between(0, 1).all() and study["simultaneous"].dtype == bool
     table = module.summarise(study.assign(all="all"), ["all"])
