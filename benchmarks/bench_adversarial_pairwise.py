@@ -40,6 +40,11 @@ generators 20 votes are 4 a generator, a small board):
   spread of its batch's probabilities (largest over smallest, the least over the cell's
   draws) is recorded, and a cell whose probabilities are all alike is failed (``active
   check``), not counted (``bench_adversarial.ACTIVE_SPREAD``);
+* ``suggested``: the pilot of ``active`` passed as a user passes a uniform draw, with no
+  probabilities, and the rest drawn by ``suggest_labels``: joined to the pilot as one uniform
+  draw where that is predicted narrower (``one_draw``: the share of the cell's draws that
+  joined), else held as in ``active``. Reported apart (:func:`suggested_table`), beside
+  ``active``, so the grid's own tables are those of the three designs above;
 * ``subset``: ``suggest_labels(..., generators=[new])`` with no vote yet, which gives every
   battle without the new generator probability 0. Only the new generator's battles are
   reached, so the others (``role`` ``outside``) must get no interval (or a refusal), never a
@@ -75,6 +80,7 @@ under 0.90 with probability 0.011. The grid runs in three to four minutes on one
 
 from __future__ import annotations
 
+import argparse
 import time
 import warnings
 from collections.abc import Iterable, Sequence
@@ -122,7 +128,7 @@ __all__ = [
 DRAWS = 100
 #: The log-strengths of the generators are evenly spread over this range.
 STRENGTHS = (-2.0, 2.0)
-DESIGNS = ("uniform", "active", "subset")
+DESIGNS = ("uniform", "active", "subset", "suggested")
 #: A cell enters the coverage tables with at least this many draws that gave an interval.
 MIN_DRAWS = 20
 #: The interval methods ``make bench`` measures: the default.
@@ -138,6 +144,7 @@ EXTRA_COLUMNS = (
     "largest",
     "pi_spread",
     "active check",
+    "one_draw",
 )
 #: The strengths' intervals on the same draws: the default fit's (normal) and the votes alone's.
 STRENGTH_METHODS = ("normal", "normal, votes alone")
@@ -329,8 +336,9 @@ class _Draw:
 
     def __init__(self, design: str, full: PairwiseTable, new: str, n: int, size: GridSize) -> None:
         self.design, self.full, self.n = design, full, n
-        self.pilot = round(size.pilot_share * n) if design == "active" else 0
+        self.pilot = round(size.pilot_share * n) if design in ("active", "suggested") else 0
         self.spreads: list[float] = []
+        self.joined: list[bool] = []
         self.subset = None
         if design == "subset":
             empty = with_votes(full, np.zeros(0, dtype=int), np.zeros(0))
@@ -350,11 +358,17 @@ class _Draw:
             design, held = self.subset, np.zeros(0, dtype=int)
         else:
             held = np.sort(rng.choice(full.n_battles, self.pilot, replace=False))
-            design = draw_design(with_votes(full, held, np.ones(held.size)), n - held.size, seed=k)
+            # held at probability 1; suggested: passed as the uniform draw it is
+            given = 1.0 if self.design == "active" else held.size / full.n_battles
+            pilot = with_votes(full, held, np.full(held.size, given))
+            design = draw_design(pilot, n - held.size, seed=k)
         self.spreads.append(float(design.pi.max() / design.pi.min()))
+        self.joined.append(design.one_draw is not None)
         picks = systematic_sample(design.pi, rng)
         voted = np.concatenate([held, design.candidates[picks]])
         order = np.argsort(voted)
+        if design.one_draw is not None:
+            return voted[order], np.full(voted.size, design.one_draw)
         return voted[order], np.concatenate([np.ones(held.size), design.pi[picks]])[order]
 
 
@@ -383,6 +397,7 @@ def _world_records(
     candidates = int(full.battles_per_generator().loc[new_name])
     plans = [(d, n) for d in ("uniform", "active") for n in size.n_values]
     plans += [("subset", n) for n in size.n_values if n < candidates]
+    plans += [("suggested", n) for n in size.n_values]
     plans += [("strengths", n) for n in size.sparse]
     for design, n in plans:
         estimand = "strength" if design == "strengths" else "win rate"
@@ -454,6 +469,7 @@ def _world_records(
                         "largest": cell.largest,
                         "pi_spread": spread,
                         "active check": check,
+                        "one_draw": np.mean(draw.joined) if kind == "suggested" else np.nan,
                     }
                 )
     return records
@@ -505,12 +521,42 @@ def pairwise_grid(
         (its mean votes over those), ``extreme`` and ``extreme_finite`` (strengths: draws in
         which it won or lost every voted battle, and those of them that gave it a finite
         strength), ``largest`` (strengths: the largest finite strength of any generator in the
-        cell's draws), ``pi_spread`` and ``active check``.
+        cell's draws), ``pi_spread``, ``active check`` and ``one_draw`` (``suggested``: the
+        share of its draws joined to the pilot as one uniform draw).
     """
     for method in methods:
         check_interval_method(method)
     records = [r for w in _worlds(size) for r in _world_records(size, w, methods, alpha, seed)]
     return pd.DataFrame(records, columns=[*AXES, *RECORD_COLUMNS, *EXTRA_COLUMNS])
+
+
+def suggested_table(records: pd.DataFrame, least: int) -> pd.DataFrame:
+    """The win rates of the ``suggested`` design beside ``active`` (the pilot held) and
+    ``uniform``, per design and ``n``: cells, their lowest and mean coverage, cells under 0.93,
+    the generators' pooled coverage at its lowest, the mean width over the labels-alone Wilson
+    width and the cells wider than it, and the share of draws that joined the pilot
+    (``suggested``)."""
+    win = records[
+        (records["estimand"] == "win rate")
+        & records["design"].isin(["uniform", "active", "suggested"])
+        & (records["draws"] >= least)
+    ]
+    cells = win.assign(
+        coverage=win["hits"] / win["draws"], ratio=win["width"] / win["wilson_width"]
+    )
+    pooled = cells.groupby(["design", "n", "generator"], sort=False)[["hits", "draws"]].sum()
+    lowest = (pooled["hits"] / pooled["draws"]).groupby(["design", "n"], sort=False).min()
+    table = cells.groupby(["design", "n"], sort=False).agg(
+        cells=("coverage", "size"),
+        coverage_min=("coverage", "min"),
+        coverage_mean=("coverage", "mean"),
+        under_93=("coverage", lambda c: int((c < 0.93).sum())),
+        ratio=("ratio", "mean"),
+        wider=("ratio", lambda r: int((r > 1).sum())),
+        one_draw=("one_draw", "mean"),
+    )
+    table.insert(4, "generator_min", lowest)
+    return table
 
 
 def least_draws(size: GridSize) -> int:
@@ -541,14 +587,24 @@ def _given(records: pd.DataFrame, least: int) -> pd.DataFrame:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """The full grid (or ``--quick``), its tables printed."""
+    """The full grid (or ``--quick``), its tables printed; ``--n`` takes part of it.
+
+    ``python benchmarks/bench_adversarial_pairwise.py --draws 300 --n 500`` reruns the win
+    rates' cells at 500 votes with three times the draws (no strengths: their boards are the
+    sparse ones).
+    """
+    part = argparse.ArgumentParser(add_help=False)
+    part.add_argument("--n", nargs="+", type=int, dest="n_values")
+    chosen, rest = part.parse_known_args([] if argv is None else argv)
     args, size = grid_options(
-        argv,
+        rest,
         __doc__,
         (QUICK, FULL),
         DEFAULT_METHODS,
         "the win rates' interval methods on the same fits",
     )
+    if chosen.n_values:
+        size = size._replace(n_values=tuple(chosen.n_values), sparse=())
     pd.set_option("display.width", 160)
     start = time.perf_counter()
     records = pairwise_grid(size, methods=args.methods)
@@ -573,6 +629,17 @@ def main(argv: list[str] | None = None) -> None:
     print(_given(records, least_draws(size)).round(3).to_string())
     print()
     counted = records[records["draws"] >= least_draws(size)]
+    print(
+        "The suggested design (the pilot passed as a uniform draw, suggest_labels joining it "
+        "where that is predicted narrower) beside active (the pilot held) and uniform: per n, "
+        "cells, lowest and mean coverage, cells under 0.93, lowest generator (pooled over its "
+        "cells), mean width over the labels-alone Wilson width, cells wider than it, share of "
+        "draws joined:"
+    )
+    print()
+    print(suggested_table(records, least_draws(size)).round(3).to_string())
+    print()
+    counted = counted[counted["design"] != "suggested"]  # the grid's tables: the three designs
     win = counted[counted["estimand"] == "win rate"]
     report(
         win,

@@ -39,8 +39,22 @@ def test_quick_grid_reports_every_column(grid, benchmark, records, capsys):
         "Targets, floored",
         "Targets, normal",
         "won or lost every",
+        "The suggested design",
     ):
         assert heading in printed, heading
+    # the grid's own tables are the three designs': suggested is reported apart
+    assert "suggested" not in printed.split("### Pairwise win rates", 1)[1]
+
+
+def test_suggested_joins_the_pilot_passed_as_a_uniform_draw(grid, records):
+    """The suggested cells pass the pilot as a uniform draw, and suggest_labels joins it where
+    that is predicted narrower (in the quick grid's worlds: every draw); active holds it."""
+    suggested = records[records["design"] == "suggested"]
+    assert suggested["one_draw"].between(0, 1).all() and suggested["one_draw"].max() > 0
+    assert records.loc[records["design"] != "suggested", "one_draw"].isna().all()
+    table = grid.suggested_table(records, grid.least_draws(grid.QUICK))
+    assert set(table.index.get_level_values("design")) == {"uniform", "active", "suggested"}
+    assert table["coverage_min"].between(0, 1).all() and (table["ratio"] > 0).all()
 
 
 def test_active_cells_are_checked_to_be_active(grid, benchmark, records):
