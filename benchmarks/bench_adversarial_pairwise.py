@@ -591,10 +591,12 @@ def main(argv: list[str] | None = None) -> None:
 
     ``python benchmarks/bench_adversarial_pairwise.py --draws 300 --n 500`` reruns the win
     rates' cells at 500 votes with three times the draws (no strengths: their boards are the
-    sparse ones).
+    sparse ones); ``--pilot-share 0.1`` makes the pilot of ``active`` and ``suggested`` a tenth
+    of the votes.
     """
     part = argparse.ArgumentParser(add_help=False)
     part.add_argument("--n", nargs="+", type=int, dest="n_values")
+    part.add_argument("--pilot-share", type=float, dest="pilot_share")
     chosen, rest = part.parse_known_args([] if argv is None else argv)
     args, size = grid_options(
         rest,
@@ -605,6 +607,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     if chosen.n_values:
         size = size._replace(n_values=tuple(chosen.n_values), sparse=())
+    if chosen.pilot_share is not None:
+        size = size._replace(pilot_share=chosen.pilot_share)
     pd.set_option("display.width", 160)
     start = time.perf_counter()
     records = pairwise_grid(size, methods=args.methods)

@@ -63,7 +63,12 @@ WORLDS = 100
 #: Per generator: battles; the spread of the true strengths.
 BATTLES, SPREAD = 200, 1.0
 #: The regimes: per generator, the pilot's votes and the second batch's.
-REGIMES = {"pilot 20, batch 20": (20, 20), "pilot 60, batch 30": (60, 30)}
+REGIMES = {
+    "pilot 20, batch 20": (20, 20),
+    "pilot 60, batch 30": (60, 30),
+    # a small pilot before a large batch: where aiming the batch around the held pilot pays most
+    "pilot 5, batch 40": (5, 40),
+}
 GENERATORS = (8, 20)
 N_DRAWS = 20_000
 

@@ -58,6 +58,7 @@ from regression.pairwise.win_rate import win_rates
 
 __all__ = [
     "CALIBRATION_VOTES",
+    "battle_predictions",
     "battle_variance",
     "chosen_generators",
     "plan_labels",
@@ -67,6 +68,20 @@ __all__ = [
 
 #: Votes below which the predicted variances are not rescaled to the observed residuals.
 CALIBRATION_VOTES = 20
+
+
+def battle_predictions(table: PairwiseTable, *, seed: int = 0) -> np.ndarray:
+    """Per battle: the judges' cross-fitted prediction ``q_b`` of its human score, in [0.02, 0.98].
+
+    Examples
+    --------
+    >>> from regression.pairwise.simulate import pairwise_world
+    >>> world = pairwise_world(6, 300, 60, seed=0)
+    >>> q = battle_predictions(check_pairwise(world.verdicts, world.human))
+    >>> q.shape, bool(q.min() >= 0.02 and q.max() <= 0.98)
+    ((300,), True)
+    """
+    return np.clip(cross_fit(judge_features(table), table.human, seed=seed), 0.02, 0.98)
 
 
 def battle_variance(table: PairwiseTable, *, seed: int = 0) -> np.ndarray:
@@ -80,8 +95,7 @@ def battle_variance(table: PairwiseTable, *, seed: int = 0) -> np.ndarray:
     >>> v.shape, bool((v > 0).all() and (v <= 0.25).all())
     ((300,), True)
     """
-    x = judge_features(table)
-    q = np.clip(cross_fit(x, table.human, seed=seed), 0.02, 0.98)
+    q = battle_predictions(table, seed=seed)
     spread = q * (1.0 - q)
     voted = ~np.isnan(table.human)
     k = 1.0

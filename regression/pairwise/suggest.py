@@ -36,11 +36,13 @@ predicted no worse (:func:`~regression.pairwise.plan.vote_probabilities`).
 Votes held count only for their own battles. Where the votes so far are one
 uniform draw (:func:`~regression.pairwise.plan.uniform_votes`) and every unvoted
 battle weighs in the objective, a uniform draw of ``n`` among the unvoted
-battles joins them as one uniform draw of all ``N`` battles, none held, with
-objective ``sum_{every b} (1 - p) / p v_b W_b``, ``p = (n_voted + n) / N``;
-the draw is that one where its objective is no larger than the held draw's
-(docs/pairwise.md: after a uniform pilot it gives rank sets 0.75-0.81x a
-held uniform batch's, smaller than either objective's held draw).
+battles joins them as one uniform draw of all ``N`` battles, none held
+(``p = (n_voted + n) / N`` each). The draw is that one where the generators'
+predicted win-rate widths, the floor counted (:func:`floored_widths`), are no
+larger in sum of squares than under the held draw: a held vote stands only for
+itself, so a draw around held votes can miss a larger share of the others,
+which the variance alone does not see (docs/pairwise.md: after a uniform pilot
+the joined draw gives rank sets 0.75-0.81x a held uniform batch's).
 """
 
 from __future__ import annotations
@@ -52,9 +54,12 @@ import numpy as np
 import pandas as pd
 
 from regression.checks import PROBABILITY_COLUMN, check_alpha, check_budget
+from regression.core.floor import design_floor, residual_range
 from regression.core.sampling import BudgetWarning, design_variance, systematic_sample
 from regression.errors import JurycalWarning
+from regression.intervals import normal_quantile
 from regression.pairwise.plan import (
+    battle_predictions,
     battle_variance,
     chosen_generators,
     uniform_votes,
@@ -74,6 +79,7 @@ __all__ = [
     "battle_weights",
     "draw_covariance",
     "draw_design",
+    "floored_widths",
     "pair_weights",
     "suggest_labels",
 ]
@@ -399,13 +405,62 @@ def draw_design(
     if candidates.size < unvoted.sum() or not uniform_votes(table):
         return design  # held: the votes are not one uniform draw, or the draw is aimed at some
     p = (table.n_battles - candidates.size + n) / table.n_battles
-    joined = design_variance(every_variance * weight, np.full(table.n_battles, p))
-    if joined > design.predicted():
+    held = np.ones(table.n_battles)
+    held[candidates] = pi
+    joined = np.full(table.n_battles, p)
+    q = battle_predictions(table, seed=seed)
+    widths = [
+        floored_widths(table, every_variance, q, probability, alpha)[chosen]
+        for probability in (held, joined)
+    ]
+    if np.sum(widths[1] ** 2) > np.sum(widths[0] ** 2):
         return design
     return replace(
         design, pi=np.full(candidates.size, n / candidates.size), one_draw=p,
-        one_draw_objective=joined,
+        one_draw_objective=design_variance(every_variance * weight, joined),
     )  # fmt: skip
+
+
+def floored_widths(
+    table: PairwiseTable,
+    variance: np.ndarray,
+    predictions: np.ndarray,
+    probability: np.ndarray,
+    alpha: float = 0.05,
+) -> np.ndarray:
+    """Per generator: its win rate's predicted width under a draw, the floor counted.
+
+    The larger of the normal part, ``2 z sqrt(V_g)`` with ``V_g = sum_{b in g} (1 - pi_b) /
+    pi_b v_b / N_g^2``, and the floor: the share of ``g``'s battles drawn by chance that the
+    draw can miss (:func:`~regression.core.floor.design_floor`), as a share of all ``N_g``,
+    times the residual's range over that share
+    (:func:`~regression.core.floor.residual_range` of the judges' predictions). A battle held
+    (``pi_b = 1``) adds neither: it stands only for itself, so a draw around held votes can
+    miss a larger share of the others than one uniform draw of them all. What
+    :func:`draw_design` compares a held draw and a joined one by.
+
+    Examples
+    --------
+    >>> from regression.pairwise.simulate import pairwise_world
+    >>> world = pairwise_world(4, 400, 40, seed=0)
+    >>> table = check_pairwise(world.verdicts, world.human)
+    >>> v, q = np.full(400, 0.05), np.full(400, 0.5)
+    >>> held = np.where(np.isnan(table.human), 40 / 360, 1.0)  # 40 more, the 40 voted held
+    >>> joined = np.full(400, 80 / 400)  # the same 80 votes as one uniform draw
+    >>> bool((floored_widths(table, v, q, joined) < floored_widths(table, v, q, held)).all())
+    True
+    """
+    z = normal_quantile(alpha)
+    widths = np.zeros(len(table.generators))
+    for g in range(len(table.generators)):
+        mine = (table.battle_a == g) | (table.battle_b == g)
+        pi, total = probability[mine], int(mine.sum())
+        normal = 2.0 * z * np.sqrt(design_variance(variance[mine], pi)) / total
+        by_chance = pi < 1.0
+        share = design_floor(pi, alpha)
+        reach = share * by_chance.sum() / total
+        widths[g] = max(normal, reach * residual_range(predictions[mine][by_chance], share))
+    return widths
 
 
 def _pilot_weights(table: PairwiseTable, alpha: float, seed: int) -> np.ndarray | None:
