@@ -21,7 +21,7 @@ the ``uniform`` plan is then that pooled draw's, ``m`` new votes giving a
 uniform sample of ``n + m`` of the generator's ``N_g`` battles, variance
 ``sum_{every b in g} (1 - p) / p v_b / N_g^2`` with ``p = (n + m) / N_g``
 (docs/pairwise.md: a held pilot counts only for its own battles, and the
-pooled draw's rank sets are 0.75-0.81x the held uniform batch's).
+pooled draw's rank sets are 0.75-0.96x the held uniform batch's).
 Generator ``g``'s win rate, over its ``N_g`` battles, then has design
 variance ``sum_{unvoted b in g} (1 - pi_b) / pi_b v_b / N_g^2`` for a draw
 with inclusion probabilities ``pi_b`` (Poisson sampling; the optimum

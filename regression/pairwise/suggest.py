@@ -42,7 +42,7 @@ predicted win-rate widths, the floor counted (:func:`floored_widths`), are no
 larger in sum of squares than under the held draw: a held vote stands only for
 itself, so a draw around held votes can miss a larger share of the others,
 which the variance alone does not see (docs/pairwise.md: after a uniform pilot
-the joined draw gives rank sets 0.75-0.81x a held uniform batch's).
+the joined draw gives rank sets 0.75-0.96x a held uniform batch's).
 """
 
 from __future__ import annotations
