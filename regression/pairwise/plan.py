@@ -84,8 +84,13 @@ def battle_predictions(table: PairwiseTable, *, seed: int = 0) -> np.ndarray:
     return np.clip(cross_fit(judge_features(table), table.human, seed=seed), 0.02, 0.98)
 
 
-def battle_variance(table: PairwiseTable, *, seed: int = 0) -> np.ndarray:
+def battle_variance(
+    table: PairwiseTable, *, seed: int = 0, predictions: np.ndarray | None = None
+) -> np.ndarray:
     """Per battle: the predicted variance ``v_b = k q_b (1 - q_b)`` of its prediction-powered residual.
+
+    ``predictions``: the ``q_b`` of :func:`battle_predictions`, where the caller has them
+    (else they are cross-fitted here, with ``seed``).
 
     Examples
     --------
@@ -95,7 +100,7 @@ def battle_variance(table: PairwiseTable, *, seed: int = 0) -> np.ndarray:
     >>> v.shape, bool((v > 0).all() and (v <= 0.25).all())
     ((300,), True)
     """
-    q = battle_predictions(table, seed=seed)
+    q = battle_predictions(table, seed=seed) if predictions is None else predictions
     spread = q * (1.0 - q)
     voted = ~np.isnan(table.human)
     k = 1.0

@@ -395,7 +395,8 @@ def draw_design(
         weight = battle_weights(table, omega * (chosen[:, None] | chosen[None, :]))
     unvoted = np.isnan(table.human)
     candidates = np.flatnonzero(unvoted & (weight > 0))
-    every_variance = battle_variance(table, seed=seed)
+    q = battle_predictions(table, seed=seed)
+    every_variance = battle_variance(table, predictions=q)
     variance = every_variance[candidates]
     pi = np.ones(0)
     n = min(budget, candidates.size)
@@ -408,7 +409,6 @@ def draw_design(
     held = np.ones(table.n_battles)
     held[candidates] = pi
     joined = np.full(table.n_battles, p)
-    q = battle_predictions(table, seed=seed)
     widths = [
         floored_widths(table, every_variance, q, probability, alpha)[chosen]
         for probability in (held, joined)
