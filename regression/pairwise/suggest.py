@@ -58,6 +58,7 @@ from regression.core.floor import design_floor, residual_range
 from regression.core.sampling import BudgetWarning, design_variance, systematic_sample
 from regression.errors import JurycalWarning
 from regression.intervals import normal_quantile
+from regression.pairwise.design import battle_sides
 from regression.pairwise.plan import (
     battle_predictions,
     battle_variance,
@@ -451,10 +452,15 @@ def floored_widths(
     True
     """
     z = normal_quantile(alpha)
-    widths = np.zeros(len(table.generators))
-    for g in range(len(table.generators)):
-        mine = (table.battle_a == g) | (table.battle_b == g)
-        pi, total = probability[mine], int(mine.sum())
+    n_gen = len(table.generators)
+    battle, generator, _ = battle_sides(table)
+    order = np.argsort(generator, kind="stable")
+    # each generator's battles, in one sort rather than a scan of every battle per generator
+    starts = np.searchsorted(generator[order], np.arange(n_gen + 1))
+    widths = np.zeros(n_gen)
+    for g in range(n_gen):
+        mine = battle[order[starts[g] : starts[g + 1]]]
+        pi, total = probability[mine], mine.size
         normal = 2.0 * z * np.sqrt(design_variance(variance[mine], pi)) / total
         by_chance = pi < 1.0
         share = design_floor(pi, alpha)
