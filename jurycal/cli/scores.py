@@ -352,20 +352,20 @@ def write_score_card(
     return card, card.write(path)
 
 
-def terminal_summary(fit: ScoreFit, summary: Any) -> Any:
+def terminal_summary(summary: Any, judges: pd.DataFrame, generators: pd.DataFrame) -> Any:
     """The leaderboard's summary as ``rank`` prints it: each generator's ``judges_worth`` beside
     its row and the judges' table below, as a pairwise leaderboard shows them (the card has
-    both in its own section)."""
+    both in its own section); ``judges`` and ``generators``: the result's ``judges()`` and
+    ``diagnostics()``, as the JSON gives them."""
     import dataclasses
 
-    result = fit.result
     # whole ratings, as a pairwise leaderboard counts whole votes
-    worth = result.diagnostics()["judges_worth"].round().astype("Int64")
+    worth = generators["judges_worth"].round().astype("Int64")
     board = summary.tables["leaderboard"]
     tables = {
         "leaderboard": board.join(worth.reindex(board.index)),
         **{name: table for name, table in summary.tables.items() if name != "leaderboard"},
-        "judges": result.judges(),
+        "judges": judges,
     }
     columns = (
         "judges_worth: the human ratings the judges are worth to a generator's interval (0: "
@@ -414,7 +414,7 @@ def run_score_rank(args: argparse.Namespace) -> int:
         "warnings": list(fit.result.warnings),
         "plot": plot,
     }
-    text = summary_text(terminal_summary(fit, summary))
+    text = summary_text(terminal_summary(summary, payload["judges"], payload["generators"]))
     emit(args, text, payload, warnings=fit.result.warnings, written=written)
     return 0
 
