@@ -100,9 +100,8 @@ from bench_adversarial import (
     report,
 )
 from bench_pairwise_designs import kept_truth
-from bench_pairwise_suggest import with_votes
+from bench_pairwise_suggest import drawn_votes, with_votes
 
-from regression.core import systematic_sample
 from regression.intervals import normal_quantile, wilson_interval
 from regression.labels.interval import check_interval_method
 from regression.pairwise import PairwiseTable, bradley_terry, check_pairwise, win_rates
@@ -364,12 +363,7 @@ class _Draw:
             design = draw_design(pilot, n - held.size, seed=k)
         self.spreads.append(float(design.pi.max() / design.pi.min()))
         self.joined.append(design.one_draw is not None)
-        picks = systematic_sample(design.pi, rng)
-        voted = np.concatenate([held, design.candidates[picks]])
-        order = np.argsort(voted)
-        if design.one_draw is not None:
-            return voted[order], np.full(voted.size, design.one_draw)
-        return voted[order], np.concatenate([np.ones(held.size), design.pi[picks]])[order]
+        return drawn_votes(held, design, rng)
 
 
 def _world_records(

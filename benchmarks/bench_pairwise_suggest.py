@@ -44,11 +44,11 @@ from bench_pairwise_study import score_sets
 
 from regression.core import systematic_sample
 from regression.pairwise import PairwiseTable, check_pairwise, win_rates
-from regression.pairwise.suggest import draw_design
+from regression.pairwise.suggest import DrawDesign, draw_design
 from regression.ranking import rank_sets
 from regression.simulate import pairwise_world
 
-__all__ = ["WAYS", "suggest_study", "summarise"]
+__all__ = ["WAYS", "drawn_votes", "suggest_study", "summarise"]
 
 #: The three ways to draw the second batch with the pilot held, in the order of the tables.
 WAYS = ("uniform", "win rates", "undecided pairs")
@@ -88,6 +88,20 @@ def with_votes(full: PairwiseTable, voted: np.ndarray, pi: np.ndarray) -> Pairwi
         human_row=row,
         weighted=True,
     )
+
+
+def drawn_votes(
+    held: np.ndarray, design: DrawDesign, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """The battles voted once ``design``'s batch is drawn beside the votes ``held`` (sorted), and
+    their inclusion probabilities as passed back: every vote the joined draw's where the design
+    joins them as one uniform draw, else the held ones 1 and the batch its own."""
+    picks = systematic_sample(design.pi, rng)
+    voted = np.concatenate([held, design.candidates[picks]])
+    order = np.argsort(voted)
+    if design.one_draw is not None:
+        return voted[order], np.full(voted.size, design.one_draw)
+    return voted[order], np.concatenate([np.ones(held.size), design.pi[picks]])[order]
 
 
 def _designs(table: PairwiseTable, n: int, seed: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -157,15 +171,8 @@ def suggest_study(
                         full, voted[order], np.full(voted.size, voted.size / full.n_battles)
                     )
             given = draw_design(tables["pilot only"], batch_votes * n_gen, seed=world_seed)
-            drawn = systematic_sample(given.pi, np.random.default_rng(world_seed))
-            voted = np.concatenate([held, given.candidates[drawn]])
-            order = np.argsort(voted)
-            probability = (
-                np.full(voted.size, given.one_draw)
-                if given.one_draw is not None
-                else np.concatenate([np.ones(held.size), given.pi[drawn]])[order]
-            )
-            tables[SUGGESTED] = with_votes(full, voted[order], probability)
+            voted, probability = drawn_votes(held, given, np.random.default_rng(world_seed))
+            tables[SUGGESTED] = with_votes(full, voted, probability)
             for way, table in tables.items():
                 fit = win_rates(table, seed=world_seed)
                 sets = rank_sets(fit.joint_error(), ALPHA, n_draws=n_draws, seed=world_seed)
