@@ -1,8 +1,8 @@
 """Win-rate intervals on the real Chatbot Arena set: coverage per generator over seeded draws of the votes.
 
-Run: ``python benchmarks/run.py arena_coverage`` (about two minutes on one core), or
+Run: ``python benchmarks/run.py arena_coverage`` (about 90 s), or
 ``python benchmarks/bench_arena_coverage.py --quick`` (the smoke test in
-``tests/regression/pairwise/test_bench_arena_coverage.py``).
+``tests/regression/test_bench_arena_coverage.py``).
 
 The bundled set (:func:`jurycal.datasets.load_chatbot_arena`: 12 generators, 14,947
 battles, three LLM judges on every battle, a human vote on every battle) is the one
